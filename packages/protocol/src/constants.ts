@@ -1,0 +1,29 @@
+/** Namespace tag carried by every Porthole message. */
+export const NS = 'porthole'
+
+/** Protocol version this build speaks. */
+export const VERSION = 1
+
+/** Protocol versions this build accepts in a handshake. */
+export const SUPPORTED_VERSIONS: readonly number[] = [1]
+
+/**
+ * Largest serialized message a receiver accepts, in UTF-16 code units of its JSON text.
+ * Anything longer is dropped unread.
+ */
+export const MAX_MESSAGE_SIZE = 1_048_576
+
+/** Timeouts by request class (spec §9, DESIGN §2), in milliseconds. */
+export const TIMEOUTS = {
+  /** A frame must post `ready` within this time of being created. */
+  iframeLoad: 20_000,
+  /** Embedded-wallet login requests (connect e-mail, device, OTP, social, social redirect URI). */
+  login: 120_000,
+  /** Plain RPC requests. */
+  rpc: 10_000,
+  /** Handshake reply (`ack`) after `hello`. */
+  handshake: 10_000,
+} as const
+
+/** Liveness probing of requests that wait on a user (no timeout of their own). */
+export const LIVENESS = { interval: 5_000, timeout: 5_000 } as const

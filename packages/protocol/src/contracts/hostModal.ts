@@ -1,0 +1,215 @@
+/**
+ * The host page (SDK) ⇄ modal frame contract. `HostToModal` is what the SDK sends and the
+ * modal handles; `ModalToHost` the reverse. The SDK validates inbound traffic with the
+ * zod-free guards in `../guards/hostModal.ts`, which a test keeps equal to these schemas.
+ */
+import { z } from 'zod'
+import type { InferContract } from '../types.js'
+
+const Text = (max: number) => z.string().max(max)
+
+/** A CAIP-2 chain id such as `eip155:1` (namespace 3–8 chars, reference up to 32). */
+export const CaipNetworkId = z.string().regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/)
+export type CaipNetworkId = z.infer<typeof CaipNetworkId>
+
+/** A chain namespace Porthole supports (spec §5). */
+export const ChainNamespace = z.enum(['eip155', 'solana', 'polkadot', 'bip122', 'cosmos'])
+export type ChainNamespace = z.infer<typeof ChainNamespace>
+
+const HttpUrl = z
+  .string()
+  .max(2048)
+  .regex(/^https?:\/\//)
+
+/** A URL the host may open for the modal: any scheme but script-capable or local ones. */
+export const OpenableUrl = z
+  .string()
+  .max(4096)
+  .regex(/^(?!(?:javascript|data|vbscript|file|blob):)[a-z][a-z0-9+.-]*:/i)
+
+/** A network given as an object (viem `Chain` shape plus CAIP fields). */
+export const NetworkInput = z.object({
+  id: z.union([z.number().int().positive(), Text(64)]),
+  caipNetworkId: CaipNetworkId.optional(),
+  chainNamespace: ChainNamespace.optional(),
+  name: Text(64),
+  nativeCurrency: z.object({
+    name: Text(64),
+    symbol: Text(16),
+    decimals: z.number().int().min(0).max(36),
+  }),
+  rpcUrls: z.record(Text(32), z.object({ http: z.array(HttpUrl).max(8) }).loose()),
+  blockExplorers: z.record(Text(32), z.object({ name: Text(64), url: HttpUrl }).loose()).optional(),
+  testnet: z.boolean().optional(),
+  assets: z.object({ imageId: Text(128).optional(), imageUrl: HttpUrl.optional() }).optional(),
+})
+export type NetworkInput = z.infer<typeof NetworkInput>
+
+/** Dapp metadata (spec §3, "Dapp data sync"). */
+export const Metadata = z.object({
+  name: Text(100),
+  description: Text(500).optional(),
+  url: HttpUrl.optional(),
+  icons: z.array(HttpUrl).max(8).optional(),
+})
+export type Metadata = z.infer<typeof Metadata>
+
+/** Views the host may ask `open()` to show. */
+export const OpenableView = z.enum([
+  'Connect',
+  'Account',
+  'AllWallets',
+  'Networks',
+  'WhatIsAWallet',
+])
+export type OpenableView = z.infer<typeof OpenableView>
+
+/** Feature switches (spec §9 defaults apply to what is omitted). */
+export const Features = z
+  .object({
+    analytics: z.boolean(),
+    allWallets: z.boolean(),
+    email: z.boolean(),
+    socials: z.union([z.array(Text(16)).max(16), z.literal(false)]),
+    legalCheckbox: z.boolean(),
+    collapseWallets: z.boolean(),
+    send: z.boolean(),
+    receive: z.boolean(),
+    swaps: z.boolean(),
+    onramp: z.boolean(),
+    history: z.boolean(),
+    connectMethodsOrder: z.array(z.enum(['email', 'social', 'wallet'])).max(3),
+  })
+  .partial()
+export type Features = z.infer<typeof Features>
+
+const WalletIds = z.array(Text(128)).max(500)
+
+/** Configuration the SDK hands to the modal in `hello.config` (spec §3 options). */
+export const ModalConfig = z.object({
+  networks: z.array(z.union([CaipNetworkId, NetworkInput])).max(100),
+  defaultNetwork: CaipNetworkId.optional(),
+  themeMode: z.enum(['light', 'dark']).optional(),
+  themeVariables: z.record(Text(64), z.union([Text(256), z.number()])).optional(),
+  features: Features.optional(),
+  featuredWalletIds: WalletIds.optional(),
+  includeWalletIds: WalletIds.optional(),
+  excludeWalletIds: WalletIds.optional(),
+  termsConditionsUrl: HttpUrl.optional(),
+  privacyPolicyUrl: HttpUrl.optional(),
+  enableNetworkSwitch: z.boolean().optional(),
+  allowUnsupportedChain: z.boolean().optional(),
+  debug: z.boolean().optional(),
+  isMobile: z.boolean().optional(),
+})
+export type ModalConfig = z.infer<typeof ModalConfig>
+
+/** Connector types (spec §3). */
+export const ConnectorType = z.enum([
+  'INJECTED',
+  'ANNOUNCED',
+  'EXTERNAL',
+  'MULTI_CHAIN',
+  'WALLET_CONNECT',
+  'AUTH',
+])
+export type ConnectorType = z.infer<typeof ConnectorType>
+
+/** The connector behind the current connection, as the host sees it. */
+export const ConnectorInfo = z.object({
+  id: Text(128),
+  type: ConnectorType,
+  name: Text(100),
+  rdns: Text(128).optional(),
+  uuid: Text(64).optional(),
+})
+export type ConnectorInfo = z.infer<typeof ConnectorInfo>
+
+/** Connection status per namespace (spec §4). */
+export const ConnectionStatus = z.enum(['disconnected', 'connecting', 'connected'])
+export type ConnectionStatus = z.infer<typeof ConnectionStatus>
+
+/** Everything `getState()` returns; pushed by the modal on every change. */
+export const PortholeState = z.object({
+  open: z.boolean(),
+  status: ConnectionStatus,
+  address: Text(128).nullable(),
+  caipAddress: Text(200).nullable(),
+  caipNetworkId: CaipNetworkId.nullable(),
+  chainId: z.union([z.number(), Text(64)]).nullable(),
+  connector: ConnectorInfo.nullable(),
+  view: Text(64).nullable(),
+  /** A fatal configuration alert (e.g. 'Invalid Project ID'), or null. */
+  error: z.object({ code: z.number().int(), message: Text(200) }).nullable(),
+})
+export type PortholeState = z.infer<typeof PortholeState>
+
+/** An injected wallet the host page found (EIP-6963 info, or the legacy `window.ethereum`). */
+export const InjectedProviderInfo = z.object({
+  uuid: Text(64).min(1),
+  name: Text(100),
+  icon: Text(200_000),
+  rdns: Text(128),
+  /** True for the legacy `window.ethereum` entry. */
+  legacy: z.boolean().optional(),
+})
+export type InjectedProviderInfo = z.infer<typeof InjectedProviderInfo>
+
+const JsonRpcParams = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional()
+
+/** Provider events the host forwards from an injected wallet. */
+export const InjectedEventName = z.enum([
+  'accountsChanged',
+  'chainChanged',
+  'connect',
+  'disconnect',
+])
+export type InjectedEventName = z.infer<typeof InjectedEventName>
+
+const Null = z.null()
+
+/** Requests the host sends and the modal handles; events the host emits. */
+export const HostToModalSchema = {
+  requests: {
+    open: {
+      params: z.object({ view: OpenableView.optional(), namespace: ChainNamespace.optional() }),
+      result: Null,
+    },
+    close: { params: z.object({}), result: Null },
+    disconnect: { params: z.object({}), result: Null },
+    switchNetwork: {
+      params: z.object({ caipNetworkId: CaipNetworkId, network: NetworkInput.optional() }),
+      result: Null,
+    },
+    /** An EIP-1193 call for a connection the modal holds (WalletConnect, embedded). */
+    request: {
+      params: z.object({ method: Text(64).min(1), params: JsonRpcParams }),
+      result: z.unknown(),
+    },
+  },
+  events: {
+    injectedProviders: z.object({ providers: z.array(InjectedProviderInfo).max(50) }),
+    injectedEvent: z.object({ uuid: Text(64), event: InjectedEventName, data: z.unknown() }),
+  },
+} as const
+export type HostToModal = InferContract<typeof HostToModalSchema>
+
+/** Requests the modal sends and the host handles; events the modal emits. */
+export const ModalToHostSchema = {
+  requests: {
+    /** Run an EIP-1193 call on the injected provider with this uuid. */
+    injectedRequest: {
+      params: z.object({ uuid: Text(64).min(1), method: Text(64).min(1), params: JsonRpcParams }),
+      result: z.unknown(),
+    },
+    /** Open a URL from the host's top window (deep links). */
+    openUrl: {
+      params: z.object({ url: OpenableUrl, target: z.enum(['_blank', '_self']) }),
+      result: Null,
+    },
+  },
+  events: {
+    state: PortholeState,
+  },
+} as const
+export type ModalToHost = InferContract<typeof ModalToHostSchema>

@@ -1,0 +1,195 @@
+import { describe, expect, test } from 'vitest'
+import { ModalToHostSchema } from '../contracts/hostModal.js'
+import { AckMessage, Envelope, ReadyMessage } from '../schemas.js'
+import { fromContract } from '../validators.js'
+import { isReady, parseAck, parseEnvelope } from './envelope.js'
+import { modalToHostValidator } from './hostModal.js'
+
+/** A small deterministic PRNG so failures reproduce. */
+function rng(seed: number) {
+  return () => {
+    seed = (seed * 1664525 + 1013904223) >>> 0
+    return seed / 2 ** 32
+  }
+}
+
+const oddValues = [
+  undefined,
+  null,
+  0,
+  -1,
+  1.5,
+  2 ** 60,
+  Number.NaN,
+  '',
+  'x',
+  'x'.repeat(300),
+  'eip155:1',
+  'EIP155:1',
+  true,
+  false,
+  [],
+  {},
+  [1],
+  { a: 1 },
+  'javascript:alert(1)',
+  'https://ok.example',
+  'metamask://wc?uri=x',
+  'connected',
+  'ANNOUNCED',
+]
+
+/** Random structural mutations of a valid value: drop, replace, add keys, recurse. */
+function mutate(value: unknown, random: () => number, depth = 0): unknown {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T
+  if (value && typeof value === 'object' && !Array.isArray(value) && depth < 4) {
+    const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) }
+    const keys = Object.keys(copy)
+    const roll = random()
+    if (roll < 0.2 && keys.length) delete copy[pick(keys)]
+    else if (roll < 0.3) copy[pick(['extra', 'result', 'error', 'params'])] = pick(oddValues)
+    else if (keys.length) {
+      const key = pick(keys)
+      copy[key] = random() < 0.5 ? pick(oddValues) : mutate(copy[key], random, depth + 1)
+    }
+    return copy
+  }
+  return random() < 0.7 ? pick(oddValues) : value
+}
+
+const state = {
+  open: true,
+  status: 'connected',
+  address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  caipAddress: 'eip155:31337:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  caipNetworkId: 'eip155:31337',
+  chainId: 31337,
+  connector: {
+    id: 'io.metamask',
+    type: 'ANNOUNCED',
+    name: 'MetaMask',
+    rdns: 'io.metamask',
+    uuid: 'u-1',
+  },
+  view: 'Account',
+  error: null,
+}
+
+const envelopes = [
+  { ns: 'porthole', v: 1, kind: 'req', id: 1, method: 'open', params: { view: 'Connect' } },
+  { ns: 'porthole', v: 1, kind: 'req', id: 2, method: 'close' },
+  { ns: 'porthole', v: 1, kind: 'res', id: 3, result: null },
+  {
+    ns: 'porthole',
+    v: 1,
+    kind: 'res',
+    id: 3,
+    error: { code: 4001, message: 'Modal closed', data: { a: 1 } },
+  },
+  { ns: 'porthole', v: 1, kind: 'evt', id: 4, topic: 'state', data: state },
+  { ns: 'porthole', v: 1, kind: 'cancel', id: 5 },
+  { ns: 'porthole', v: 1, kind: 'ping', id: 6 },
+  { ns: 'porthole', v: 1, kind: 'pong', id: 7 },
+]
+
+const zodValidator = fromContract(ModalToHostSchema)
+
+describe('zod-free guards agree with the zod schemas', () => {
+  test('envelope: valid samples pass and 5,000 mutations are judged alike', () => {
+    for (const message of envelopes) expect(parseEnvelope(message)).toBeDefined()
+    const random = rng(1)
+    for (let i = 0; i < 5000; i++) {
+      const sample = mutate(envelopes[i % envelopes.length], random)
+      const expected = Envelope.safeParse(sample).success
+      expect([i, JSON.stringify(sample), parseEnvelope(sample) !== undefined]).toEqual([
+        i,
+        JSON.stringify(sample),
+        expected,
+      ])
+    }
+  })
+
+  test('ready and ack: 2,000 mutations are judged alike', () => {
+    const ready = { ns: 'porthole', v: 1, kind: 'ready' }
+    const acks = [
+      { ns: 'porthole', v: 1, kind: 'ack', nonce: 'n', version: 1 },
+      {
+        ns: 'porthole',
+        v: 1,
+        kind: 'ack',
+        nonce: 'n',
+        error: { code: 4100, message: 'Origin Not Allowed' },
+      },
+    ]
+    const random = rng(2)
+    for (let i = 0; i < 2000; i++) {
+      const r = mutate(ready, random)
+      expect([i, JSON.stringify(r), isReady(r)]).toEqual([
+        i,
+        JSON.stringify(r),
+        ReadyMessage.safeParse(r).success,
+      ])
+      const a = mutate(acks[i % 2], random)
+      expect([i, JSON.stringify(a), parseAck(a) !== undefined]).toEqual([
+        i,
+        JSON.stringify(a),
+        AckMessage.safeParse(a).success,
+      ])
+    }
+  })
+
+  test('ModalToHost params and events: 6,000 mutations are judged alike', () => {
+    const samples: [kind: 'params' | 'event', key: string, value: unknown][] = [
+      ['event', 'state', state],
+      [
+        'event',
+        'state',
+        {
+          ...state,
+          status: 'disconnected',
+          address: null,
+          caipAddress: null,
+          connector: null,
+          chainId: null,
+          caipNetworkId: null,
+          view: null,
+          error: { code: 4100, message: 'Origin Not Allowed' },
+        },
+      ],
+      ['params', 'injectedRequest', { uuid: 'u-1', method: 'eth_requestAccounts', params: [] }],
+      [
+        'params',
+        'injectedRequest',
+        { uuid: 'u-1', method: 'wallet_switchEthereumChain', params: [{ chainId: '0x1' }] },
+      ],
+      ['params', 'openUrl', { url: 'metamask://wc?uri=abc', target: '_self' }],
+      ['params', 'openUrl', { url: 'https://link.example/wc?uri=abc', target: '_blank' }],
+    ]
+    const random = rng(3)
+    for (let i = 0; i < 6000; i++) {
+      const [kind, key, valid] = samples[i % samples.length]!
+      const value = i < samples.length ? valid : mutate(valid, random)
+      const ours = modalToHostValidator[kind](key, value)?.success ?? false
+      const theirs = zodValidator[kind](key, value)?.success ?? false
+      expect([i, key, JSON.stringify(value), ours]).toEqual([i, key, JSON.stringify(value), theirs])
+    }
+  })
+
+  test('unknown methods and topics are unknown to both', () => {
+    expect(modalToHostValidator.params('nope', {})).toBeUndefined()
+    expect(zodValidator.params('nope', {})).toBeUndefined()
+    expect(modalToHostValidator.event('__proto__', {})).toBeUndefined()
+    expect(zodValidator.event('__proto__', {})).toBeUndefined()
+  })
+
+  test('openUrl refuses script-capable schemes', () => {
+    for (const url of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+    ]) {
+      expect(modalToHostValidator.params('openUrl', { url, target: '_blank' })?.success).toBe(false)
+    }
+  })
+})

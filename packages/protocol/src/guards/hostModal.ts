@@ -1,0 +1,70 @@
+/**
+ * zod-free validator for what the host (SDK) receives from the modal: `ModalToHost`.
+ * Mirrors `ModalToHostSchema`; `guards.test.ts` checks that both accept and reject alike.
+ */
+import type { CheckResult, Validator } from '../types.js'
+import { isObject, isText, parseEnvelope } from './envelope.js'
+
+const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
+const OPENABLE_URL = /^(?!(?:javascript|data|vbscript|file|blob):)[a-z][a-z0-9+.-]*:/i
+const STATUSES = ['disconnected', 'connecting', 'connected']
+const TYPES = ['INJECTED', 'ANNOUNCED', 'EXTERNAL', 'MULTI_CHAIN', 'WALLET_CONNECT', 'AUTH']
+
+const orNull = (x: unknown, check: (x: unknown) => boolean) => x === null || check(x)
+const optional = (x: unknown, check: (x: unknown) => boolean) => x === undefined || check(x)
+const isRpcParams = (x: unknown) => x === undefined || Array.isArray(x) || isObject(x)
+
+const isConnector = (x: unknown) =>
+  isObject(x) &&
+  isText(x.id, 128) &&
+  TYPES.includes(x.type as string) &&
+  isText(x.name, 100) &&
+  optional(x.rdns, (v) => isText(v, 128)) &&
+  optional(x.uuid, (v) => isText(v, 64))
+
+/** True when `x` is a valid `state` event payload. */
+export const isPortholeState = (x: unknown): boolean =>
+  isObject(x) &&
+  typeof x.open === 'boolean' &&
+  STATUSES.includes(x.status as string) &&
+  orNull(x.address, (v) => isText(v, 128)) &&
+  orNull(x.caipAddress, (v) => isText(v, 200)) &&
+  orNull(x.caipNetworkId, (v) => typeof v === 'string' && CAIP2.test(v)) &&
+  orNull(x.chainId, (v) => (typeof v === 'number' && Number.isFinite(v)) || isText(v, 64)) &&
+  orNull(x.connector, isConnector) &&
+  orNull(x.view, (v) => isText(v, 64)) &&
+  orNull(x.error, (v) => isObject(v) && Number.isSafeInteger(v.code) && isText(v.message, 200))
+
+const params: Record<string, (x: unknown) => boolean> = {
+  injectedRequest: (x) =>
+    isObject(x) && isText(x.uuid, 64, 1) && isText(x.method, 64, 1) && isRpcParams(x.params),
+  openUrl: (x) =>
+    isObject(x) &&
+    isText(x.url, 4096) &&
+    OPENABLE_URL.test(x.url) &&
+    (x.target === '_blank' || x.target === '_self'),
+}
+
+const events: Record<string, (x: unknown) => boolean> = { state: isPortholeState }
+
+const check = (
+  table: Record<string, (x: unknown) => boolean>,
+  key: string,
+  value: unknown,
+): CheckResult | undefined => {
+  const fn = Object.hasOwn(table, key) ? table[key] : undefined
+  if (!fn) return undefined
+  return fn(value) ? { success: true, data: value } : { success: false, error: key }
+}
+
+/**
+ * Validator the SDK uses on its port to the modal.
+ *
+ * @example
+ * Channel.create({ port, validator: modalToHostValidator })
+ */
+export const modalToHostValidator: Validator = {
+  envelope: parseEnvelope,
+  params: (method, value) => check(params, method, value),
+  event: (topic, value) => check(events, topic, value),
+}

@@ -1,0 +1,10 @@
+/**
+ * Full entry (with zod): everything in `lite` plus the schemas, contracts, the frame side of
+ * the handshake and zod-backed validators. Used by the modal and wallet frames.
+ */
+export * as Child from './Child.js'
+export * from './contracts/hostModal.js'
+export * from './lite.js'
+export * from './schemas.js'
+export type { ContractSchema, InferContract } from './types.js'
+export { fromContract } from './validators.js'

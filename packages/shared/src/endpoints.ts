@@ -1,0 +1,66 @@
+/**
+ * Default addresses of the local stack (DESIGN §6) and the environment variables that
+ * override them. Every service and test reads its addresses through {@link endpoints}.
+ */
+
+/** Default address of each local service. */
+export const DEFAULT_ENDPOINTS = {
+  demo: 'http://localhost:4000',
+  modal: 'http://127.0.0.1:4100',
+  wallet: 'http://127.0.0.1:4200',
+  api: 'http://127.0.0.1:4300',
+  relay: 'ws://127.0.0.1:4400',
+  mail: 'http://127.0.0.1:4500',
+  oidc: 'http://127.0.0.1:4600',
+  devnet: 'http://127.0.0.1:8545',
+  devnetB: 'http://127.0.0.1:8546',
+} as const
+
+/** A service of the local stack. */
+export type Endpoint = keyof typeof DEFAULT_ENDPOINTS
+
+/** The environment variable that overrides each address. */
+export const ENDPOINT_ENV: Record<Endpoint, string> = {
+  demo: 'PORTHOLE_DEMO_URL',
+  modal: 'PORTHOLE_MODAL_URL',
+  wallet: 'PORTHOLE_WALLET_URL',
+  api: 'PORTHOLE_API_URL',
+  relay: 'PORTHOLE_RELAY_URL',
+  mail: 'PORTHOLE_MAIL_URL',
+  oidc: 'PORTHOLE_OIDC_URL',
+  devnet: 'PORTHOLE_DEVNET_RPC',
+  devnetB: 'PORTHOLE_DEVNET_B_RPC',
+}
+
+/**
+ * Resolves every address from `env` (default `process.env`), falling back to the defaults.
+ * Trailing slashes are removed.
+ *
+ * @example
+ * const { api } = endpoints() // 'http://127.0.0.1:4300' unless PORTHOLE_API_URL is set
+ */
+export function endpoints(
+  env: Record<string, string | undefined> = (
+    globalThis as { process?: { env: Record<string, string | undefined> } }
+  ).process?.env ?? {},
+): Record<Endpoint, string> {
+  const out = {} as Record<Endpoint, string>
+  for (const key of Object.keys(DEFAULT_ENDPOINTS) as Endpoint[])
+    out[key] = (env[ENDPOINT_ENV[key]] || DEFAULT_ENDPOINTS[key]).replace(/\/+$/, '')
+  return out
+}
+
+/**
+ * The port an `http://host:port` or `ws://host:port` address listens on.
+ *
+ * @example
+ * portOf('http://127.0.0.1:4300') // 4300
+ */
+export function portOf(url: string): number {
+  const parsed = new URL(url)
+  if (parsed.port) return Number(parsed.port)
+  return parsed.protocol === 'https:' || parsed.protocol === 'wss:' ? 443 : 80
+}
+
+/** The demo project seeded by `npm start`; its allowlist holds the demo origin. */
+export const DEMO_PROJECT_ID = 'porthole-demo'

@@ -1,0 +1,12 @@
+/** The Vitest test projects of the workspace; `vitest.config.ts` imports this list. */
+export default [
+  'packages/protocol',
+  'packages/shared',
+  'packages/sdk',
+  'apps/modal-host',
+  'apps/embedded-wallet',
+  'apps/api',
+  'apps/devnet',
+  'infra/static-hosting',
+  'infra/local-stack',
+]
