@@ -22,7 +22,7 @@ const Schema = {
   events: { note: z.object({ text: z.string() }) },
 } as const
 type Api = InferContract<typeof Schema>
-type None = { requests: {}; events: {} }
+type None = { requests: Record<string, never>; events: Record<string, never> }
 
 const channels: Channel.Channel<never, never>[] = []
 afterEach(() => {

@@ -253,8 +253,8 @@ export function create<Out extends Contract, In extends Contract>(
       post({ kind: 'evt', id: ++lastId, topic, data })
     },
     on(topic, listener) {
-      let set = listeners.get(topic)
-      if (!set) listeners.set(topic, (set = new Set()))
+      const set = listeners.get(topic) ?? new Set()
+      listeners.set(topic, set)
       set.add(listener as (data: unknown) => void)
       return () => set.delete(listener as (data: unknown) => void)
     },
