@@ -59,7 +59,6 @@ export type Channel<Out extends Contract, In extends Contract> = {
     topic: T,
     listener: (data: In['events'][T]) => void,
   ): () => void
-  handle<M extends keyof In['requests'] & string>(method: M, handler: Handlers<In>[M]): void
   /** Round-trips a ping; resolves with the elapsed milliseconds. */
   ping(timeout?: number): Promise<number>
   /** Rejects everything pending with `error` (default 4900) and closes the port. */
@@ -71,7 +70,6 @@ type Pending = {
   resolve: (value: unknown) => void
   reject: (error: unknown) => void
   timer: ReturnType<typeof setTimeout> | undefined
-  waitsOnUser: boolean
 }
 
 /**
@@ -95,8 +93,8 @@ export function create<Out extends Contract, In extends Contract>(
   let closed = false
   let liveness: ReturnType<typeof setInterval> | undefined
 
-  const drop = (reason: string, raw?: unknown) => {
-    if (debug) console.warn(`[porthole] dropped message: ${reason}`, raw)
+  const drop = (raw?: unknown) => {
+    if (debug) console.warn('[porthole] dropped message', raw)
   }
   const post = (message: Record<string, unknown>) => {
     if (!closed) port.postMessage(JSON.stringify({ ns: NS, v: VERSION, ...message }))
@@ -106,7 +104,7 @@ export function create<Out extends Contract, In extends Contract>(
     if (!entry) return undefined
     pending.delete(id)
     clearTimeout(entry.timer)
-    if (![...pending.values()].some((p) => p.waitsOnUser)) {
+    if (!pending.size) {
       clearInterval(liveness)
       liveness = undefined
     }
@@ -121,7 +119,7 @@ export function create<Out extends Contract, In extends Contract>(
   const receive = (message: Envelope) => {
     const { kind, id } = message
     if (kind === 'req' || kind === 'evt') {
-      if (id <= lastInbound) return drop(`replayed id ${id}`, message)
+      if (id <= lastInbound) return drop(message)
       lastInbound = id
     }
     if (kind === 'req') {
@@ -141,12 +139,12 @@ export function create<Out extends Contract, In extends Contract>(
         )
     } else if (kind === 'res') {
       const entry = settle(id)
-      if (!entry) return drop(`reply to unknown id ${id}`, message)
-      if ('error' in message) entry.reject(fromErrorObject(message.error))
+      if (!entry) return drop(message)
+      if (message.error) entry.reject(fromErrorObject(message.error))
       else entry.resolve(message.result)
     } else if (kind === 'evt') {
       const checked = validator.event(message.topic, message.data)
-      if (!checked?.success) return drop(`bad event ${message.topic}`, message)
+      if (!checked?.success) return drop(message)
       for (const listener of listeners.get(message.topic) ?? []) {
         try {
           listener(checked.data)
@@ -165,25 +163,16 @@ export function create<Out extends Contract, In extends Contract>(
   }
 
   port.onmessage = (event: MessageEvent) => {
-    const raw: unknown = event.data
     if (closed) return
-    if (typeof raw !== 'string') return drop('not text', raw)
-    if (raw.length > MAX_MESSAGE_SIZE) return drop(`oversized (${raw.length})`)
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(raw)
-    } catch {
-      return drop('not JSON', raw)
-    }
-    const message = validator.envelope(parsed)
-    if (!message) return drop('malformed', parsed)
+    const message = validator.envelope(parseText(event.data))
+    if (!message) return drop(event.data)
     receive(message)
   }
 
   const ping = (timeout = LIVENESS.timeout) =>
     new Promise<number>((resolve, reject) => {
       const id = ++lastId
-      const started = performance.now()
+      const started = Date.now()
       const timer = setTimeout(() => {
         pings.delete(id)
         reject(new ResourceUnavailableError('Ping timed out'))
@@ -191,7 +180,7 @@ export function create<Out extends Contract, In extends Contract>(
       pings.set(id, () => {
         pings.delete(id)
         clearTimeout(timer)
-        resolve(performance.now() - started)
+        resolve(Date.now() - started)
       })
       post({ kind: 'ping', id })
     })
@@ -226,7 +215,6 @@ export function create<Out extends Contract, In extends Contract>(
         pending.set(id, {
           resolve,
           reject,
-          waitsOnUser: timeout === undefined,
           timer:
             timeout === undefined
               ? undefined
@@ -242,7 +230,9 @@ export function create<Out extends Contract, In extends Contract>(
                 ),
         })
         signal?.addEventListener('abort', () => cancel(abortReason(signal)), { once: true })
-        if (timeout === undefined && !liveness)
+        // While anything is pending, probe the other side: requests that wait on a user
+        // have no timeout of their own, and a frame that died must not leave them hanging.
+        if (!liveness)
           liveness = setInterval(() => {
             ping().catch(() => close(new DisconnectedError('Frame stopped responding')))
           }, LIVENESS.interval)
@@ -258,11 +248,24 @@ export function create<Out extends Contract, In extends Contract>(
       set.add(listener as (data: unknown) => void)
       return () => set.delete(listener as (data: unknown) => void)
     },
-    handle(method, handler) {
-      handlers[method] = handler
-    },
     ping,
     close,
+  }
+}
+
+/**
+ * Parses a JSON text message of bounded size; anything else (objects, oversized text, bad
+ * JSON) gives `undefined`.
+ *
+ * @example
+ * const message = parseText(event.data)
+ */
+export function parseText(data: unknown): unknown {
+  if (typeof data !== 'string' || data.length > MAX_MESSAGE_SIZE) return undefined
+  try {
+    return JSON.parse(data)
+  } catch {
+    return undefined
   }
 }
 

@@ -4,9 +4,9 @@
  * then `ack` on the transferred port and open a {@link Channel}.
  */
 import * as Channel from './Channel.js'
+import { parseText } from './Channel.js'
 import { NS, SUPPORTED_VERSIONS, VERSION } from './constants.js'
 import { InvalidRequestError, toErrorObject } from './errors.js'
-import { parseText } from './Parent.js'
 import { HelloMessage } from './schemas.js'
 import type { Contract, Validator } from './types.js'
 

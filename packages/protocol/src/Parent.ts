@@ -6,7 +6,8 @@
  * zod-free, so the SDK can carry it.
  */
 import * as Channel from './Channel.js'
-import { MAX_MESSAGE_SIZE, NS, SUPPORTED_VERSIONS, TIMEOUTS, VERSION } from './constants.js'
+import { parseText } from './Channel.js'
+import { NS, SUPPORTED_VERSIONS, TIMEOUTS, VERSION } from './constants.js'
 import { DisconnectedError, fromErrorObject, type ProviderRpcError } from './errors.js'
 import { isReady, parseAck } from './guards/envelope.js'
 import type { Contract, Validator } from './types.js'
@@ -25,6 +26,8 @@ export type ConnectParameters<In extends Contract> = {
   onChannel: (channel: Channel.Channel<Contract, In>) => void
   /** Called when the frame refuses the handshake or does not `ack` in time. */
   onError: (error: ProviderRpcError) => void
+  /** Called when the frame's `ready` arrives (before the `ack`). */
+  onReady?: () => void
   /** Called when a channel closes (frame reload, liveness failure, {@link stop}). */
   onClose?: (error: ProviderRpcError) => void
   debug?: boolean
@@ -40,7 +43,7 @@ export type ConnectParameters<In extends Contract> = {
 export function connect<Out extends Contract, In extends Contract>(
   parameters: ConnectParameters<In>,
 ): () => void {
-  const { frame, origin, hello, validator, handlers, onChannel, onError, onClose, debug } =
+  const { frame, origin, hello, validator, handlers, onChannel, onError, onReady, onClose, debug } =
     parameters
   let channel: Channel.Channel<Out, In> | undefined
   let pendingPort: MessagePort | undefined
@@ -48,9 +51,10 @@ export function connect<Out extends Contract, In extends Contract>(
   const onMessage = (event: MessageEvent) => {
     if (event.source !== frame.contentWindow || event.origin !== origin) return
     if (!isReady(parseText(event.data))) return
+    onReady?.()
     channel?.close(new DisconnectedError('Frame reloaded'))
     pendingPort?.close()
-    const nonce = randomNonce()
+    const nonce = crypto.randomUUID()
     const { port1, port2 } = new MessageChannel()
     pendingPort = port1
     const timer = setTimeout(() => {
@@ -62,7 +66,7 @@ export function connect<Out extends Contract, In extends Contract>(
       if (!ack || ack.nonce !== nonce) return
       clearTimeout(timer)
       pendingPort = undefined
-      if ('error' in ack) {
+      if (ack.error) {
         port1.close()
         return onError(fromErrorObject(ack.error))
       }
@@ -71,7 +75,7 @@ export function connect<Out extends Contract, In extends Contract>(
         validator,
         handlers: handlers ?? {},
         debug: !!debug,
-        onClose: (error) => onClose?.(error),
+        ...(onClose && { onClose }),
       })
       onChannel(channel as unknown as Channel.Channel<Contract, In>)
     }
@@ -93,19 +97,4 @@ export function connect<Out extends Contract, In extends Contract>(
     pendingPort?.close()
     channel?.close(new DisconnectedError('Disconnected'))
   }
-}
-
-/** Parses a JSON text message of bounded size; anything else gives `undefined`. */
-export function parseText(data: unknown): unknown {
-  if (typeof data !== 'string' || data.length > MAX_MESSAGE_SIZE) return undefined
-  try {
-    return JSON.parse(data)
-  } catch {
-    return undefined
-  }
-}
-
-function randomNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16))
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 }

@@ -22,32 +22,33 @@ export type BaseErrorOptions = {
 export class BaseError extends Error {
   override name = 'BaseError'
   readonly shortMessage: string
-  readonly details: string | undefined
-  readonly metaMessages: string[] | undefined
+  declare readonly details?: string
+  declare readonly metaMessages?: string[]
 
   constructor(shortMessage: string, options: BaseErrorOptions = {}) {
-    super(shortMessage, options.cause === undefined ? undefined : { cause: options.cause })
+    const { cause, ...rest } = options
+    super(shortMessage, cause === undefined ? undefined : { cause })
     this.shortMessage = shortMessage
-    this.details = options.details
-    this.metaMessages = options.metaMessages
+    Object.assign(this, rest)
   }
+}
 
-  /**
-   * Walks the `cause` chain and returns the first error matching `fn` (or the deepest one).
-   *
-   * @example
-   * const root = error.walk((e) => e instanceof UserRejectedRequestError)
-   */
-  walk(fn?: (error: unknown) => boolean): unknown {
-    let current: unknown = this
-    while (current) {
-      if (fn?.(current)) return current
-      const next = (current as { cause?: unknown }).cause
-      if (!next) return fn ? undefined : current
-      current = next
-    }
-    return undefined
+/**
+ * Walks an error's `cause` chain and returns the first error matching `fn` (or, without `fn`,
+ * the deepest one).
+ *
+ * @example
+ * const root = walk(error, (e) => e instanceof UserRejectedRequestError)
+ */
+export function walk(error: unknown, fn?: (error: unknown) => boolean): unknown {
+  let current = error
+  while (current) {
+    if (fn?.(current)) return current
+    const next = (current as { cause?: unknown }).cause
+    if (!next) return fn ? undefined : current
+    current = next
   }
+  return undefined
 }
 
 /**
@@ -59,12 +60,11 @@ export class BaseError extends Error {
 export class ProviderRpcError extends BaseError {
   override name = 'ProviderRpcError'
   readonly code: number
-  readonly data: unknown
+  declare readonly data?: unknown
 
   constructor(code: number, message: string, options: BaseErrorOptions & { data?: unknown } = {}) {
     super(message, options)
     this.code = code
-    this.data = options.data
   }
 }
 
@@ -82,48 +82,76 @@ function define(name: string, code: number, fallback: string): ProviderRpcErrorC
       this.name = name
     }
   }
-  Object.defineProperty(Class, 'name', { value: name })
   registry.set(code, Class)
   return Class
 }
 
 /** 4001: the user rejected the request. */
-export const UserRejectedRequestError = define(
+export const UserRejectedRequestError = /* @__PURE__ */ define(
   'UserRejectedRequestError',
   4001,
   'User rejected the request.',
 )
 /** 4100: the requested method or account is not authorized. */
-export const UnauthorizedError = define('UnauthorizedError', 4100, 'Unauthorized')
+export const UnauthorizedError = /* @__PURE__ */ define('UnauthorizedError', 4100, 'Unauthorized')
 /** 4200: the provider does not support the method. */
-export const UnsupportedMethodError = define('UnsupportedMethodError', 4200, 'Unsupported method')
+export const UnsupportedMethodError = /* @__PURE__ */ define(
+  'UnsupportedMethodError',
+  4200,
+  'Unsupported method',
+)
 /** 4900: the provider (or frame) is disconnected. */
-export const DisconnectedError = define('DisconnectedError', 4900, 'Disconnected')
+export const DisconnectedError = /* @__PURE__ */ define('DisconnectedError', 4900, 'Disconnected')
 /** 4901: the provider is not connected to the requested chain. */
-export const ChainDisconnectedError = define('ChainDisconnectedError', 4901, 'Chain disconnected')
+export const ChainDisconnectedError = /* @__PURE__ */ define(
+  'ChainDisconnectedError',
+  4901,
+  'Chain disconnected',
+)
 /** 4902: the chain is not known to the wallet (EIP-3326). */
-export const UnrecognizedChainError = define('UnrecognizedChainError', 4902, 'Unrecognized chain')
+export const UnrecognizedChainError = /* @__PURE__ */ define(
+  'UnrecognizedChainError',
+  4902,
+  'Unrecognized chain',
+)
 /** -32700: invalid JSON. */
-export const ParseRpcError = define('ParseRpcError', -32700, 'Parse error')
+export const ParseRpcError = /* @__PURE__ */ define('ParseRpcError', -32700, 'Parse error')
 /** -32600: the message is not a valid request. */
-export const InvalidRequestError = define('InvalidRequestError', -32600, 'Invalid request')
+export const InvalidRequestError = /* @__PURE__ */ define(
+  'InvalidRequestError',
+  -32600,
+  'Invalid request',
+)
 /** -32601: the method does not exist. */
-export const MethodNotFoundError = define('MethodNotFoundError', -32601, 'Method not found')
+export const MethodNotFoundError = /* @__PURE__ */ define(
+  'MethodNotFoundError',
+  -32601,
+  'Method not found',
+)
 /** -32602: invalid method parameters. */
-export const InvalidParamsError = define('InvalidParamsError', -32602, 'Invalid params')
+export const InvalidParamsError = /* @__PURE__ */ define(
+  'InvalidParamsError',
+  -32602,
+  'Invalid params',
+)
 /** -32603: internal error. */
-export const InternalRpcError = define('InternalRpcError', -32603, 'Internal error')
+export const InternalRpcError = /* @__PURE__ */ define('InternalRpcError', -32603, 'Internal error')
 /** -32002: a resource (frame, upstream, timer) is unavailable; used for timeouts. */
-export const ResourceUnavailableError = define(
+export const ResourceUnavailableError = /* @__PURE__ */ define(
   'ResourceUnavailableError',
   -32002,
   'Resource unavailable',
 )
 /** -32005: a limit (size, rate) was exceeded. */
-export const LimitExceededError = define('LimitExceededError', -32005, 'Limit exceeded')
+export const LimitExceededError = /* @__PURE__ */ define(
+  'LimitExceededError',
+  -32005,
+  'Limit exceeded',
+)
 
 /**
  * Rebuilds a typed error from its wire form; unknown codes give a plain {@link ProviderRpcError}.
+ * (A bundle registers only the classes it imports: the SDK's rebuilds fewer classes.)
  *
  * @example
  * const error = fromErrorObject({ code: 4001, message: 'Modal closed' })
@@ -145,20 +173,17 @@ export function fromErrorObject(object: ErrorObject): ProviderRpcError {
  * port.postMessage({ error: toErrorObject(error) })
  */
 export function toErrorObject(error: unknown): ErrorObject {
-  const e = error as { code?: unknown; message?: unknown; shortMessage?: unknown; data?: unknown }
-  const code = typeof e?.code === 'number' && Number.isInteger(e.code) ? e.code : -32603
-  const raw = typeof e?.shortMessage === 'string' ? e.shortMessage : e?.message
-  const message = typeof raw === 'string' && raw ? raw.slice(0, 2000) : 'An error occurred'
-  const out: ErrorObject = { code, message }
-  if (e?.data !== undefined && isCloneable(e.data)) out.data = e.data
-  return out
-}
-
-function isCloneable(value: unknown): boolean {
-  try {
-    JSON.stringify(value)
-    return true
-  } catch {
-    return false
+  const { code, message, data } = (error ?? {}) as {
+    code?: unknown
+    message?: unknown
+    data?: unknown
   }
+  const out: ErrorObject = {
+    code: Number.isSafeInteger(code) ? (code as number) : -32603,
+    message: typeof message === 'string' && message ? message.slice(0, 2000) : 'An error occurred',
+  }
+  try {
+    if (data !== undefined && JSON.stringify(data)) out.data = data
+  } catch {}
+  return out
 }

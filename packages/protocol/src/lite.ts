@@ -10,6 +10,7 @@ export type {
   ConnectionStatus,
   ConnectorInfo,
   ConnectorType,
+  ConnectResult,
   Features,
   HostToModal,
   InjectedEventName,
@@ -20,6 +21,7 @@ export type {
   NetworkInput,
   OpenableView,
   PortholeState,
+  ProviderEvent,
 } from './contracts/hostModal.js'
 export * from './errors.js'
 export { isReady, parseAck, parseEnvelope } from './guards/envelope.js'

@@ -20,7 +20,7 @@ export type ErrorObject = z.infer<typeof ErrorObject>
 const head = { ns: z.literal(NS), v: z.number().int().positive() }
 
 /** A request; `params` is checked against the method's schema by the receiver. */
-export const RequestMessage = z.strictObject({
+export const RequestMessage = z.object({
   ...head,
   kind: z.literal('req'),
   id: MessageId,
@@ -29,15 +29,20 @@ export const RequestMessage = z.strictObject({
 })
 export type RequestMessage = z.infer<typeof RequestMessage>
 
-/** A reply: the request's id and either `result` or `error`, never both. */
-export const ResponseMessage = z.union([
-  z.strictObject({ ...head, kind: z.literal('res'), id: MessageId, result: z.unknown() }),
-  z.strictObject({ ...head, kind: z.literal('res'), id: MessageId, error: ErrorObject }),
-])
+/** A reply: the request's id and either `result` or `error` (an error when `error` is set). */
+export const ResponseMessage = z
+  .object({
+    ...head,
+    kind: z.literal('res'),
+    id: MessageId,
+    result: z.unknown().optional(),
+    error: ErrorObject.optional(),
+  })
+  .refine((m) => m.error === undefined || m.result === undefined, 'both result and error')
 export type ResponseMessage = z.infer<typeof ResponseMessage>
 
 /** A one-way event; `data` is checked against the topic's schema by the receiver. */
-export const EventMessage = z.strictObject({
+export const EventMessage = z.object({
   ...head,
   kind: z.literal('evt'),
   id: MessageId,
@@ -47,15 +52,15 @@ export const EventMessage = z.strictObject({
 export type EventMessage = z.infer<typeof EventMessage>
 
 /** Asks the receiver to abandon the request with this id. */
-export const CancelMessage = z.strictObject({ ...head, kind: z.literal('cancel'), id: MessageId })
+export const CancelMessage = z.object({ ...head, kind: z.literal('cancel'), id: MessageId })
 export type CancelMessage = z.infer<typeof CancelMessage>
 
 /** Liveness probe; answered by a `pong` with the same id. */
-export const PingMessage = z.strictObject({ ...head, kind: z.literal('ping'), id: MessageId })
+export const PingMessage = z.object({ ...head, kind: z.literal('ping'), id: MessageId })
 export type PingMessage = z.infer<typeof PingMessage>
 
 /** Answer to a `ping`. */
-export const PongMessage = z.strictObject({ ...head, kind: z.literal('pong'), id: MessageId })
+export const PongMessage = z.object({ ...head, kind: z.literal('pong'), id: MessageId })
 export type PongMessage = z.infer<typeof PongMessage>
 
 /** Any message on an established port. */
@@ -70,11 +75,11 @@ export const Envelope = z.union([
 export type Envelope = z.infer<typeof Envelope>
 
 /** Frame → parent, on the window, before any port exists: "I have loaded". */
-export const ReadyMessage = z.strictObject({ ...head, kind: z.literal('ready') })
+export const ReadyMessage = z.object({ ...head, kind: z.literal('ready') })
 export type ReadyMessage = z.infer<typeof ReadyMessage>
 
 /** Parent → frame, on the window, carrying the transferred port. */
-export const HelloMessage = z.strictObject({
+export const HelloMessage = z.object({
   ...head,
   kind: z.literal('hello'),
   nonce: z.string().min(16).max(64),
@@ -86,13 +91,13 @@ export const HelloMessage = z.strictObject({
 export type HelloMessage = z.infer<typeof HelloMessage>
 
 /** Frame → parent, on the port: the handshake is accepted (`version`) or refused (`error`). */
-export const AckMessage = z.union([
-  z.strictObject({
+export const AckMessage = z
+  .object({
     ...head,
     kind: z.literal('ack'),
     nonce: z.string(),
-    version: z.number().int().positive(),
-  }),
-  z.strictObject({ ...head, kind: z.literal('ack'), nonce: z.string(), error: ErrorObject }),
-])
+    version: z.number().int().positive().optional(),
+    error: ErrorObject.optional(),
+  })
+  .refine((m) => (m.error === undefined) !== (m.version === undefined), 'version xor error')
 export type AckMessage = z.infer<typeof AckMessage>

@@ -100,7 +100,6 @@ export const ModalConfig = z.object({
   enableNetworkSwitch: z.boolean().optional(),
   allowUnsupportedChain: z.boolean().optional(),
   debug: z.boolean().optional(),
-  isMobile: z.boolean().optional(),
 })
 export type ModalConfig = z.infer<typeof ModalConfig>
 
@@ -144,6 +143,27 @@ export const PortholeState = z.object({
 })
 export type PortholeState = z.infer<typeof PortholeState>
 
+/** What `connect()` resolves with. */
+export const ConnectResult = z.object({
+  address: Text(128),
+  caipAddress: Text(200),
+  chainId: z.union([z.number(), Text(64)]),
+  caipNetworkId: CaipNetworkId,
+})
+export type ConnectResult = z.infer<typeof ConnectResult>
+
+/** An EIP-1193 event the dapp's provider emits, decided by the modal from connection changes. */
+export const ProviderEvent = z.union([
+  z.object({ event: z.literal('connect'), data: z.object({ chainId: Text(66) }) }),
+  z.object({
+    event: z.literal('disconnect'),
+    data: z.object({ code: z.number().int(), message: Text(200) }),
+  }),
+  z.object({ event: z.literal('accountsChanged'), data: z.array(Text(128)).max(100) }),
+  z.object({ event: z.literal('chainChanged'), data: Text(66) }),
+])
+export type ProviderEvent = z.infer<typeof ProviderEvent>
+
 /** An injected wallet the host page found (EIP-6963 info, or the legacy `window.ethereum`). */
 export const InjectedProviderInfo = z.object({
   uuid: Text(64).min(1),
@@ -177,8 +197,10 @@ export const HostToModalSchema = {
     },
     close: { params: z.object({}), result: Null },
     disconnect: { params: z.object({}), result: Null },
+    /** Opens the modal (Connect) and resolves when an account connects; 4001 'Modal closed' if closed first. */
+    connect: { params: z.object({}), result: ConnectResult },
     switchNetwork: {
-      params: z.object({ caipNetworkId: CaipNetworkId, network: NetworkInput.optional() }),
+      params: z.object({ network: z.union([CaipNetworkId, NetworkInput]) }),
       result: Null,
     },
     /** An EIP-1193 call for a connection the modal holds (WalletConnect, embedded). */
@@ -188,7 +210,8 @@ export const HostToModalSchema = {
     },
   },
   events: {
-    injectedProviders: z.object({ providers: z.array(InjectedProviderInfo).max(50) }),
+    /** Each entry is checked on its own against {@link InjectedProviderInfo}; bad ones are skipped. */
+    injectedProviders: z.object({ providers: z.array(z.unknown()).max(50) }),
     injectedEvent: z.object({ uuid: Text(64), event: InjectedEventName, data: z.unknown() }),
   },
 } as const
@@ -210,6 +233,7 @@ export const ModalToHostSchema = {
   },
   events: {
     state: PortholeState,
+    providerEvent: ProviderEvent,
   },
 } as const
 export type ModalToHost = InferContract<typeof ModalToHostSchema>

@@ -138,7 +138,7 @@ describe('zod-free guards agree with the zod schemas', () => {
     }
   })
 
-  test('ModalToHost params and events: 6,000 mutations are judged alike', () => {
+  test('ModalToHost params and events: 10,000 mutations are judged alike', () => {
     const samples: [kind: 'params' | 'event', key: string, value: unknown][] = [
       ['event', 'state', state],
       [
@@ -164,9 +164,21 @@ describe('zod-free guards agree with the zod schemas', () => {
       ],
       ['params', 'openUrl', { url: 'metamask://wc?uri=abc', target: '_self' }],
       ['params', 'openUrl', { url: 'https://link.example/wc?uri=abc', target: '_blank' }],
+      ['event', 'providerEvent', { event: 'connect', data: { chainId: '0x1' } }],
+      [
+        'event',
+        'providerEvent',
+        { event: 'disconnect', data: { code: 4900, message: 'Disconnected' } },
+      ],
+      [
+        'event',
+        'providerEvent',
+        { event: 'accountsChanged', data: ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'] },
+      ],
+      ['event', 'providerEvent', { event: 'chainChanged', data: '0x7a69' }],
     ]
     const random = rng(3)
-    for (let i = 0; i < 6000; i++) {
+    for (let i = 0; i < 10000; i++) {
       const [kind, key, valid] = samples[i % samples.length]!
       const value = i < samples.length ? valid : mutate(valid, random)
       const ours = modalToHostValidator[kind](key, value)?.success ?? false

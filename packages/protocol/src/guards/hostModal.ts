@@ -45,7 +45,21 @@ const params: Record<string, (x: unknown) => boolean> = {
     (x.target === '_blank' || x.target === '_self'),
 }
 
-const events: Record<string, (x: unknown) => boolean> = { state: isPortholeState }
+const isProviderEvent = (x: unknown): boolean => {
+  if (!isObject(x)) return false
+  const { event, data } = x
+  if (event === 'connect') return isObject(data) && isText(data.chainId, 66)
+  if (event === 'disconnect')
+    return isObject(data) && Number.isSafeInteger(data.code) && isText(data.message, 200)
+  if (event === 'accountsChanged')
+    return Array.isArray(data) && data.length <= 100 && data.every((a) => isText(a, 128))
+  return event === 'chainChanged' && isText(data, 66)
+}
+
+const events: Record<string, (x: unknown) => boolean> = {
+  state: isPortholeState,
+  providerEvent: isProviderEvent,
+}
 
 const check = (
   table: Record<string, (x: unknown) => boolean>,

@@ -1,0 +1,17 @@
+/**
+ * Porthole host SDK (npm entry). The script-tag build (`sdk.js`) sets `window.Porthole` and
+ * `window.porthole` instead; see `script.ts`.
+ *
+ * @example
+ * import { createPorthole } from '@porthole/sdk'
+ * const porthole = createPorthole({ projectId: 'YOUR_PROJECT_ID', modalUrl: 'https://modal.example' })
+ */
+export { createPorthole } from './createPorthole.js'
+export type {
+  ConnectResult,
+  EIP1193Provider,
+  Porthole,
+  PortholeOptions,
+  PortholeState,
+  RequestArguments,
+} from './types.js'

@@ -1,0 +1,73 @@
+/**
+ * The modal frame's container: a `<dialog>` shown with `showModal()` (top layer, the page
+ * behind is inert), a full-viewport transparent iframe inside it, created hidden so the modal
+ * app is preloaded. Focus moves in on open and back to the opener on close; page scroll is
+ * locked while open.
+ */
+
+/** Sandbox of the modal frame: scripts, its own storage, popups for social login and wallets. */
+const SANDBOX =
+  'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox'
+
+export type Dialog = {
+  frame: HTMLIFrameElement
+  show(): void
+  hide(): void
+  readonly shown: boolean
+  remove(): void
+}
+
+/**
+ * Mounts the hidden dialog with the modal frame at `src`.
+ *
+ * @example
+ * const dialog = mountDialog(url, () => channel.request('close', {}))
+ */
+export function mountDialog(src: string, onCancel: () => void): Dialog {
+  const dialog = document.createElement('dialog')
+  const frame = document.createElement('iframe')
+  let opener: Element | null = null
+  let overflow = ''
+  // An invisible full-viewport box: the modal app draws the card and the dimmed backdrop (the
+  // dialog's faint native ::backdrop stays underneath it).
+  dialog.style.cssText =
+    'position:fixed;inset:0;width:100%;height:100%;max-width:none;max-height:none;margin:0;padding:0;border:0;background:none;overflow:hidden;z-index:999'
+  frame.style.cssText = 'display:block;width:100%;height:100%;border:0;color-scheme:normal'
+  dialog.setAttribute('aria-label', 'Connect a wallet')
+  frame.title = 'Connect a wallet'
+  frame.setAttribute('sandbox', SANDBOX)
+  frame.allow = 'clipboard-write'
+  frame.src = src
+  dialog.append(frame)
+  // Escape while focus is on the dialog itself (not inside the frame): let the modal decide.
+  dialog.addEventListener('cancel', (event) => {
+    event.preventDefault()
+    onCancel()
+  })
+  ;(document.body || document.documentElement).append(dialog)
+  return {
+    frame,
+    get shown() {
+      return dialog.open
+    },
+    show() {
+      if (dialog.open) return
+      opener = document.activeElement
+      overflow = document.documentElement.style.overflow
+      document.documentElement.style.overflow = 'hidden'
+      dialog.showModal()
+      frame.focus()
+    },
+    hide() {
+      if (!dialog.open) return
+      dialog.close()
+      document.documentElement.style.overflow = overflow
+      ;(opener as HTMLElement | null)?.focus?.()
+      opener = null
+    },
+    remove() {
+      this.hide()
+      dialog.remove()
+    },
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Injected-wallet discovery in the host page (DESIGN §1): EIP-6963 announcements plus the
+ * legacy `window.ethereum`. The modal only ever sees descriptors; calls run here.
+ */
+import {
+  type InjectedEventName,
+  type InjectedProviderInfo,
+  toErrorObject,
+} from '@porthole/protocol/lite'
+import type { EIP1193Provider } from '../types.js'
+import { PORTHOLE_RDNS } from './provider.js'
+
+export type InjectedWallet = { info: InjectedProviderInfo; provider: EIP1193Provider }
+
+const EVENTS: InjectedEventName[] = ['accountsChanged', 'chainChanged', 'connect', 'disconnect']
+
+/** Methods the modal may run on an injected wallet (defence in depth: the modal is trusted). */
+export const MODAL_METHODS =
+  /^(?:eth_(?:requestAccounts|accounts|chainId)|wallet_(?:switchEthereumChain|addEthereumChain|getCapabilities|getAssets)|personal_sign)$/
+
+const isProvider = (p: unknown): p is EIP1193Provider =>
+  !!p && typeof (p as EIP1193Provider).request === 'function'
+
+/**
+ * Starts discovery; `onChange` runs (batched) whenever the list grows; `onEvent` forwards
+ * provider events. Porthole's own providers (any instance) are skipped.
+ *
+ * @example
+ * const injected = discoverInjected(send, forward)
+ */
+export function discoverInjected(
+  onChange: (wallets: InjectedProviderInfo[]) => void,
+  onEvent: (uuid: string, event: InjectedEventName, data: unknown) => void,
+) {
+  const wallets = new Map<string, InjectedWallet>()
+  let scheduled = false
+
+  const add = (info: InjectedProviderInfo, provider: EIP1193Provider) => {
+    if (wallets.has(info.uuid) || info.rdns === PORTHOLE_RDNS) return
+    // A wallet that both sets window.ethereum and announces itself is listed once, announced.
+    if (wallets.get('injected')?.provider === provider) wallets.delete('injected')
+    wallets.set(info.uuid, { info, provider })
+    for (const event of EVENTS) {
+      ;(provider as { on?: EIP1193Provider['on'] }).on?.(event, (data: unknown) =>
+        onEvent(info.uuid, event, data instanceof Error ? toErrorObject(data) : data),
+      )
+    }
+    if (!scheduled) {
+      scheduled = true
+      queueMicrotask(() => {
+        scheduled = false
+        onChange(list())
+      })
+    }
+  }
+  const list = () => [...wallets.values()].map((w) => w.info)
+
+  // The modal checks each descriptor (lengths, icon scheme) and skips bad ones.
+  const onAnnounce = (event: Event) => {
+    const { info, provider } = ((event as CustomEvent).detail ?? {}) as InjectedWallet
+    if (info?.uuid && isProvider(provider)) add({ ...info }, provider)
+  }
+  const legacy = () => {
+    const ethereum = (window as { ethereum?: unknown }).ethereum
+    if (!isProvider(ethereum) || [...wallets.values()].some((w) => w.provider === ethereum)) return
+    add({ uuid: 'injected', name: 'Browser Wallet', rdns: '', icon: '', legacy: true }, ethereum)
+  }
+
+  window.addEventListener('eip6963:announceProvider', onAnnounce)
+  window.dispatchEvent(new Event('eip6963:requestProvider'))
+  queueMicrotask(legacy)
+  window.addEventListener('load', legacy)
+
+  return {
+    get: (uuid: string) => wallets.get(uuid),
+    list,
+    stop() {
+      window.removeEventListener('eip6963:announceProvider', onAnnounce)
+      window.removeEventListener('load', legacy)
+    },
+  }
+}

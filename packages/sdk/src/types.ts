@@ -1,0 +1,126 @@
+import type {
+  CaipNetworkId,
+  Features,
+  Metadata,
+  NetworkInput,
+  OpenableView,
+  PortholeState,
+} from '@porthole/protocol/lite'
+
+export type { CaipNetworkId, Metadata, NetworkInput, OpenableView, PortholeState }
+
+/** Options of {@link createPorthole}. Only `projectId` is required. */
+export type PortholeOptions = {
+  /** Your project id (from `npm run admin -- project create`). */
+  projectId?: string | undefined
+  /** Networks the dapp supports: CAIP-2 ids (`'eip155:1'`) or network objects (viem chains work). Default `['eip155:1']`. */
+  networks?: readonly (CaipNetworkId | NetworkInput)[] | undefined
+  /** The network to start on (CAIP-2); default the first of `networks`. */
+  defaultNetwork?: CaipNetworkId | undefined
+  /** Your app's name, description, url and icons, shown in the modal and to wallets. */
+  metadata?: Metadata | undefined
+  /** `'dark'` (default) or `'light'`. */
+  themeMode?: 'light' | 'dark' | undefined
+  /** Theme tokens, e.g. `{ '--ph-accent': '#3b82f6', '--ph-border-radius-master': '4px' }`. */
+  themeVariables?: Record<string, string | number> | undefined
+  /** Feature switches; omitted ones take the defaults. */
+  features?: Features | undefined
+  /** Wallet ids shown first. */
+  featuredWalletIds?: readonly string[] | undefined
+  /** Only these wallet ids are listed (when set). */
+  includeWalletIds?: readonly string[] | undefined
+  /** These wallet ids are never listed. */
+  excludeWalletIds?: readonly string[] | undefined
+  /** Link to your terms, shown under the wallet list. */
+  termsConditionsUrl?: string | undefined
+  /** Link to your privacy policy, shown under the wallet list. */
+  privacyPolicyUrl?: string | undefined
+  /** Let users switch networks from the modal (default true). */
+  enableNetworkSwitch?: boolean | undefined
+  /** Keep a connection on a network not in `networks` without asking to switch (default false). */
+  allowUnsupportedChain?: boolean | undefined
+  /** Log protocol diagnostics to the console. */
+  debug?: boolean | undefined
+  /** Where the modal app lives; default: the origin `sdk.js` was loaded from. */
+  modalUrl?: string | undefined
+  /** Announce the provider with EIP-6963 so wagmi, viem and ethers find it (default true). */
+  announceProvider?: boolean | undefined
+}
+
+/** What {@link Porthole.connect} resolves with. */
+export type ConnectResult = {
+  address: string
+  caipAddress: string
+  chainId: number | string
+  caipNetworkId: CaipNetworkId
+}
+
+/** An EIP-1193 request. */
+export type RequestArguments = { method: string; params?: readonly unknown[] | object | undefined }
+
+/** The EIP-1193 provider returned by {@link Porthole.getProvider}. */
+export type EIP1193Provider = {
+  request(args: RequestArguments): Promise<unknown>
+  on(event: string, listener: (...args: unknown[]) => void): EIP1193Provider
+  removeListener(event: string, listener: (...args: unknown[]) => void): EIP1193Provider
+}
+
+/** A Porthole instance. */
+export type Porthole = {
+  /**
+   * Shows the modal: Account when connected, else Connect, or the view you ask for.
+   * @example await porthole.open({ view: 'Networks' })
+   */
+  open(options?: { view?: OpenableView; namespace?: 'eip155' }): Promise<void>
+  /**
+   * Hides the modal.
+   * @example await porthole.close()
+   */
+  close(): Promise<void>
+  /**
+   * Opens the modal and resolves when an account connects (at once when already connected).
+   * Rejects with 'Modal closed' (code 4001) if the user closes the modal first.
+   * @example const { address, chainId } = await porthole.connect()
+   */
+  connect(): Promise<ConnectResult>
+  /**
+   * Disconnects the current wallet; the session is not restored after a reload.
+   * @example await porthole.disconnect()
+   */
+  disconnect(): Promise<void>
+  /**
+   * Switches the connected wallet (and the modal) to another network.
+   * @example await porthole.switchNetwork('eip155:8453')
+   */
+  switchNetwork(network: CaipNetworkId | NetworkInput): Promise<void>
+  /**
+   * The current state, synchronously.
+   * @example if (porthole.getState().status === 'connected') showApp()
+   */
+  getState(): PortholeState
+  /**
+   * Calls `listener` on every state change; returns an unsubscribe function.
+   * @example const off = porthole.subscribe((state) => render(state.address))
+   */
+  subscribe(listener: (state: PortholeState) => void): () => void
+  /**
+   * The EIP-1193 provider for a namespace (only `'eip155'` today).
+   * @example const client = createWalletClient({ transport: custom(porthole.getProvider('eip155')) })
+   */
+  getProvider(namespace: 'eip155'): EIP1193Provider
+  /**
+   * Listens to an instance event (`'state'`, and `'display_uri'` once WalletConnect lands).
+   * @example porthole.on('state', (state) => console.log(state.status))
+   */
+  on(event: string, listener: (...args: unknown[]) => void): () => void
+  /**
+   * Removes a listener added with {@link Porthole.on}.
+   * @example porthole.off('state', listener)
+   */
+  off(event: string, listener: (...args: unknown[]) => void): void
+  /**
+   * Removes the modal frame and every listener; the instance cannot be used again.
+   * @example porthole.destroy()
+   */
+  destroy(): void
+}
