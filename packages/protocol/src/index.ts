@@ -4,6 +4,7 @@
  */
 export * as Child from './Child.js'
 export * from './contracts/hostModal.js'
+export * from './contracts/modalWallet.js'
 export * from './lite.js'
 export * from './schemas.js'
 export type { ContractSchema, InferContract } from './types.js'

@@ -172,7 +172,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
       channel = c as unknown as ModalChannel
       channel.on('state', (next) => {
         if (!next.open && opening) next = { ...next, open: true }
-        if (!next.open) dialog.hide()
+        next.open ? dialog.show() : dialog.hide()
         setState(next)
       })
       channel.on('providerEvent', ({ event, data }) =>

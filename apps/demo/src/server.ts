@@ -1,0 +1,92 @@
+/**
+ * Serves the demo dapp (a plain host page) with its modal URL and project id filled in.
+ * `?devWallet=1` injects the Porthole Dev Wallet before the SDK.
+ */
+import { readFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { extname, join, normalize, resolve } from 'node:path'
+
+const DIST = resolve(import.meta.dirname, '../dist')
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+}
+
+/** Parameters of {@link startDemoServer}. */
+export type StartDemoServerParameters = {
+  port: number
+  /** Hosts to bind; default both loopback addresses so `localhost` works either way. */
+  hosts?: string[]
+  modalUrl: string
+  projectId: string
+  /** Serve from another folder (default `apps/demo/dist`). */
+  root?: string
+}
+
+/**
+ * Starts the demo server.
+ *
+ * @example
+ * const demo = await startDemoServer({ port: 4000, modalUrl: 'http://127.0.0.1:4100', projectId: 'porthole-demo' })
+ */
+export async function startDemoServer(
+  parameters: StartDemoServerParameters,
+): Promise<{ close(): Promise<void> }> {
+  const { port, modalUrl, projectId } = parameters
+  const root = parameters.root ?? DIST
+  const template = await readFile(join(root, 'index.html'), 'utf8')
+  const page = (devWallet: boolean) =>
+    template
+      .replaceAll('__PORTHOLE_MODAL_URL__', modalUrl.replace(/"/g, '&quot;'))
+      .replaceAll('__PORTHOLE_PROJECT_ID__', projectId.replace(/"/g, '&quot;'))
+      .replace(
+        '<script\n',
+        devWallet ? '<script src="/dev-wallet.js"></script>\n    <script\n' : '<script\n',
+      )
+
+  const handler = async (
+    request: import('node:http').IncomingMessage,
+    response: import('node:http').ServerResponse,
+  ) => {
+    const url = new URL(request.url ?? '/', 'http://localhost')
+    const path = normalize(decodeURIComponent(url.pathname))
+    try {
+      if (path === '/' || path === '/index.html') {
+        response.writeHead(200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache' })
+        return response.end(page(url.searchParams.get('devWallet') === '1'))
+      }
+      const file = join(root, path)
+      if (!file.startsWith(root)) throw new Error('outside root')
+      const body = await readFile(file)
+      response.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      })
+      response.end(body)
+    } catch {
+      response.writeHead(404, { 'content-type': 'text/plain' })
+      response.end('Not found')
+    }
+  }
+  const servers: Server[] = []
+  for (const host of parameters.hosts ?? ['127.0.0.1', '::1']) {
+    const server = createServer((req, res) => void handler(req, res))
+    await new Promise<void>((ok, fail) => {
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        host === '::1' && error.code === 'EADDRNOTAVAIL' ? ok() : fail(error),
+      )
+      server.listen(port, host, () => {
+        servers.push(server)
+        ok()
+      })
+    })
+  }
+  return {
+    close: () =>
+      Promise.all(servers.map((s) => new Promise<void>((ok) => s.close(() => ok())))).then(
+        () => {},
+      ),
+  }
+}

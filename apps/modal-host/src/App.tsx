@@ -1,0 +1,243 @@
+/**
+ * The modal shell: backdrop, dialog card, header, alert, the current view and the toast.
+ * Theme tokens come from the host's configuration.
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import * as Modal from './actions/modal.js'
+import { Icon } from './components/Icon.js'
+import { t } from './i18n/en.js'
+import { useModal } from './store/store.js'
+import type { Screen } from './store/types.js'
+import { Account } from './views/Account.js'
+import { AllWallets } from './views/AllWallets.js'
+import { Connect } from './views/Connect.js'
+import { ConnectingExternal } from './views/ConnectingExternal.js'
+import { Networks } from './views/Networks.js'
+import { SwitchActiveChain } from './views/SwitchActiveChain.js'
+import { SwitchNetwork } from './views/SwitchNetwork.js'
+import { UnsupportedChain } from './views/UnsupportedChain.js'
+import { WhatIsAWallet } from './views/WhatIsAWallet.js'
+
+function title(screen: Screen): string {
+  switch (screen.view) {
+    case 'Connect':
+      return t('connectWallet')
+    case 'AllWallets':
+      return t('allWallets')
+    case 'WhatIsAWallet':
+      return t('whatIsAWallet')
+    case 'ConnectingExternal':
+      return screen.wallet.name
+    case 'Account':
+      return t('account')
+    case 'Networks':
+      return t('chooseNetwork')
+    case 'SwitchNetwork':
+      return screen.network.name
+    case 'SwitchActiveChain':
+      return t('switchNetwork')
+    case 'UnsupportedChain':
+      return t('switchNetwork')
+  }
+}
+
+function View({ screen }: { screen: Screen }) {
+  switch (screen.view) {
+    case 'Connect':
+      return <Connect />
+    case 'AllWallets':
+      return <AllWallets />
+    case 'WhatIsAWallet':
+      return <WhatIsAWallet />
+    case 'ConnectingExternal':
+      return <ConnectingExternal wallet={screen.wallet} />
+    case 'Account':
+      return <Account />
+    case 'Networks':
+      return <Networks />
+    case 'SwitchNetwork':
+      return <SwitchNetwork network={screen.network} confirm={screen.confirm} />
+    case 'SwitchActiveChain':
+      return (
+        <SwitchActiveChain
+          switchToChain={screen.switchToChain}
+          navigateTo={screen.navigateTo}
+          navigateWithReplace={screen.navigateWithReplace}
+          network={screen.network}
+        />
+      )
+    case 'UnsupportedChain':
+      return <UnsupportedChain />
+  }
+}
+
+const FOCUSABLE =
+  'button:not([disabled]), a[href], input:not([disabled]), [tabindex]:not([tabindex="-1"])'
+
+/** Keeps Tab inside the card and moves focus in when the view changes. */
+function useFocus(card: React.RefObject<HTMLDivElement | null>, key: string, open: boolean) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` changes with the view; that is the trigger
+  useEffect(() => {
+    if (!open) return
+    const node = card.current
+    if (!node) return
+    const first =
+      node.querySelector<HTMLElement>(`.ph-body ${FOCUSABLE}`) ??
+      node.querySelector<HTMLElement>(FOCUSABLE)
+    first?.focus({ preventScroll: true })
+  }, [card, key, open])
+}
+
+function onKeyDown(event: React.KeyboardEvent<HTMLDivElement>) {
+  if (event.key === 'Escape') {
+    event.preventDefault()
+    Modal.requestClose()
+    return
+  }
+  if (event.key !== 'Tab') return
+  const items = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)]
+  if (!items.length) return
+  const first = items[0]!
+  const last = items.at(-1)!
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault()
+    last.focus()
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault()
+    first.focus()
+  }
+}
+
+/** Animates the body's height between views (spec: modal height 150 ms). */
+function useAnimatedHeight(inner: React.RefObject<HTMLDivElement | null>) {
+  const [height, setHeight] = useState<number | undefined>(undefined)
+  useLayoutEffect(() => {
+    const node = inner.current
+    if (!node) return
+    const observer = new ResizeObserver(() => setHeight(node.offsetHeight))
+    observer.observe(node)
+    setHeight(node.offsetHeight)
+    return () => observer.disconnect()
+  }, [inner])
+  return height
+}
+
+function Alert() {
+  const alert = useModal((s) => s.alert)
+  if (!alert) return null
+  return (
+    <div className="ph-alert" role="alert" data-testid="alert">
+      <Icon name="warning" size={16} />
+      <span>{alert.message}</span>
+    </div>
+  )
+}
+
+function Toast() {
+  const toast = useModal((s) => s.toast)
+  if (!toast?.open) return null
+  return (
+    <div className="ph-toast" role="status" data-variant={toast.variant}>
+      {toast.variant === 'loading' ? <span className="ph-spinner" /> : null}
+      {toast.message}
+    </div>
+  )
+}
+
+/** The whole modal; renders nothing while closed. */
+export function App() {
+  const open = useModal((s) => s.open)
+  const history = useModal((s) => s.history)
+  const shake = useModal((s) => s.shake)
+  const config = useModal((s) => s.config)
+  const alert = useModal((s) => s.alert)
+  const connected = useModal((s) => s.connection.status === 'connected')
+  const card = useRef<HTMLDivElement>(null)
+  const inner = useRef<HTMLDivElement>(null)
+  const screen = history.at(-1) ?? { view: 'Connect' as const }
+  const height = useAnimatedHeight(inner)
+  useFocus(card, `${history.length}:${screen.view}`, open)
+
+  const style: Record<string, string | number> = { ...config.themeVariables }
+  const unconfigured = alert?.fatal && alert.message === t('projectIdNotConfigured')
+  const canGoBack = history.length > 1 || (screen.view === 'Connect' && connected)
+
+  return (
+    <div className="ph-root" data-theme={config.themeMode} style={style} hidden={!open}>
+      {open ? (
+        <>
+          <div
+            className="ph-backdrop"
+            data-testid="backdrop"
+            onClick={Modal.requestClose}
+            aria-hidden="true"
+          />
+          <div className="ph-layer">
+            <div
+              ref={card}
+              className="ph-card"
+              role="dialog"
+              aria-modal="true"
+              aria-labelledby="ph-title"
+              data-shake={shake}
+              data-view={screen.view}
+              onKeyDown={onKeyDown}
+            >
+              <header className="ph-header">
+                {canGoBack && !unconfigured ? (
+                  <button
+                    type="button"
+                    className="ph-icon-button"
+                    aria-label={t('back')}
+                    onClick={Modal.back}
+                  >
+                    <Icon name="back" />
+                  </button>
+                ) : screen.view === 'Connect' && !unconfigured ? (
+                  <button
+                    type="button"
+                    className="ph-icon-button"
+                    aria-label={t('help')}
+                    onClick={() => Modal.push({ view: 'WhatIsAWallet' })}
+                  >
+                    <Icon name="help" />
+                  </button>
+                ) : (
+                  <span />
+                )}
+                <h2 id="ph-title" className="ph-title" key={screen.view}>
+                  {unconfigured ? t('connectWallet') : title(screen)}
+                </h2>
+                <button
+                  type="button"
+                  className="ph-icon-button"
+                  aria-label={t('close')}
+                  onClick={Modal.requestClose}
+                >
+                  <Icon name="close" />
+                </button>
+              </header>
+              <Alert />
+              <div className="ph-body-frame" style={height === undefined ? undefined : { height }}>
+                <div ref={inner}>
+                  {unconfigured ? (
+                    <div className="ph-body">
+                      <p className="ph-muted" style={{ padding: '8px 8px 16px' }}>
+                        {t('projectIdNotConfiguredHint')}
+                      </p>
+                    </div>
+                  ) : (
+                    <div className="ph-body" key={`${history.length}:${screen.view}`}>
+                      <View screen={screen} />
+                    </div>
+                  )}
+                </div>
+              </div>
+              <Toast />
+            </div>
+          </div>
+        </>
+      ) : null}
+    </div>
+  )
+}

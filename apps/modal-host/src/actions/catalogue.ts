@@ -1,0 +1,107 @@
+/**
+ * The wallet catalogue (spec §9 paging: list pages of 40, search pages of 100 with a 300 ms
+ * minimum wait; featured, included and excluded ids honoured).
+ */
+import { alertFor, getWallets } from '../api/client.js'
+import type { CatalogueWallet } from '../rules/walletLists.js'
+import { store } from '../store/store.js'
+
+export const PAGE_SIZE = 40
+export const SEARCH_PAGE_SIZE = 100
+export const SEARCH_MIN_WAIT_MS = 300
+
+function filters() {
+  const { includeWalletIds, excludeWalletIds } = store.getState().config
+  return { include: includeWalletIds, exclude: excludeWalletIds }
+}
+
+function report(error: unknown): void {
+  const alert = alertFor(error)
+  store.setState((s) => ({
+    catalogue: { ...s.catalogue, status: 'error' },
+    ...(alert ? { alert } : {}),
+  }))
+}
+
+/**
+ * Loads the featured wallets and the first page, once.
+ *
+ * @example
+ * void loadInitial()
+ */
+export async function loadInitial(): Promise<void> {
+  const { catalogue, config } = store.getState()
+  if (catalogue.status === 'loading' || catalogue.status === 'ready') return
+  store.setState({ catalogue: { ...catalogue, status: 'loading' } })
+  try {
+    const [page, featured] = await Promise.all([
+      getWallets({ page: 1, entries: PAGE_SIZE, ...filters() }),
+      config.featuredWalletIds.length
+        ? getWallets({
+            page: 1,
+            entries: config.featuredWalletIds.length,
+            include: config.featuredWalletIds,
+            exclude: config.excludeWalletIds,
+          })
+        : Promise.resolve({ data: [] as CatalogueWallet[], count: 0 }),
+    ])
+    const order = config.featuredWalletIds
+    const sorted = [...featured.data].sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id))
+    store.setState({
+      catalogue: {
+        status: 'ready',
+        wallets: page.data,
+        count: page.count,
+        page: 1,
+        featured: sorted,
+      },
+    })
+  } catch (error) {
+    report(error)
+  }
+}
+
+/**
+ * Loads the next page of 40 (AllWallets' infinite scroll).
+ *
+ * @example
+ * void loadMore()
+ */
+export async function loadMore(): Promise<void> {
+  const { catalogue } = store.getState()
+  if (catalogue.status !== 'ready' || catalogue.wallets.length >= catalogue.count) return
+  store.setState({ catalogue: { ...catalogue, status: 'loading' } })
+  try {
+    const next = await getWallets({ page: catalogue.page + 1, entries: PAGE_SIZE, ...filters() })
+    store.setState((s) => {
+      const known = new Set(s.catalogue.wallets.map((w) => w.id))
+      return {
+        catalogue: {
+          ...s.catalogue,
+          status: 'ready',
+          page: s.catalogue.page + 1,
+          count: next.count,
+          wallets: [...s.catalogue.wallets, ...next.data.filter((w) => !known.has(w.id))],
+        },
+      }
+    })
+  } catch (error) {
+    report(error)
+  }
+}
+
+/**
+ * Searches the catalogue by name: one page of 100, never answering faster than 300 ms (so
+ * the list does not flicker while typing).
+ *
+ * @example
+ * const { data, count } = await search('rain')
+ */
+export async function search(query: string): Promise<{ data: CatalogueWallet[]; count: number }> {
+  const wait = new Promise((resolve) => setTimeout(resolve, SEARCH_MIN_WAIT_MS))
+  const [result] = await Promise.all([
+    getWallets({ page: 1, entries: SEARCH_PAGE_SIZE, search: query.trim(), ...filters() }),
+    wait,
+  ])
+  return result
+}

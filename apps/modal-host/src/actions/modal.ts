@@ -1,0 +1,113 @@
+/**
+ * Opening, closing and navigating the modal, toasts and the shake.
+ */
+import type { OpenableView } from '@porthole/protocol'
+import { UserRejectedRequestError } from '@porthole/protocol'
+import { backTarget } from '../rules/backTarget.js'
+import { openingScreen } from '../rules/openingScreen.js'
+import { store } from '../store/store.js'
+import type { Screen, Toast } from '../store/types.js'
+import * as Waiters from './waiters.js'
+
+/** Toast reopen delay and modal shake (spec §9). */
+export const TOAST_REOPEN_MS = 150
+export const SHAKE_MS = 500
+export const TOAST_AUTO_CLOSE_MS = 2500
+
+/**
+ * Opens the modal on the view the opening rules pick (a requested view wins).
+ *
+ * @example
+ * open({ view: 'Networks' })
+ */
+export function open(parameters: { view?: OpenableView | undefined } = {}): void {
+  const { connection, config } = store.getState()
+  const screen = openingScreen({
+    requested: parameters.view,
+    connected: connection.status === 'connected',
+    hasAdapters: true,
+    isMobile: config.isMobile,
+  })
+  store.setState({ open: true, history: [screen], toast: null })
+}
+
+/**
+ * Closes the modal; a pending `connect()` rejects with 'Modal closed' (4001).
+ *
+ * @example
+ * close()
+ */
+export function close(): void {
+  if (!store.getState().open) return
+  store.setState({ open: false, toast: null, loading: false })
+  Waiters.rejectAll(new UserRejectedRequestError('Modal closed'))
+}
+
+/** Whether the user may close the modal now (spec §2: not on sign/approve while sign-in is required). */
+export function closable(): boolean {
+  return true
+}
+
+/**
+ * The user asked to close (X, Escape, backdrop): close, or shake when the view forbids it.
+ *
+ * @example
+ * requestClose()
+ */
+export function requestClose(): void {
+  if (closable()) close()
+  else shake()
+}
+
+/** Pushes a screen. */
+export function push(screen: Screen): void {
+  store.setState((s) => ({ history: [...s.history, screen] }))
+}
+
+/** Replaces the current screen. */
+export function replace(screen: Screen): void {
+  store.setState((s) => ({ history: [...s.history.slice(0, -1), screen] }))
+}
+
+/** Back: pops the history, or closes at the first view (Connect while connected → Account). */
+export function back(): void {
+  const { history, connection } = store.getState()
+  const target = backTarget(history, connection.status === 'connected')
+  if (target === 'close') requestClose()
+  else store.setState({ history: target.history })
+}
+
+let shakeTimer: ReturnType<typeof setTimeout> | undefined
+
+/** Shakes the modal for 500 ms. */
+export function shake(): void {
+  clearTimeout(shakeTimer)
+  store.setState({ shake: true })
+  shakeTimer = setTimeout(() => store.setState({ shake: false }), SHAKE_MS)
+}
+
+let toastTimer: ReturnType<typeof setTimeout> | undefined
+
+/**
+ * Shows a toast; if one is open it closes and the new one opens 150 ms later (spec §4).
+ *
+ * @example
+ * showToast('Address copied', 'success')
+ */
+export function showToast(message: string, variant: Toast['variant'], autoClose = true): void {
+  clearTimeout(toastTimer)
+  const show = () => {
+    store.setState({ toast: { message, variant, open: true, autoClose } })
+    if (autoClose) toastTimer = setTimeout(hideToast, TOAST_AUTO_CLOSE_MS)
+  }
+  if (store.getState().toast?.open) {
+    store.setState({ toast: null })
+    toastTimer = setTimeout(show, TOAST_REOPEN_MS)
+  } else show()
+}
+
+/** Hides the toast. */
+export function hideToast(): void {
+  clearTimeout(toastTimer)
+  store.setState({ toast: null })
+}

@@ -1,0 +1,77 @@
+/**
+ * The modal's API calls (spec §7 "Wallet provider configuration service"), with failures
+ * mapped to the spec's alerts.
+ */
+import { createHttpClient, type HttpClient, HttpError } from '@porthole/shared'
+import type { CatalogueWallet } from '../rules/walletLists.js'
+import { SDK_TYPE, SDK_VERSION } from '../runtime.js'
+import type { Alert } from '../store/types.js'
+
+let http: HttpClient | undefined
+
+/** Binds the client to the API and project (at handshake). */
+export function configureApi(apiUrl: string, projectId: string): void {
+  http = createHttpClient({ baseUrl: apiUrl, query: { projectId, st: SDK_TYPE, sv: SDK_VERSION } })
+}
+
+function client(): HttpClient {
+  if (!http) throw new Error('API client used before the handshake')
+  return http
+}
+
+/** `/projects/v1/origins`: the project's allowed host origins. */
+export async function getAllowedOrigins(): Promise<string[]> {
+  const { allowedOrigins } = await client().get<{ allowedOrigins: string[] }>(
+    '/projects/v1/origins',
+  )
+  return Array.isArray(allowedOrigins) ? allowedOrigins.filter((o) => typeof o === 'string') : []
+}
+
+/** Parameters of {@link getWallets}. */
+export type GetWalletsParameters = {
+  page: number
+  entries: number
+  search?: string | undefined
+  include?: readonly string[] | undefined
+  exclude?: readonly string[] | undefined
+  chains?: readonly string[] | undefined
+}
+
+/** `/getWallets`: one page of the catalogue and the total count. */
+export async function getWallets(
+  parameters: GetWalletsParameters,
+): Promise<{ data: CatalogueWallet[]; count: number }> {
+  const { include, exclude, chains, search, ...rest } = parameters
+  return client().get('/getWallets', {
+    ...rest,
+    ...(search ? { search } : {}),
+    ...(include?.length ? { include } : {}),
+    ...(exclude?.length ? { exclude } : {}),
+    ...(chains?.length ? { chains } : {}),
+  })
+}
+
+/** An absolute URL for a network image. */
+export function networkImageUrl(imageId: string): string {
+  return client().url(`/public/getAssetImage/${encodeURIComponent(imageId)}`)
+}
+
+/**
+ * The alert for a failed API call (spec §8): 429 'Rate Limited', 5xx 'Server Error', 403 or
+ * 400 'Invalid Project ID'; `undefined` for errors that are not HTTP answers.
+ *
+ * @example
+ * const alert = alertFor(error)
+ */
+export function alertFor(error: unknown): Alert | undefined {
+  if (!(error instanceof HttpError)) return undefined
+  if (error.status === 429) return { code: 429, message: 'Rate Limited', fatal: false }
+  if (error.status >= 500) return { code: error.status, message: 'Server Error', fatal: false }
+  if (error.status === 403 || error.status === 400) {
+    const code = (error.body as { code?: string } | undefined)?.code
+    if (code === 'ORIGIN_NOT_ALLOWED')
+      return { code: 4100, message: 'Origin Not Allowed', fatal: true }
+    return { code: 4100, message: 'Invalid Project ID', fatal: true }
+  }
+  return undefined
+}

@@ -1,0 +1,40 @@
+/** Inline icons (no icon font, nothing fetched). */
+const paths = {
+  close: 'M6 6l12 12M18 6L6 18',
+  back: 'M15 5l-7 7 7 7',
+  chevron: 'M9 5l7 7-7 7',
+  help: 'M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6V14m0 3h.01M12 21a9 9 0 1 1 0-18 9 9 0 0 1 0 18z',
+  search: 'M11 18a7 7 0 1 1 0-14 7 7 0 0 1 0 14zm5-2l4 4',
+  copy: 'M9 9h10v10H9zM5 15V5h10',
+  check: 'M5 12l5 5 9-10',
+  external: 'M14 5h5v5M19 5l-8 8M17 14v5H5V7h5',
+  disconnect: 'M15 12H4m0 0l4-4m-4 4l4 4M13 5h5a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1h-5',
+  warning:
+    'M12 9v4m0 4h.01M10.3 4.2L2.6 18a2 2 0 0 0 1.7 3h15.4a2 2 0 0 0 1.7-3L13.7 4.2a2 2 0 0 0-3.4 0z',
+  network:
+    'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zm-9-9h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z',
+  wallet: 'M4 7h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H4zm0 0V6a2 2 0 0 1 2-2h9M16 13h.01',
+} as const
+
+/** An icon name. */
+export type IconName = keyof typeof paths
+
+/** A 24×24 stroke icon, hidden from screen readers (its button carries the name). */
+export function Icon({ name, size = 20 }: { name: IconName; size?: number }) {
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d={paths[name]} />
+    </svg>
+  )
+}

@@ -1,0 +1,83 @@
+/**
+ * The wallet lists the Connect and AllWallets views show, derived from the store.
+ */
+import { useEffect, useMemo } from 'react'
+import * as Catalogue from '../actions/catalogue.js'
+import {
+  allWalletsOrder,
+  connectSections,
+  fromCatalogue,
+  fromInjected,
+  isInjectedHidden,
+  type WalletSection,
+} from '../rules/walletLists.js'
+import { useModal } from '../store/store.js'
+import type { WalletEntry } from '../store/types.js'
+
+/** Visible injected wallets, joined with the catalogue (spec §5 hiding rules). */
+export function useInjectedWallets(): WalletEntry[] {
+  const injected = useModal((s) => s.injected)
+  const catalogue = useModal((s) => s.catalogue)
+  const config = useModal((s) => s.config)
+  return useMemo(() => {
+    const known = [...catalogue.featured, ...catalogue.wallets]
+    const excludedRdns = known
+      .filter((w) => config.excludeWalletIds.includes(w.id) && w.rdns)
+      .map((w) => w.rdns as string)
+    return injected
+      .filter(
+        (info) =>
+          !isInjectedHidden(info, {
+            isMobile: config.isMobile,
+            excludedRdns,
+            excludedNames: [],
+          }),
+      )
+      .map((info) => fromInjected(info, known))
+      .filter((w) => !config.excludeWalletIds.includes(w.id))
+  }, [injected, catalogue, config])
+}
+
+/** The Connect view's sections, loading the catalogue on first use. */
+export function useConnectSections(): { sections: WalletSection[]; count: number } {
+  const catalogue = useModal((s) => s.catalogue)
+  const injectedInfo = useModal((s) => s.injected)
+  const recent = useModal((s) => s.recentWallets)
+  const config = useModal((s) => s.config)
+  const injected = useInjectedWallets()
+  useEffect(() => {
+    void Catalogue.loadInitial()
+  }, [])
+  return useMemo(() => {
+    const join = (w: WalletEntry) => {
+      const live = injected.find((i) => i.id === w.id || (w.rdns && i.rdns === w.rdns))
+      return live ? { ...w, injected: live.injected as NonNullable<WalletEntry['injected']> } : w
+    }
+    const sections = connectSections({
+      recent: recent.map(join),
+      injected,
+      featured: catalogue.featured.map((w) => fromCatalogue(w, injectedInfo)),
+      recommended: catalogue.wallets.map((w) => fromCatalogue(w, injectedInfo)),
+      excludedIds: config.excludeWalletIds,
+    })
+    const count =
+      Math.max(catalogue.count, 0) +
+      injected.filter((w) => !catalogue.wallets.some((c) => c.id === w.id)).length
+    return { sections, count }
+  }, [catalogue, injectedInfo, recent, config, injected])
+}
+
+/** Installed wallets first, then the loaded catalogue pages. */
+export function useAllWallets(): WalletEntry[] {
+  const catalogue = useModal((s) => s.catalogue)
+  const injectedInfo = useModal((s) => s.injected)
+  const injected = useInjectedWallets()
+  return useMemo(
+    () =>
+      allWalletsOrder([
+        ...injected,
+        ...catalogue.wallets.map((w) => fromCatalogue(w, injectedInfo)),
+      ]),
+    [catalogue, injectedInfo, injected],
+  )
+}

@@ -1,0 +1,102 @@
+/**
+ * Boot: read the runtime settings, complete the handshake with the host (only from the host
+ * origin named in the frame URL, and only if the project allows it), then render.
+ */
+import {
+  Child,
+  DisconnectedError,
+  fromContract,
+  type HostToModal,
+  HostToModalSchema,
+  type ModalToHost,
+  UnauthorizedError,
+  UnsupportedMethodError,
+} from '@porthole/protocol'
+import { isOriginAllowed } from '@porthole/shared'
+import { createRoot } from 'react-dom/client'
+import { App } from './App.js'
+import * as Config from './actions/config.js'
+import * as Connection from './actions/connection.js'
+import * as Modal from './actions/modal.js'
+import * as NetworkActions from './actions/network.js'
+import * as Waiters from './actions/waiters.js'
+import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
+import { attachHost } from './host/bridge.js'
+import { t } from './i18n/en.js'
+import { runtime } from './runtime.js'
+import { store } from './store/store.js'
+import './theme/styles.css'
+
+const NOT_CONFIGURED = t('projectIdNotConfigured')
+
+async function accept(hello: { projectId: string }): Promise<void> {
+  if (hello.projectId !== runtime.projectId) throw new UnauthorizedError('Invalid Project ID')
+  if (!runtime.projectId) return
+  configureApi(runtime.apiUrl, runtime.projectId)
+  let origins: string[]
+  try {
+    origins = await getAllowedOrigins()
+  } catch (error) {
+    throw new UnauthorizedError(alertFor(error)?.message ?? 'Server Error')
+  }
+  if (!isOriginAllowed(runtime.hostOrigin, origins))
+    throw new UnauthorizedError('Origin Not Allowed')
+}
+
+function start(): void {
+  if (!runtime.hostOrigin) {
+    console.error('[porthole] The modal must be opened by the Porthole SDK (no host origin).')
+    return
+  }
+  Child.listen<ModalToHost, HostToModal>({
+    parentOrigin: runtime.hostOrigin,
+    validator: fromContract(HostToModalSchema),
+    accept,
+    handlers: {
+      open: ({ view }) => {
+        Modal.open({ view })
+        return null
+      },
+      close: () => {
+        Modal.close()
+        return null
+      },
+      connect: async () => {
+        const current = Connection.connectResult()
+        if (current) return current
+        Modal.open({})
+        if (!runtime.projectId) throw new UnauthorizedError(NOT_CONFIGURED)
+        return Waiters.wait()
+      },
+      disconnect: async () => {
+        await Connection.disconnect()
+        return null
+      },
+      switchNetwork: async ({ network }) => {
+        await NetworkActions.switchNetwork(network)
+        return null
+      },
+      request: ({ method }) => {
+        if (store.getState().connection.status !== 'connected')
+          throw new DisconnectedError('Not connected')
+        throw new UnsupportedMethodError(
+          `The connected wallet cannot run ${method} through the modal`,
+        )
+      },
+    },
+    onChannel: (channel, hello) => {
+      Config.applyHello(hello)
+      if (!runtime.projectId)
+        store.setState({ alert: { code: 4100, message: NOT_CONFIGURED, fatal: true } })
+      channel.on('injectedProviders', ({ providers }) => Connection.setInjectedProviders(providers))
+      channel.on('injectedEvent', (event) => Connection.onInjectedEvent(event))
+      attachHost(channel as never)
+      store.setState({ ready: true })
+      void Connection.restoreSession()
+    },
+  })
+}
+
+const root = document.getElementById('root')
+if (root) createRoot(root).render(<App />)
+start()

@@ -1,0 +1,46 @@
+/**
+ * Runtime settings the static host writes into the page (`<meta name="porthole-config">`),
+ * so one build serves any deployment; the URL carries the project id and host origin.
+ */
+import { DEFAULT_ENDPOINTS } from '@porthole/shared'
+
+export type Runtime = {
+  apiUrl: string
+  walletUrl: string
+  modalUrl: string
+  relayUrl: string
+  projectId: string
+  /** The host page's origin, from the frame URL; `''` when missing or malformed. */
+  hostOrigin: string
+}
+
+/** Reads the runtime settings once. */
+export function readRuntime(doc: Document = document, href = location.href): Runtime {
+  let meta: Partial<Runtime> = {}
+  try {
+    const content = doc.querySelector('meta[name="porthole-config"]')?.getAttribute('content')
+    if (content && content !== '__PORTHOLE_CONFIG__') meta = JSON.parse(content)
+  } catch {}
+  const url = new URL(href)
+  const origin = url.searchParams.get('origin') ?? ''
+  let hostOrigin = ''
+  try {
+    hostOrigin = origin && new URL(origin).origin === origin ? origin : ''
+  } catch {}
+  return {
+    apiUrl: meta.apiUrl ?? DEFAULT_ENDPOINTS.api,
+    walletUrl: meta.walletUrl ?? DEFAULT_ENDPOINTS.wallet,
+    modalUrl: meta.modalUrl ?? url.origin,
+    relayUrl: meta.relayUrl ?? DEFAULT_ENDPOINTS.relay,
+    projectId: (url.searchParams.get('projectId') ?? '').slice(0, 128),
+    hostOrigin,
+  }
+}
+
+/** The runtime of this page. */
+export const runtime: Runtime =
+  typeof document === 'undefined' ? (undefined as never) : readRuntime()
+
+/** SDK type and version sent with API calls (spec §9: SDK version 4 is AppKit's; ours is 1). */
+export const SDK_TYPE = 'porthole'
+export const SDK_VERSION = '0.1.0'

@@ -1,0 +1,28 @@
+import type { ResolvedConfig } from './types.js'
+
+/** Configuration before the host's `hello` arrives. */
+export const DEFAULT_CONFIG: ResolvedConfig = {
+  projectId: '',
+  metadata: { name: '' },
+  networks: [],
+  defaultNetwork: undefined,
+  themeMode: 'dark',
+  themeVariables: {},
+  features: {
+    allWallets: true,
+    email: false,
+    socials: false,
+    legalCheckbox: false,
+    collapseWallets: false,
+    connectMethodsOrder: ['email', 'social', 'wallet'],
+  },
+  featuredWalletIds: [],
+  includeWalletIds: [],
+  excludeWalletIds: [],
+  termsConditionsUrl: undefined,
+  privacyPolicyUrl: undefined,
+  enableNetworkSwitch: true,
+  allowUnsupportedChain: false,
+  debug: false,
+  isMobile: false,
+}

@@ -1,0 +1,41 @@
+/**
+ * The modal's one zustand store. Actions live in `../actions/`, one per file, and call
+ * `store.setState`; components read with `useModal(selector)`.
+ */
+import { create } from 'zustand'
+import { DEFAULT_CONFIG } from './defaults.js'
+import { loadPersisted } from './persist.js'
+import type { ModalState } from './types.js'
+
+/** The state a fresh modal starts from (persisted slices restored). */
+export function initialState(): ModalState {
+  const persisted = loadPersisted()
+  return {
+    ready: false,
+    open: false,
+    loading: false,
+    shake: false,
+    history: [{ view: 'Connect' }],
+    toast: null,
+    alert: null,
+    config: DEFAULT_CONFIG,
+    injected: [],
+    connection: { status: 'disconnected', connector: null, address: null, caipNetworkId: null },
+    activeNetworkId: persisted.activeNetworkId,
+    balance: null,
+    recentWallets: persisted.recentWallets,
+    disconnectedConnectorIds: persisted.disconnectedConnectorIds,
+    catalogue: { status: 'idle', wallets: [], count: 0, page: 0, featured: [] },
+  }
+}
+
+/** The store. */
+export const store = create<ModalState>()(() => initialState())
+
+/** Selects from the store in a component. */
+export const useModal = store
+
+/** Puts the store back to its initial state (tests, and the next handshake). */
+export function reset(): void {
+  store.setState(initialState(), true)
+}

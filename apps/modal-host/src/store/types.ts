@@ -1,0 +1,134 @@
+/**
+ * Types of the modal's single store. Navigation is a stack of typed screens: each screen is a
+ * value with exactly the data its view needs (DESIGN §3).
+ */
+import type {
+  ConnectionStatus,
+  ConnectorInfo,
+  Features,
+  InjectedProviderInfo,
+  Metadata,
+} from '@porthole/protocol'
+import type { ChainNamespace, Network } from '@porthole/shared'
+import type { CatalogueWallet } from '../rules/walletLists.js'
+
+/** A wallet as lists show it: from the catalogue, an injected announcement, or both. */
+export type WalletEntry = {
+  /** Catalogue id when known, else the connector id (rdns, or 'injected'). */
+  id: string
+  name: string
+  /** Image URL (catalogue) or data URI (EIP-6963 icon); may be empty. */
+  image: string
+  rdns?: string
+  /** Present when the wallet is installed in the host page. */
+  injected?: InjectedProviderInfo
+  homepage?: string
+  chromeStore?: string
+  /** Catalogue popularity rank. */
+  order?: number
+}
+
+/** Every screen of the modal, each with its own data. */
+export type Screen =
+  | { view: 'Connect' }
+  | { view: 'AllWallets' }
+  | { view: 'WhatIsAWallet' }
+  | { view: 'ConnectingExternal'; wallet: WalletEntry }
+  | { view: 'Account' }
+  | { view: 'Networks' }
+  | { view: 'SwitchNetwork'; network: Network; confirm: boolean }
+  | {
+      view: 'SwitchActiveChain'
+      switchToChain: ChainNamespace
+      navigateTo: 'Connect'
+      navigateWithReplace: boolean
+      network: Network
+    }
+  | { view: 'UnsupportedChain' }
+
+/** A view name. */
+export type ViewName = Screen['view']
+
+/** A toast (spec §3). */
+export type Toast = {
+  message: string
+  variant: 'success' | 'error' | 'loading'
+  open: boolean
+  autoClose: boolean
+}
+
+/** A blocking configuration or service alert (spec §8 "Alerts"). */
+export type Alert = { code: number; message: string; fatal: boolean }
+
+/** The connection of one namespace. */
+export type Connection = {
+  status: ConnectionStatus
+  connector: ConnectorInfo | null
+  address: string | null
+  /** The chain the wallet is on (may be outside the configured networks). */
+  caipNetworkId: string | null
+}
+
+/** Configuration after validation and defaults. */
+export type ResolvedConfig = {
+  projectId: string
+  metadata: Metadata
+  networks: Network[]
+  defaultNetwork: Network | undefined
+  themeMode: 'light' | 'dark'
+  themeVariables: Record<string, string | number>
+  features: Required<
+    Pick<Features, 'allWallets' | 'email' | 'legalCheckbox' | 'collapseWallets'>
+  > & {
+    socials: string[] | false
+    connectMethodsOrder: ('email' | 'social' | 'wallet')[]
+  }
+  featuredWalletIds: string[]
+  includeWalletIds: string[]
+  excludeWalletIds: string[]
+  termsConditionsUrl: string | undefined
+  privacyPolicyUrl: string | undefined
+  enableNetworkSwitch: boolean
+  allowUnsupportedChain: boolean
+  debug: boolean
+  isMobile: boolean
+}
+
+/** A native balance reading. */
+export type Balance = {
+  key: string
+  value: bigint | null
+  symbol: string
+  decimals: number
+  fetchedAt: number
+  failed: boolean
+}
+
+/** The wallet catalogue as loaded so far (`/getWallets`). */
+export type CatalogueState = {
+  status: 'idle' | 'loading' | 'ready' | 'error'
+  wallets: CatalogueWallet[]
+  count: number
+  page: number
+  featured: CatalogueWallet[]
+}
+
+/** The modal's whole state. */
+export type ModalState = {
+  ready: boolean
+  open: boolean
+  loading: boolean
+  shake: boolean
+  history: Screen[]
+  toast: Toast | null
+  alert: Alert | null
+  config: ResolvedConfig
+  injected: InjectedProviderInfo[]
+  connection: Connection
+  /** The network the modal is on (CAIP-2), connected or not. */
+  activeNetworkId: string | null
+  balance: Balance | null
+  recentWallets: WalletEntry[]
+  disconnectedConnectorIds: string[]
+  catalogue: CatalogueState
+}

@@ -1,0 +1,110 @@
+import { formatAmount, truncateAddress } from '@porthole/shared'
+import { useEffect } from 'react'
+import * as Balance from '../actions/balance.js'
+import * as Connection from '../actions/connection.js'
+import * as Modal from '../actions/modal.js'
+import { Icon } from '../components/Icon.js'
+import { Avatar, NetworkImage } from '../components/Images.js'
+import { t } from '../i18n/en.js'
+import { useModal } from '../store/store.js'
+
+/** The active network's button (opens Networks), or an unknown-network state. */
+export function NetworkButton() {
+  const activeId = useModal((s) => s.activeNetworkId)
+  const networks = useModal((s) => s.config.networks)
+  const enabled = useModal((s) => s.config.enableNetworkSwitch)
+  const network = networks.find((n) => n.caipNetworkId === activeId)
+  return (
+    <button
+      type="button"
+      className="ph-network-pill"
+      disabled={!enabled}
+      aria-label={`${t('chooseNetwork')}: ${network?.name ?? t('unknownNetwork')}`}
+      onClick={() => Modal.push({ view: 'Networks' })}
+    >
+      {network ? <NetworkImage network={network} size={20} /> : <Icon name="warning" size={18} />}
+      {network?.name ?? t('unknownNetwork')}
+    </button>
+  )
+}
+
+/**
+ * Account: address (first 4 and last 6 characters), native balance from the chain with 3
+ * decimals, the network, the wallet, explorer link and disconnect.
+ */
+export function Account() {
+  const connection = useModal((s) => s.connection)
+  const balance = useModal((s) => s.balance)
+  const networks = useModal((s) => s.config.networks)
+  const network = networks.find((n) => n.caipNetworkId === connection.caipNetworkId)
+  useEffect(() => {
+    void Balance.refresh()
+  }, [])
+  const address = connection.address ?? ''
+  const explorer = network?.blockExplorers?.default.url
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(address)
+      Modal.showToast(t('addressCopied'), 'success')
+    } catch {
+      Modal.showToast('Could not copy', 'error')
+    }
+  }
+  const key = `${connection.caipNetworkId}:${address}`
+  const shownBalance =
+    balance?.key !== key
+      ? '…'
+      : balance.failed || balance.value === null
+        ? t('balanceUnavailable')
+        : `${formatAmount(balance.value, balance.decimals, 3)} ${balance.symbol}`
+  return (
+    <>
+      <div className="ph-account">
+        <NetworkButton />
+        <Avatar address={address} />
+        <div className="ph-address">
+          <span data-testid="account-address" title={address}>
+            {truncateAddress(address)}
+          </span>
+          <button
+            type="button"
+            className="ph-icon-button"
+            aria-label={t('copyAddress')}
+            onClick={copy}
+          >
+            <Icon name="copy" size={18} />
+          </button>
+        </div>
+        <span className="ph-balance" data-testid="account-balance">
+          {shownBalance}
+        </span>
+        {connection.connector ? (
+          <span className="ph-muted">
+            {t('connectedWith', { name: connection.connector.name })}
+          </span>
+        ) : null}
+      </div>
+      <ul className="ph-list">
+        {explorer ? (
+          <li>
+            <a
+              className="ph-row"
+              href={`${explorer}/address/${address}`}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              <Icon name="external" />
+              <span className="ph-row-name">{t('blockExplorer')}</span>
+            </a>
+          </li>
+        ) : null}
+        <li>
+          <button type="button" className="ph-row" onClick={() => void Connection.disconnect()}>
+            <Icon name="disconnect" />
+            <span className="ph-row-name">{t('disconnect')}</span>
+          </button>
+        </li>
+      </ul>
+    </>
+  )
+}

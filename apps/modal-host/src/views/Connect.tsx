@@ -1,0 +1,99 @@
+import * as Modal from '../actions/modal.js'
+import { Icon } from '../components/Icon.js'
+import { NavRow, WalletRow } from '../components/WalletRow.js'
+import { useConnectSections } from '../hooks/useWallets.js'
+import { t } from '../i18n/en.js'
+import { useModal } from '../store/store.js'
+import type { WalletEntry } from '../store/types.js'
+
+const TAGS = {
+  recent: { label: t('recent') },
+  injected: { label: t('installed'), tone: 'success' as const },
+  featured: undefined,
+  recommended: undefined,
+}
+
+/** Opens the connecting view for a wallet. */
+export function selectWallet(wallet: WalletEntry): void {
+  Modal.push({ view: 'ConnectingExternal', wallet })
+}
+
+/** Legal links under the list, when the dapp configured them. */
+export function Legal() {
+  const { termsConditionsUrl: terms, privacyPolicyUrl: privacy } = useModal((s) => s.config)
+  if (!terms && !privacy) return null
+  const link = (href: string, label: string) => (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {label}
+    </a>
+  )
+  const termsLink = terms ? link(terms, t('terms')) : null
+  const privacyLink = privacy ? link(privacy, t('privacy')) : null
+  // 'By connecting your wallet, you agree to our {terms} and {privacy}.'
+  const [before = '', after = ''] = t('legal').split('{terms}')
+  const [middle = '', end = ''] = after.split('{privacy}')
+  return (
+    <p className="ph-legal">
+      {before}
+      {termsLink}
+      {termsLink && privacyLink ? middle : null}
+      {privacyLink}
+      {end}
+    </p>
+  )
+}
+
+/**
+ * Connect (spec §2): sections in the connect-method order (e-mail and social arrive with the
+ * embedded wallet), wallets in the connector order, then All Wallets with the count.
+ */
+export function Connect() {
+  const { sections, count } = useConnectSections()
+  const config = useModal((s) => s.config)
+  const walletSection = (
+    <ul className="ph-list" aria-label={t('connectWallet')} key="wallet">
+      {sections.flatMap((section) =>
+        section.wallets.map((wallet) => (
+          <WalletRow
+            key={`${section.type}:${wallet.id}`}
+            wallet={wallet}
+            tag={TAGS[section.type]}
+            onSelect={selectWallet}
+          />
+        )),
+      )}
+      {config.features.allWallets ? (
+        <NavRow
+          icon={
+            <span
+              className="ph-monogram"
+              style={{
+                width: 40,
+                height: 40,
+                background: 'var(--ph-color-surface-hover)',
+                color: 'var(--ph-color-fg-muted)',
+              }}
+            >
+              <Icon name="search" />
+            </span>
+          }
+          label={t('allWallets')}
+          badge={
+            count > 0 ? (count > 99 ? `${Math.floor(count / 10) * 10}+` : String(count)) : undefined
+          }
+          onSelect={() => Modal.push({ view: 'AllWallets' })}
+        />
+      ) : null}
+    </ul>
+  )
+  // E-mail and social sections render here in `connectMethodsOrder` once the embedded wallet lands.
+  const ordered = config.features.connectMethodsOrder.map((method) =>
+    method === 'wallet' ? walletSection : null,
+  )
+  return (
+    <>
+      {ordered}
+      <Legal />
+    </>
+  )
+}

@@ -1,0 +1,80 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import * as Connection from '../actions/connection.js'
+import * as Modal from '../actions/modal.js'
+import { Picture } from '../components/Images.js'
+import { t } from '../i18n/en.js'
+import type { WalletEntry } from '../store/types.js'
+
+type Status = 'connecting' | 'rejected' | 'failed'
+
+/**
+ * ConnectingExternal: waits while the extension asks the user; 'Connection rejected' (with
+ * retry) when they decline; a link to install the wallet when it is not installed.
+ */
+export function ConnectingExternal({ wallet }: { wallet: WalletEntry }) {
+  const [status, setStatus] = useState<Status>('connecting')
+  const attempt = useRef(0)
+
+  const connect = useCallback(async () => {
+    const id = ++attempt.current
+    setStatus('connecting')
+    try {
+      await Connection.connectInjected(wallet)
+    } catch (error) {
+      if (id !== attempt.current) return
+      const code = (error as { code?: number }).code
+      setStatus(code === 4001 ? 'rejected' : 'failed')
+      Modal.shake()
+    }
+  }, [wallet])
+
+  useEffect(() => {
+    if (wallet.injected) void connect()
+    return () => {
+      attempt.current++
+    }
+  }, [wallet, connect])
+
+  if (!wallet.injected) {
+    const href = wallet.chromeStore ?? wallet.homepage
+    return (
+      <div className="ph-center">
+        <Picture src={wallet.image} name={wallet.name} size={72} />
+        <h3>{t('notInstalled', { name: wallet.name })}</h3>
+        <p className="ph-muted">{t('notInstalledHint')}</p>
+        {href ? (
+          <a className="ph-button" href={href} target="_blank" rel="noopener noreferrer">
+            {t('getWallet', { name: wallet.name })}
+          </a>
+        ) : null}
+      </div>
+    )
+  }
+
+  const failed = status !== 'connecting'
+  return (
+    <div className="ph-center" aria-live="polite">
+      <span className="ph-loader" data-state={failed ? 'error' : 'loading'}>
+        <Picture src={wallet.image} name={wallet.name} size={72} />
+      </span>
+      <h3>
+        {status === 'rejected'
+          ? t('connectionRejected')
+          : status === 'failed'
+            ? t('failedToConnect')
+            : t('continueIn', { name: wallet.name })}
+      </h3>
+      <p className="ph-muted">{failed ? t('connectionRejectedHint') : t('acceptInWallet')}</p>
+      {failed ? (
+        <button
+          type="button"
+          className="ph-button"
+          data-variant="secondary"
+          onClick={() => void connect()}
+        >
+          {t('tryAgain')}
+        </button>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,32 @@
+import * as Connection from '../actions/connection.js'
+import { Icon } from '../components/Icon.js'
+import { t } from '../i18n/en.js'
+import { useModal } from '../store/store.js'
+import { NetworkList } from './Networks.js'
+
+/** UnsupportedChain: the wallet is on a network the app does not support. */
+export function UnsupportedChain() {
+  const activeId = useModal((s) => s.activeNetworkId)
+  return (
+    <>
+      <div className="ph-center">
+        <span style={{ color: 'var(--ph-color-warning)' }}>
+          <Icon name="warning" size={40} />
+        </span>
+        <h3>{t('unsupportedTitle')}</h3>
+        <p className="ph-muted">
+          {t('unsupportedHint')} ({activeId ?? t('unknownNetwork')})
+        </p>
+      </div>
+      <NetworkList exclude={activeId} />
+      <ul className="ph-list" style={{ marginTop: 8 }}>
+        <li>
+          <button type="button" className="ph-row" onClick={() => void Connection.disconnect()}>
+            <Icon name="disconnect" />
+            <span className="ph-row-name">{t('disconnect')}</span>
+          </button>
+        </li>
+      </ul>
+    </>
+  )
+}
