@@ -1,0 +1,174 @@
+import { parseArgs } from 'node:util'
+import { InvalidOriginPatternError } from '@porthole/shared'
+import type { Db } from '../db/Db.js'
+import { openDatabase, redactUrl } from '../db/openDatabase.js'
+import { allowOrigin } from '../projects/allowOrigin.js'
+import { createProject } from '../projects/createProject.js'
+import { denyOrigin } from '../projects/denyOrigin.js'
+import { listProjects } from '../projects/listProjects.js'
+import {
+  InvalidProjectIdError,
+  ProjectExistsError,
+  ProjectNotFoundError,
+} from '../projects/Project.js'
+
+/** Usage text of the admin CLI. */
+export const USAGE = `Usage: npm run admin -- <command>
+
+Commands:
+  project create --origin <origin> [--origin <origin>…] [--name <name>]
+      Create a project; prints its projectId alone on the last line.
+  project allow <projectId> <origin>
+      Add an origin pattern to a project's allowlist.
+  project deny <projectId> <origin>
+      Remove an origin pattern from a project's allowlist.
+  project list
+      List projects (id, name, origins).
+
+Origins are scheme://host[:port]; "*." may lead the host (any subdomain) and ":*" stands for
+any port, e.g. https://*.example.com or http://localhost:*.
+The database is PORTHOLE_DATABASE_URL (default: <repo>/.data/porthole.db).`
+
+/** Where the CLI writes and which database it opens. */
+export type RunAdminOptions = {
+  stdout: (line: string) => void
+  stderr: (line: string) => void
+  /** Database URL; default `PORTHOLE_DATABASE_URL` or the repo's `.data/porthole.db`. */
+  databaseUrl?: string
+}
+
+/** A usage error: the message is printed with a pointer to the usage. */
+class UsageError extends Error {
+  override name = 'UsageError' as const
+}
+
+/**
+ * Runs one admin command and returns the process exit code (0 success, 1 failure). Errors are
+ * written to `stderr` as one clear sentence.
+ *
+ * @example
+ * const code = await runAdmin(['project', 'list'], { stdout: console.log, stderr: console.error })
+ */
+export async function runAdmin(argv: readonly string[], options: RunAdminOptions): Promise<number> {
+  const { stdout, stderr } = options
+  let db: Db | undefined
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        origin: { type: 'string', multiple: true },
+        name: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+    if (values.help || positionals[0] === 'help') {
+      stdout(USAGE)
+      return 0
+    }
+    const [group, command, ...rest] = positionals
+    if (group !== 'project')
+      throw new UsageError(group ? `Unknown command: ${group}` : 'Missing command')
+    const open = async () => {
+      db = await openDatabase(options.databaseUrl === undefined ? {} : { url: options.databaseUrl })
+      return db
+    }
+    switch (command) {
+      case 'create': {
+        expectArgs(rest, 0, 'project create takes no positional arguments')
+        const origins = values.origin ?? []
+        if (origins.length === 0) throw new UsageError('project create needs at least one --origin')
+        if (values.name !== undefined && !values.name.trim())
+          throw new UsageError('--name must not be empty')
+        const project = await createProject(await open(), {
+          origins,
+          ...(values.name === undefined ? {} : { name: values.name }),
+        })
+        stdout(`Created project "${project.name}" allowing ${project.origins.join(', ')}`)
+        stdout(project.id)
+        return 0
+      }
+      case 'allow':
+      case 'deny': {
+        noOptions(values, `project ${command}`)
+        expectArgs(rest, 2, `project ${command} needs <projectId> <origin>`)
+        const [projectId, origin] = rest as [string, string]
+        if (command === 'allow') {
+          const result = await allowOrigin(await open(), { projectId, origin })
+          stdout(
+            result.added
+              ? `Allowed ${result.origin} for project ${projectId}`
+              : `${result.origin} was already allowed for project ${projectId}`,
+          )
+        } else {
+          const result = await denyOrigin(await open(), { projectId, origin })
+          stdout(
+            result.removed
+              ? `Denied ${result.origin} for project ${projectId}`
+              : `${result.origin} was not in the allowlist of project ${projectId}`,
+          )
+        }
+        return 0
+      }
+      case 'list': {
+        noOptions(values, 'project list')
+        expectArgs(rest, 0, 'project list takes no arguments')
+        const projects = await listProjects(await open())
+        if (projects.length === 0) {
+          stdout('No projects.')
+          return 0
+        }
+        const idWidth = Math.max(2, ...projects.map((p) => p.id.length))
+        const nameWidth = Math.max(4, ...projects.map((p) => p.name.length))
+        stdout(`${'ID'.padEnd(idWidth)}  ${'NAME'.padEnd(nameWidth)}  ORIGINS`)
+        for (const project of projects)
+          stdout(
+            `${project.id.padEnd(idWidth)}  ${project.name.padEnd(nameWidth)}  ${project.origins.join(', ') || '(none)'}`,
+          )
+        return 0
+      }
+      default:
+        throw new UsageError(
+          command ? `Unknown project command: ${command}` : 'Missing project command',
+        )
+    }
+  } catch (error) {
+    stderr(`Error: ${describe(error, options.databaseUrl)}`)
+    if (error instanceof UsageError || isParseArgsError(error)) stderr(`\n${USAGE}`)
+    return 1
+  } finally {
+    await db?.close()
+  }
+}
+
+function expectArgs(args: readonly string[], count: number, message: string): void {
+  if (args.length !== count) throw new UsageError(message)
+}
+
+function noOptions(
+  values: { origin?: string[]; name?: string | undefined },
+  command: string,
+): void {
+  if (values.origin !== undefined || values.name !== undefined)
+    throw new UsageError(`${command} takes no --origin or --name`)
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return error instanceof TypeError && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')
+}
+
+function describe(error: unknown, databaseUrl: string | undefined): string {
+  if (
+    error instanceof UsageError ||
+    error instanceof ProjectNotFoundError ||
+    error instanceof ProjectExistsError ||
+    error instanceof InvalidProjectIdError ||
+    error instanceof InvalidOriginPatternError ||
+    isParseArgsError(error)
+  )
+    return (error as Error).message
+  const message = error instanceof Error ? error.message : String(error)
+  return `${message}${databaseUrl ? ` (database ${redactUrl(databaseUrl)})` : ''}`
+}

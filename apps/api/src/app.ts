@@ -1,0 +1,74 @@
+import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { type ImageAssets, loadImageAssets } from './assets/loadImageAssets.js'
+import { type ApiConfig, resolveConfig } from './config.js'
+import type { Db } from './db/Db.js'
+import { ApiError } from './errors.js'
+import type { AppEnv } from './http/AppEnv.js'
+import { cors } from './http/cors.js'
+import { rateLimit } from './http/rateLimit.js'
+import { requireProject } from './http/requireProject.js'
+import { createProjectCache } from './projects/createProjectCache.js'
+import { analyticsRoutes } from './routes/analytics.js'
+import { imageRoutes } from './routes/images.js'
+import { projectConfigRoutes } from './routes/projectConfig.js'
+import { rpcRoutes } from './routes/rpc.js'
+import { walletRoutes } from './routes/wallets.js'
+
+/** Options for {@link createApp}. */
+export type CreateAppParameters = {
+  db: Db
+  /** Configuration; unset fields come from {@link resolveConfig} (defaults and environment). */
+  config?: Partial<ApiConfig>
+  /** Preloaded images (default: read from `config.assetsDir`). */
+  assets?: ImageAssets
+}
+
+/**
+ * Builds the API as a Hono app (no listening socket; see `startApi`). Routes:
+ * - `GET /health` → `{ ok: true }` (no project needed);
+ * - `GET /projects/v1/origins`, `GET /appkit/v1/config`, `GET /getAnalyticsConfig`;
+ * - `GET /getWallets`, the four image endpoints, `POST /e`, `POST /v1` (chain RPC).
+ * All but `/health` need `?projectId` and are rate limited; errors are `{ code, message }`.
+ *
+ * @example
+ * const app = createApp({ db, config: { rateLimit: false } })
+ * const response = await app.request('/health') // 200 { ok: true }
+ */
+export function createApp({
+  db,
+  config: overrides = {},
+  assets,
+}: CreateAppParameters): Hono<AppEnv> {
+  const config = resolveConfig(overrides)
+  const projects = createProjectCache(db, { ttlMs: config.projectCacheMs })
+  const guard = [rateLimit(config.rateLimit, config.trustProxy), requireProject(projects)]
+  const app = new Hono<AppEnv>()
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return c.json(error.toJSON(), error.status, error.headers)
+    if (error instanceof HTTPException && error.status === 413)
+      return c.json(new ApiError('PAYLOAD_TOO_LARGE').toJSON(), 413)
+    config.onError(error)
+    return c.json(new ApiError('SERVER_ERROR').toJSON(), 500)
+  })
+  app.notFound((c) => c.json(new ApiError('NOT_FOUND').toJSON(), 404))
+
+  app.use('*', async (c, next) => {
+    await next()
+    c.res.headers.set('X-Content-Type-Options', 'nosniff')
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store')
+    if (!c.res.headers.has('Content-Security-Policy'))
+      c.res.headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
+  })
+  app.use('*', cors(config.frameOrigins))
+
+  app.get('/health', (c) => c.json({ ok: true }))
+  projectConfigRoutes(app, guard)
+  walletRoutes(app, guard, { db, publicUrl: config.publicUrl })
+  imageRoutes(app, guard, assets ?? loadImageAssets(config.assetsDir))
+  analyticsRoutes(app, guard, { db })
+  rpcRoutes(app, guard, { upstreams: config.upstreams, timeoutMs: config.rpcTimeoutMs })
+  // Blockchain data endpoints (spec §7 "Blockchain data service", /v1/...) come in a later issue.
+  return app
+}

@@ -1,0 +1,48 @@
+import { describe, expect, test } from 'vitest'
+import { InvalidConfigError, parseUpstreams, resolveConfig } from './config.js'
+
+describe('resolveConfig', () => {
+  test('defaults: frame origins, devnet upstreams, generous rate limit, 1 s project cache', () => {
+    const config = resolveConfig({}, {})
+    expect(config.frameOrigins).toEqual(['http://127.0.0.1:4100', 'http://127.0.0.1:4200'])
+    expect(config.upstreams).toEqual({
+      'eip155:31337': 'http://127.0.0.1:8545',
+      'eip155:31338': 'http://127.0.0.1:8546',
+    })
+    expect(config.rateLimit).toEqual({ ratePerSecond: 50, burst: 200 })
+    expect(config.projectCacheMs).toBeLessThanOrEqual(1000)
+    expect(config.publicUrl).toBe('http://127.0.0.1:4300')
+  })
+
+  test('reads the environment, then overrides', () => {
+    const config = resolveConfig(
+      { upstreams: { 'eip155:10': 'https://op.example' } },
+      {
+        PORTHOLE_MODAL_URL: 'https://modal.example/',
+        PORTHOLE_DEVNET_RPC: 'http://10.0.0.2:8545',
+        PORTHOLE_RPC_UPSTREAMS: '{"eip155:1":"https://eth.example"}',
+        PORTHOLE_RATE_LIMIT_PER_SECOND: '5',
+        PORTHOLE_RATE_LIMIT_BURST: '10',
+      },
+    )
+    expect(config.frameOrigins[0]).toBe('https://modal.example')
+    expect(config.upstreams).toMatchObject({
+      'eip155:31337': 'http://10.0.0.2:8545',
+      'eip155:1': 'https://eth.example',
+      'eip155:10': 'https://op.example',
+    })
+    expect(config.rateLimit).toEqual({ ratePerSecond: 5, burst: 10 })
+    expect(resolveConfig({}, { PORTHOLE_RATE_LIMIT_PER_SECOND: '0' }).rateLimit).toBe(false)
+    expect(
+      resolveConfig({}, { PORTHOLE_API_CORS_ORIGINS: 'https://a.test, https://b.test' })
+        .frameOrigins,
+    ).toEqual(['https://a.test', 'https://b.test'])
+  })
+
+  test('refuses invalid upstreams and limits', () => {
+    expect(() => parseUpstreams('nope')).toThrow(InvalidConfigError)
+    expect(() => parseUpstreams('{"mainnet":"https://x.example"}')).toThrow(InvalidConfigError)
+    expect(() => parseUpstreams('{"eip155:1":"ftp://x.example"}')).toThrow(InvalidConfigError)
+    expect(() => resolveConfig({}, { PORTHOLE_RATE_LIMIT_BURST: '-1' })).toThrow(InvalidConfigError)
+  })
+})

@@ -1,0 +1,14 @@
+import type { IncomingMessage } from 'node:http'
+import type { Project } from '../projects/Project.js'
+
+/** Hono environment of the API: node-server bindings and per-request variables. */
+export type AppEnv = {
+  /** Node server bindings; absent (c.env undefined) for in-process `app.request()`. */
+  Bindings: { incoming?: IncomingMessage }
+  Variables: {
+    /** The project named by `projectId` (set by `requireProject`). */
+    project: Project
+    /** `st` and `sv` query params (sdk type and version), when sent. */
+    sdk: { type: string | undefined; version: string | undefined }
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Runs the API from the environment: `npx tsx apps/api/src/main.ts`.
+ * PORTHOLE_API_URL (address, default http://127.0.0.1:4300), PORTHOLE_DATABASE_URL,
+ * PORTHOLE_RPC_UPSTREAMS, PORTHOLE_RATE_LIMIT_PER_SECOND / _BURST, PORTHOLE_API_CORS_ORIGINS,
+ * PORTHOLE_API_PUBLIC_URL, PORTHOLE_API_TRUST_PROXY, PORTHOLE_SEED_DEMO=0 (see `CONFIG_ENV`).
+ */
+import { endpoints, portOf } from '@porthole/shared'
+import { redactUrl } from './db/openDatabase.js'
+import { startApi } from './server.js'
+
+const apiUrl = new URL(endpoints().api)
+const api = await startApi({
+  port: portOf(apiUrl.href),
+  host: apiUrl.hostname.replace(/^\[|\]$/g, ''),
+  ...(process.env.PORTHOLE_DATABASE_URL ? { databaseUrl: process.env.PORTHOLE_DATABASE_URL } : {}),
+  seedDemo: process.env.PORTHOLE_SEED_DEMO !== '0',
+})
+console.log(
+  `Porthole API listening on ${api.url} (database: ${redactUrl(process.env.PORTHOLE_DATABASE_URL ?? 'default .data/porthole.db')})`,
+)
+
+let stopping = false
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    if (stopping) return
+    stopping = true
+    api.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error)
+        process.exit(1)
+      },
+    )
+  })

@@ -1,0 +1,42 @@
+/** Projects entry (`@porthole/api/projects`): project ids, origin allowlists and features. */
+export {
+  type AllowOriginParameters,
+  type AllowOriginReturnType,
+  allowOrigin,
+} from './allowOrigin.js'
+export {
+  type CreateProjectErrorType,
+  type CreateProjectParameters,
+  type CreateProjectReturnType,
+  createProject,
+} from './createProject.js'
+export {
+  type CreateProjectCacheParameters,
+  createProjectCache,
+  type ProjectCache,
+} from './createProjectCache.js'
+export { type DenyOriginParameters, type DenyOriginReturnType, denyOrigin } from './denyOrigin.js'
+export {
+  DEFAULT_REMOTE_FEATURES,
+  isAnalyticsEnabled,
+  OnrampProvider,
+  ProjectFeatures,
+  parseStoredFeatures,
+  RemoteFeatures,
+  resolveRemoteFeatures,
+  SocialProvider,
+  SwapProvider,
+} from './features.js'
+export { getProject } from './getProject.js'
+export { listProjects } from './listProjects.js'
+export {
+  assertProjectId,
+  InvalidOriginPatternError,
+  InvalidProjectIdError,
+  type Project,
+  ProjectExistsError,
+  ProjectId,
+  ProjectNotFoundError,
+} from './Project.js'
+export { type SeedDemoProjectParameters, seedDemoProject } from './seedDemoProject.js'
+export { type SetProjectFeaturesParameters, setProjectFeatures } from './setProjectFeatures.js'

@@ -1,0 +1,165 @@
+import { DEMO_PROJECT_ID, InvalidOriginPatternError, isOriginAllowed } from '@porthole/shared'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { DRIVERS, openTestDatabase } from '../../test/databases.js'
+import type { Db } from '../db/Db.js'
+import { allowOrigin } from './allowOrigin.js'
+import { createProject } from './createProject.js'
+import { createProjectCache } from './createProjectCache.js'
+import { denyOrigin } from './denyOrigin.js'
+import { DEFAULT_REMOTE_FEATURES, resolveRemoteFeatures } from './features.js'
+import { getProject } from './getProject.js'
+import { listProjects } from './listProjects.js'
+import { InvalidProjectIdError, ProjectExistsError, ProjectNotFoundError } from './Project.js'
+import { seedDemoProject } from './seedDemoProject.js'
+import { setProjectFeatures } from './setProjectFeatures.js'
+
+describe.each(DRIVERS)('projects on %s', (driver) => {
+  let db: Db
+  beforeEach(async () => {
+    db = await openTestDatabase(driver)
+  })
+  afterEach(async () => {
+    await db.close()
+  })
+
+  test('creates a project with a random 32-hex id and normalised, de-duplicated origins', async () => {
+    const project = await createProject(db, {
+      name: ' Shop ',
+      origins: ['HTTPS://Shop.Example.com:443', 'https://shop.example.com', 'http://localhost:*'],
+    })
+    expect(project.id).toMatch(/^[0-9a-f]{32}$/)
+    expect(project.name).toBe('Shop')
+    expect(project.origins).toEqual(['http://localhost:*', 'https://shop.example.com'])
+    expect(await getProject(db, project.id)).toEqual(project)
+  })
+
+  test('creates a project with a given id and refuses to create it twice', async () => {
+    await createProject(db, { id: 'my-app', origins: [] })
+    await expect(createProject(db, { id: 'my-app' })).rejects.toThrow(ProjectExistsError)
+    await expect(createProject(db, { id: 'bad id!' })).rejects.toThrow(InvalidProjectIdError)
+  })
+
+  test('refuses invalid origin patterns and writes nothing', async () => {
+    for (const origin of ['*', 'ftp://x.com', 'https://example.com/path', 'example.com'])
+      await expect(createProject(db, { id: 'p', origins: [origin] })).rejects.toThrow(
+        InvalidOriginPatternError,
+      )
+    expect(await listProjects(db)).toEqual([])
+  })
+
+  test('allow and deny are idempotent and match after normalisation', async () => {
+    const { id } = await createProject(db, { origins: ['https://a.example'] })
+    expect(await allowOrigin(db, { projectId: id, origin: 'https://*.Example.com' })).toEqual({
+      origin: 'https://*.example.com',
+      added: true,
+    })
+    expect(
+      (await allowOrigin(db, { projectId: id, origin: 'https://*.example.com:443' })).added,
+    ).toBe(false)
+    expect((await getProject(db, id))?.origins).toEqual([
+      'https://*.example.com',
+      'https://a.example',
+    ])
+    expect(await denyOrigin(db, { projectId: id, origin: 'HTTPS://A.EXAMPLE' })).toEqual({
+      origin: 'https://a.example',
+      removed: true,
+    })
+    expect((await denyOrigin(db, { projectId: id, origin: 'https://a.example' })).removed).toBe(
+      false,
+    )
+    expect((await getProject(db, id))?.origins).toEqual(['https://*.example.com'])
+  })
+
+  test('allow and deny refuse unknown projects and invalid patterns', async () => {
+    await expect(allowOrigin(db, { projectId: 'nope', origin: 'https://a.b' })).rejects.toThrow(
+      ProjectNotFoundError,
+    )
+    await expect(denyOrigin(db, { projectId: 'nope', origin: 'https://a.b' })).rejects.toThrow(
+      ProjectNotFoundError,
+    )
+    const { id } = await createProject(db)
+    await expect(allowOrigin(db, { projectId: id, origin: 'https://*' })).rejects.toThrow(
+      InvalidOriginPatternError,
+    )
+  })
+
+  test('wildcard allowlists match subdomains and any port, not the bare domain', async () => {
+    const { id } = await createProject(db, {
+      origins: ['https://*.example.com', 'http://localhost:*'],
+    })
+    const { origins } = (await getProject(db, id))!
+    expect(isOriginAllowed('https://app.example.com', origins)).toBe(true)
+    expect(isOriginAllowed('https://a.b.example.com', origins)).toBe(true)
+    expect(isOriginAllowed('https://example.com', origins)).toBe(false)
+    expect(isOriginAllowed('http://app.example.com', origins)).toBe(false)
+    expect(isOriginAllowed('http://localhost:5173', origins)).toBe(true)
+    expect(isOriginAllowed('http://localhost', origins)).toBe(true)
+    expect(isOriginAllowed('https://localhost:5173', origins)).toBe(false)
+  })
+
+  test('lists projects oldest first with their origins', async () => {
+    const a = await createProject(db, { id: 'a', name: 'A', origins: ['https://a.test'] })
+    const b = await createProject(db, { id: 'b', name: 'B' })
+    expect((await listProjects(db)).map((p) => [p.id, p.name, p.origins])).toEqual([
+      [a.id, 'A', ['https://a.test']],
+      [b.id, 'B', []],
+    ])
+  })
+
+  test('seedDemoProject is idempotent and keeps origins added by hand', async () => {
+    const first = await seedDemoProject(db, { demoOrigin: 'http://localhost:4000' })
+    expect(first).toMatchObject({ id: DEMO_PROJECT_ID, origins: ['http://localhost:4000'] })
+    await allowOrigin(db, { projectId: DEMO_PROJECT_ID, origin: 'http://localhost:5173' })
+    await Promise.all([seedDemoProject(db), seedDemoProject(db)])
+    const again = await seedDemoProject(db, { demoOrigin: 'http://localhost:4000' })
+    expect(again.origins).toEqual(['http://localhost:4000', 'http://localhost:5173'])
+    expect((await listProjects(db)).filter((p) => p.id === DEMO_PROJECT_ID)).toHaveLength(1)
+  })
+
+  test('stored features override the spec defaults; invalid stored keys fall back', async () => {
+    const { id } = await createProject(db, { features: { multiWallet: true, socials: ['google'] } })
+    const project = (await getProject(db, id))!
+    expect(resolveRemoteFeatures(project.features)).toEqual({
+      ...DEFAULT_REMOTE_FEATURES,
+      multiWallet: true,
+      socials: ['google'],
+    })
+    await setProjectFeatures(db, { projectId: id, features: { swaps: false, analytics: false } })
+    expect((await getProject(db, id))!.features).toEqual({ swaps: false, analytics: false })
+    await db.execute('UPDATE projects SET features = ? WHERE id = ?', [
+      '{"email":"yes","activity":false}',
+      id,
+    ])
+    expect(resolveRemoteFeatures((await getProject(db, id))!.features)).toEqual({
+      ...DEFAULT_REMOTE_FEATURES,
+      activity: false,
+    })
+    await expect(setProjectFeatures(db, { projectId: 'nope', features: {} })).rejects.toThrow(
+      ProjectNotFoundError,
+    )
+  })
+})
+
+describe('createProjectCache', () => {
+  test('serves a lookup for at most ttlMs, then reads the database again', async () => {
+    const db = await openTestDatabase('sqlite')
+    let time = 0
+    const cache = createProjectCache(db, { ttlMs: 1000, now: () => time })
+    expect(await cache.get('later')).toBeUndefined()
+    await createProject(db, { id: 'later' })
+    time = 999
+    expect(await cache.get('later')).toBeUndefined()
+    time = 1000
+    expect((await cache.get('later'))?.id).toBe('later')
+    await db.close()
+  })
+
+  test('ttl 0 reads the database every time', async () => {
+    const db = await openTestDatabase('sqlite')
+    const cache = createProjectCache(db, { ttlMs: 0 })
+    expect(await cache.get('x')).toBeUndefined()
+    await createProject(db, { id: 'x' })
+    expect((await cache.get('x'))?.id).toBe('x')
+    await db.close()
+  })
+})

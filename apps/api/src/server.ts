@@ -1,0 +1,109 @@
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import { endpoints, portOf } from '@porthole/shared'
+import { createApp } from './app.js'
+import { seedWallets } from './catalogue/seedWallets.js'
+import { type ApiConfig, CONFIG_ENV } from './config.js'
+import type { Db } from './db/Db.js'
+import { openDatabase } from './db/openDatabase.js'
+import { seedDemoProject } from './projects/seedDemoProject.js'
+
+/** Options for {@link startApi}. */
+export type StartApiParameters = Partial<ApiConfig> & {
+  /** Port; default the port of `endpoints().api` (4300). 0 picks a free one. */
+  port?: number
+  /** Interface; default 127.0.0.1. */
+  host?: string
+  /** Database URL (default `PORTHOLE_DATABASE_URL`, else `.data/porthole.db`); ignored with `db`. */
+  databaseUrl?: string
+  /** An open database to use instead (left open by `close()`). */
+  db?: Db
+  /** Create the demo project (`porthole-demo`) at start; default true. */
+  seedDemo?: boolean
+  /** The demo host origin its allowlist gets; default `endpoints().demo`. */
+  demoOrigin?: string
+}
+
+/** A running API. */
+export type StartApiReturnType = {
+  /** Base URL, e.g. `http://127.0.0.1:4300`. */
+  url: string
+  port: number
+  db: Db
+  /** Stops listening and closes the database it opened. */
+  close(): Promise<void>
+}
+
+/**
+ * Opens the database (migrations applied), seeds the wallet catalogue (and the demo project
+ * unless `seedDemo: false`), and serves the API on loopback.
+ *
+ * @example
+ * const api = await startApi({ port: 0, databaseUrl: ':memory:' })
+ * await fetch(`${api.url}/health`) // { ok: true }
+ * await api.close()
+ */
+export async function startApi(parameters: StartApiParameters = {}): Promise<StartApiReturnType> {
+  const {
+    port = portOf(endpoints().api),
+    host = '127.0.0.1',
+    databaseUrl,
+    db: given,
+    seedDemo = true,
+    demoOrigin,
+    ...config
+  } = parameters
+  const db = given ?? (await openDatabase(databaseUrl === undefined ? {} : { url: databaseUrl }))
+  try {
+    await seedWallets(db)
+    if (seedDemo) await seedDemoProject(db, demoOrigin === undefined ? {} : { demoOrigin })
+    const server = await listen(
+      port,
+      host,
+      (boundUrl) =>
+        createApp({
+          db,
+          config: {
+            ...config,
+            publicUrl: config.publicUrl ?? (process.env[CONFIG_ENV.publicUrl] || boundUrl),
+          },
+        }).fetch,
+    )
+    const address = server.address() as AddressInfo
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
+    return {
+      url,
+      port: address.port,
+      db,
+      close: async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeAllConnections()
+        })
+        if (!given) await db.close()
+      },
+    }
+  } catch (error) {
+    if (!given) await db.close()
+    throw error
+  }
+}
+
+type Fetch = Parameters<typeof serve>[0]['fetch']
+
+/** Listens first, then builds the handler, so `publicUrl` can name the port actually bound. */
+async function listen(port: number, host: string, build: (publicUrl: string) => Fetch) {
+  let handler: Fetch | undefined
+  const server = serve({
+    fetch: (request, env) => handler!(request, env),
+    port,
+    hostname: host,
+  }) as import('node:http').Server
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve)
+    server.once('error', reject)
+  })
+  const bound = (server.address() as AddressInfo).port
+  handler = build(`http://${host.includes(':') ? `[${host}]` : host}:${bound}`)
+  return server
+}
