@@ -1,0 +1,272 @@
+/**
+ * Runs nginx with porthole.conf (deployment values swapped for test ones) against the fake
+ * API. Skipped when nginx is not installed (`apt-get install -y nginx`).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gunzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type FakeApi, startFakeApi } from '../src/internal/fakeApi.ts'
+
+const nginxVersion = spawnSync('nginx', ['-V'], { encoding: 'utf8' })
+const hasNginx = !nginxVersion.error && nginxVersion.status === 0
+const confDir = dirname(
+  /--conf-path=(\S+)/.exec(nginxVersion.stderr ?? '')?.[1] ?? '/etc/nginx/nginx.conf',
+)
+
+const INDEX =
+  '<!doctype html><html><head><meta name="porthole-config" content="__PORTHOLE_CONFIG__"></head><body></body></html>\n'
+const APP_JS = 'console.log("porthole modal");\n'.repeat(200)
+const SDK_JS = 'window.Porthole = {};\n'.repeat(60)
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+type Response = { status: number; headers: IncomingHttpHeaders; body: Buffer; text: string }
+
+function request(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const body = Buffer.concat(chunks)
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            text: body.toString(),
+          })
+        })
+      },
+    )
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+const frameAncestorsOf = (response: Response) =>
+  String(response.headers['content-security-policy'])
+    .split('; ')
+    .find((directive) => directive.startsWith('frame-ancestors'))
+
+// nginx comes from Debian (scripts/ensure-system.mjs and .ci/run install it); without it this
+// suite fails rather than skips, so the production config is always exercised.
+describe('nginx/porthole.conf', () => {
+  test('nginx is installed', () => {
+    expect(hasNginx, 'nginx is missing: apt-get install -y nginx').toBe(true)
+  })
+
+  let dir: string
+  let api: FakeApi
+  let nginx: ChildProcess | undefined
+  let modalPort: number
+  let walletPort: number
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'porthole-nginx-'))
+    ;[modalPort, walletPort] = await Promise.all([freePort(), freePort()])
+    const modalUrl = `http://127.0.0.1:${modalPort}`
+    const walletUrl = `http://127.0.0.1:${walletPort}`
+    api = await startFakeApi({
+      projects: { 'porthole-demo': ['http://localhost:4000'] },
+      modalOrigin: modalUrl,
+    })
+    for (const sub of ['modal/assets', 'wallet', 'sdk', 'cache', 'temp'])
+      await mkdir(join(dir, sub), { recursive: true })
+    await Promise.all([
+      writeFile(join(dir, 'modal', 'index.html'), INDEX),
+      writeFile(join(dir, 'modal', 'assets', 'index-BXk2c8Ab.js'), APP_JS),
+      writeFile(join(dir, 'modal', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      writeFile(join(dir, 'modal', '.env'), 'SECRET'),
+      writeFile(join(dir, 'wallet', 'index.html'), INDEX),
+      writeFile(join(dir, 'sdk', 'sdk.js'), SDK_JS),
+    ])
+
+    const source = await readFile(fileURLToPath(new URL('porthole.conf', import.meta.url)), 'utf8')
+    const conf = source
+      .replace(
+        /listen 80;(\s+server_name) modal\.porthole\.example;/,
+        `listen 127.0.0.1:${modalPort};$1 _;`,
+      )
+      .replace(
+        /listen 80;(\s+server_name) wallet\.porthole\.example;/,
+        `listen 127.0.0.1:${walletPort};$1 _;`,
+      )
+      .replaceAll('https://modal.porthole.example', modalUrl)
+      .replaceAll('https://wallet.porthole.example', walletUrl)
+      .replaceAll('https://api.porthole.example', api.url)
+      .replaceAll('wss://relay.porthole.example', 'ws://127.0.0.1:4400')
+      .replace('server 127.0.0.1:4300;', `server ${new URL(api.url).host};`)
+      .replaceAll('/var/cache/nginx/porthole', join(dir, 'cache'))
+      .replaceAll('/srv/porthole/modal-host', join(dir, 'modal'))
+      .replaceAll('/srv/porthole/embedded-wallet', join(dir, 'wallet'))
+      .replaceAll('/srv/porthole/sdk/sdk.js', join(dir, 'sdk', 'sdk.js'))
+    // Every deployment value is one of the substitutions above.
+    expect(conf.replace(/^\s*#.*$/gm, '')).not.toMatch(/porthole\.example|\/srv\/porthole|:4300/)
+    await writeFile(join(dir, 'porthole.conf'), conf)
+    const temp = join(dir, 'temp')
+    const mime = join(confDir, 'mime.types')
+    await writeFile(
+      join(dir, 'nginx.conf'),
+      `daemon off;
+master_process off;
+worker_processes 1;
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'error.log')} warn;
+events { worker_connections 64; }
+http {
+  ${existsSync(mime) ? `include ${mime};` : 'types { text/html html; text/javascript js; image/svg+xml svg; }'}
+  default_type application/octet-stream;
+  access_log off;
+  client_body_temp_path ${temp}/body;
+  proxy_temp_path ${temp}/proxy;
+  fastcgi_temp_path ${temp}/fastcgi;
+  uwsgi_temp_path ${temp}/uwsgi;
+  scgi_temp_path ${temp}/scgi;
+  include ${join(dir, 'porthole.conf')};
+}
+`,
+    )
+    const args = ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')]
+    const check = spawnSync('nginx', ['-t', ...args], { encoding: 'utf8' })
+    expect(check.status, check.stderr).toBe(0)
+    nginx = spawn('nginx', args, { stdio: 'ignore' })
+    for (let i = 0; i < 200; i++) {
+      const up = await request(modalPort, '/favicon.svg').catch(() => undefined)
+      if (up) break
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  })
+
+  afterAll(async () => {
+    if (nginx && nginx.exitCode === null) {
+      const exited = new Promise((resolve) => nginx!.once('exit', resolve))
+      nginx.kill('SIGTERM')
+      await exited
+    }
+    await api?.close()
+    if (dir) await rm(dir, { recursive: true, force: true })
+  })
+
+  test('documents carry the per-project CSP from the API and the runtime config', async () => {
+    const response = await request(modalPort, '/?projectId=porthole-demo')
+    expect(response.status).toBe(200)
+    expect(frameAncestorsOf(response)).toBe('frame-ancestors http://localhost:4000')
+    expect(response.headers['content-security-policy']).toContain(
+      `connect-src 'self' ${api.url} ws://127.0.0.1:4400; frame-src http://127.0.0.1:${walletPort};`,
+    )
+    expect(response.headers['cache-control']).toBe('no-cache')
+    expect(response.headers['x-content-type-options']).toBe('nosniff')
+    expect(response.headers['referrer-policy']).toBe('no-referrer')
+    expect(response.text).toContain(`content="{&quot;apiUrl&quot;:&quot;${api.url}&quot;`)
+    expect(response.text).not.toContain('__PORTHOLE_CONFIG__')
+
+    expect(frameAncestorsOf(await request(modalPort, '/index.html?projectId=nope'))).toBe(
+      "frame-ancestors 'none'",
+    )
+    expect(frameAncestorsOf(await request(modalPort, '/'))).toBe('frame-ancestors *')
+    const walletDoc = await request(walletPort, '/?projectId=porthole-demo')
+    expect(frameAncestorsOf(walletDoc)).toBe(
+      `frame-ancestors http://127.0.0.1:${modalPort} http://localhost:4000`,
+    )
+    expect(walletDoc.headers['content-security-policy']).not.toContain('frame-src')
+    expect(frameAncestorsOf(await request(walletPort, '/'))).toBe("frame-ancestors 'none'")
+  })
+
+  test('an API failure still serves the document, framed by nobody', async () => {
+    api.failWith = 500
+    try {
+      const response = await request(modalPort, '/?projectId=porthole-demo-down')
+      expect(response.status).toBe(200)
+      expect(frameAncestorsOf(response)).toBe("frame-ancestors 'none'")
+      expect(response.text).toContain('{&quot;apiUrl&quot;')
+    } finally {
+      api.failWith = undefined
+    }
+  })
+
+  test('an allowlist change is seen within two seconds (nginx caches in whole seconds)', async () => {
+    api.projects.set('changing', ['http://localhost:4000'])
+    expect(frameAncestorsOf(await request(modalPort, '/?projectId=changing'))).toBe(
+      'frame-ancestors http://localhost:4000',
+    )
+    api.projects.set('changing', ['https://shop.example.com'])
+    const changed = Date.now()
+    let seen: string | undefined
+    while (Date.now() - changed < 4000) {
+      seen = frameAncestorsOf(await request(modalPort, '/?projectId=changing'))
+      if (seen === 'frame-ancestors https://shop.example.com') break
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(seen).toBe('frame-ancestors https://shop.example.com')
+    expect(Date.now() - changed).toBeLessThan(2500)
+  })
+
+  test('static files get their cache lifetimes, gzip and no CSP', async () => {
+    const asset = await request(modalPort, '/assets/index-BXk2c8Ab.js', {
+      headers: { 'accept-encoding': 'gzip' },
+    })
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(asset.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(asset.body).toString()).toBe(APP_JS)
+    expect(asset.headers['content-security-policy']).toBeUndefined()
+    const sdk = await request(modalPort, '/sdk.js')
+    expect(sdk.text).toBe(SDK_JS)
+    expect(sdk.headers['cache-control']).toBe('public, max-age=300')
+    expect(sdk.headers['cross-origin-resource-policy']).toBe('cross-origin')
+    expect(sdk.headers['access-control-allow-origin']).toBeUndefined()
+    expect((await request(modalPort, '/favicon.svg')).headers['cache-control']).toBe(
+      'public, max-age=3600',
+    )
+    const etag = String(sdk.headers.etag)
+    expect(
+      (await request(modalPort, '/sdk.js', { headers: { 'if-none-match': etag } })).status,
+    ).toBe(304)
+  })
+
+  test('frame-check is answered by the API with CORS for the asking origin', async () => {
+    const response = await request(modalPort, '/frame-check?projectId=porthole-demo', {
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(JSON.parse(response.text)).toEqual({ allowed: false, reason: 'Origin Not Allowed' })
+    expect(response.headers['access-control-allow-origin']).toBe('https://evil.example')
+    expect(response.headers['cache-control']).toBe('no-store')
+    expect(response.headers['x-content-type-options']).toBe('nosniff')
+  })
+
+  test('dotfiles, traversal and other methods are refused', async () => {
+    for (const path of ['/.env', '/../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/nope.js']) {
+      const response = await request(modalPort, path)
+      expect([400, 404], path).toContain(response.status)
+      expect(response.text, path).not.toMatch(/SECRET|root:/)
+    }
+    const post = await request(modalPort, '/', { method: 'POST' })
+    expect(post.status).toBe(405)
+    expect(post.headers.allow).toBe('GET, HEAD')
+  })
+
+  test('nginx logged no configuration warnings', async () => {
+    const log = await readFile(join(dir, 'error.log'), 'utf8')
+    expect(log).not.toMatch(/\[(warn|emerg|crit|alert)\]/)
+  })
+})

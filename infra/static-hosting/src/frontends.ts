@@ -1,0 +1,83 @@
+/**
+ * Starts both front-end servers of the local stack (modal + sdk.js, wallet) on the
+ * addresses of `endpoints()`.
+ */
+
+import { fileURLToPath } from 'node:url'
+import { endpoints, portOf } from '@porthole/shared'
+import { type StartStaticServerReturnType, startStaticServer } from './server.ts'
+
+const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url))
+
+/** Default locations of the built front-ends in this repository. */
+export const DEFAULT_ROOTS = {
+  modal: repo('apps/modal-host/dist'),
+  wallet: repo('apps/embedded-wallet/dist'),
+  sdk: repo('packages/sdk/dist/sdk.js'),
+} as const
+
+/** Options of {@link startFrontends}. */
+export type StartFrontendsParameters = {
+  /** Environment read by `endpoints()`; default `process.env`. */
+  env?: Record<string, string | undefined>
+  roots?: Partial<Record<keyof typeof DEFAULT_ROOTS, string>>
+  projectCacheMs?: number
+}
+
+/** The two running front-end servers. */
+export type StartFrontendsReturnType = {
+  modal: StartStaticServerReturnType
+  wallet: StartStaticServerReturnType
+  close(): Promise<void>
+}
+
+/**
+ * Serves the modal app and `/sdk.js` on the modal address (default 127.0.0.1:4100) and the
+ * embedded wallet on the wallet address (default 127.0.0.1:4200).
+ *
+ * @example
+ * const frontends = await startFrontends()
+ * frontends.modal.url // 'http://127.0.0.1:4100'
+ * await frontends.close()
+ */
+export async function startFrontends(
+  parameters: StartFrontendsParameters = {},
+): Promise<StartFrontendsReturnType> {
+  const urls = endpoints(parameters.env)
+  const roots = { ...DEFAULT_ROOTS, ...parameters.roots }
+  const common = {
+    apiUrl: urls.api,
+    relayUrl: urls.relay,
+    frameOrigins: { modal: urls.modal, wallet: urls.wallet },
+    ...(parameters.projectCacheMs === undefined
+      ? {}
+      : { projectCacheMs: parameters.projectCacheMs }),
+  }
+  const modal = await startStaticServer({
+    ...common,
+    kind: 'modal',
+    root: roots.modal,
+    extraFiles: { '/sdk.js': roots.sdk },
+    host: new URL(urls.modal).hostname,
+    port: portOf(urls.modal),
+  })
+  try {
+    const wallet = await startStaticServer({
+      ...common,
+      kind: 'wallet',
+      root: roots.wallet,
+      host: new URL(urls.wallet).hostname,
+      port: portOf(urls.wallet),
+    })
+    return {
+      modal,
+      wallet,
+      close: async () => {
+        await Promise.all([modal.close(), wallet.close()])
+      },
+    }
+  } catch (error) {
+    await modal.close()
+    throw error
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Runtime configuration injected into the front-ends' HTML, so one build runs on any
+ * deployment: the build holds `<meta name="porthole-config" content="__PORTHOLE_CONFIG__">`.
+ */
+
+/** The placeholder the HTML carries where the configuration goes. */
+export const CONFIG_PLACEHOLDER = '__PORTHOLE_CONFIG__'
+
+/** Where the front-ends find the other services. */
+export type RuntimeConfig = {
+  apiUrl: string
+  walletUrl: string
+  modalUrl: string
+  relayUrl: string
+}
+
+/**
+ * Escapes text for a double- or single-quoted HTML attribute value.
+ *
+ * @example
+ * escapeHtmlAttribute('{"a":"<b>"}') // '{&quot;a&quot;:&quot;&lt;b&gt;&quot;}'
+ */
+export function escapeHtmlAttribute(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+}
+
+/**
+ * Replaces every {@link CONFIG_PLACEHOLDER} in `html` with the attribute-escaped JSON of
+ * `config`; the app reads it back with `JSON.parse(meta.content)`.
+ *
+ * @example
+ * injectRuntimeConfig('<meta name="porthole-config" content="__PORTHOLE_CONFIG__">', config)
+ * // '<meta name="porthole-config" content="{&quot;apiUrl&quot;:…}">'
+ */
+export function injectRuntimeConfig(html: string, config: RuntimeConfig): string {
+  const { apiUrl, walletUrl, modalUrl, relayUrl } = config
+  const value = escapeHtmlAttribute(JSON.stringify({ apiUrl, walletUrl, modalUrl, relayUrl }))
+  return html.replaceAll(CONFIG_PLACEHOLDER, () => value)
+}

@@ -1,0 +1,316 @@
+/**
+ * A small `node:http` server for one Porthole front-end (modal or wallet) on its own origin:
+ * static files with per-project CSP, runtime config injection, caching, compression and,
+ * on the modal, `GET /frame-check`.
+ */
+import { createHash } from 'node:crypto'
+import { readFile, realpath, stat } from 'node:fs/promises'
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { resolve, sep } from 'node:path'
+import { cacheControl } from './cacheControl.ts'
+import { type ContentEncoding, compress, negotiateEncoding } from './contentEncoding.ts'
+import { contentSecurityPolicy } from './contentSecurityPolicy.ts'
+import { contentType, isCompressible } from './contentType.ts'
+import { type FrontendKind, frameAncestorsPolicy } from './frameAncestorsPolicy.ts'
+import { frameCheck } from './frameCheck.ts'
+import { createProjectOriginsCache } from './projectOrigins.ts'
+import { injectRuntimeConfig } from './runtimeConfig.ts'
+
+/** Options of {@link createStaticServer}. */
+export type StaticServerParameters = {
+  /** Folder served (a Vite `dist`). */
+  root: string
+  kind: FrontendKind
+  apiUrl: string
+  relayUrl: string
+  /** Public URLs of the two front-ends. */
+  frameOrigins: { modal: string; wallet: string }
+  /** More files by URL path, e.g. `{ '/sdk.js': 'packages/sdk/dist/sdk.js' }`. */
+  extraFiles?: Record<string, string>
+  /** How long a project's allowlist is reused; default 1000 ms. */
+  projectCacheMs?: number
+}
+
+/** A created, not yet listening, static server. */
+export type StaticServer = {
+  server: Server
+  /** Listens (host default `127.0.0.1`; port 0 picks one) and resolves with the URL. */
+  listen(port: number, host?: string): Promise<string>
+  close(): Promise<void>
+}
+
+/** Options of {@link startStaticServer}. */
+export type StartStaticServerParameters = StaticServerParameters & { port: number; host?: string }
+
+/** A listening static server. */
+export type StartStaticServerReturnType = { url: string; close(): Promise<void> }
+
+const COMPRESS_MIN_BYTES = 512
+const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }
+/** SVG can run script when opened directly: keep it inert. */
+const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+const ERROR_CSP = "default-src 'none'; frame-ancestors 'none'"
+
+type Entry = {
+  signature: string
+  body: Buffer
+  hash: string
+  compressible: boolean
+  variants: Partial<Record<'br' | 'gzip', Promise<Buffer>>>
+}
+
+/**
+ * Creates the server of one front-end. HTML documents get the CSP of their project (from
+ * `?projectId=`), the injected runtime config and `no-cache`; hashed `/assets/` are
+ * immutable; bodies are compressed (br, gzip) once and kept in memory.
+ *
+ * @example
+ * const modal = createStaticServer({
+ *   root: 'apps/modal-host/dist',
+ *   kind: 'modal',
+ *   apiUrl: 'http://127.0.0.1:4300',
+ *   relayUrl: 'ws://127.0.0.1:4400',
+ *   frameOrigins: { modal: 'http://127.0.0.1:4100', wallet: 'http://127.0.0.1:4200' },
+ *   extraFiles: { '/sdk.js': 'packages/sdk/dist/sdk.js' },
+ * })
+ * const url = await modal.listen(4100)
+ */
+export function createStaticServer(parameters: StaticServerParameters): StaticServer {
+  const { kind, apiUrl, relayUrl, frameOrigins, projectCacheMs = 1000 } = parameters
+  const root = resolve(parameters.root)
+  const extraFiles = new Map(
+    Object.entries(parameters.extraFiles ?? {}).map(([path, file]) => [path, resolve(file)]),
+  )
+  const origins = createProjectOriginsCache({ apiUrl, ttlMs: projectCacheMs })
+  const modalOrigin = new URL(frameOrigins.modal).origin
+  const runtimeConfig = {
+    apiUrl,
+    walletUrl: frameOrigins.wallet,
+    modalUrl: frameOrigins.modal,
+    relayUrl,
+  }
+  const entries = new Map<string, Promise<Entry>>()
+
+  const loadEntry = async (file: string, signature: string, html: boolean): Promise<Entry> => {
+    let body = await readFile(file)
+    if (html) body = Buffer.from(injectRuntimeConfig(body.toString('utf8'), runtimeConfig))
+    const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27)
+    const compressible = isCompressible(contentType(file)) && body.length >= COMPRESS_MIN_BYTES
+    return { signature, body, hash, compressible, variants: {} }
+  }
+
+  const entryFor = async (file: string, html: boolean): Promise<Entry | undefined> => {
+    const info = await stat(file).catch(() => undefined)
+    if (!info?.isFile()) return undefined
+    const signature = `${info.ino}:${info.size}:${info.mtimeMs}`
+    const cached = entries.get(file)
+    if (cached) {
+      const entry = await cached.catch(() => undefined)
+      if (entry?.signature === signature) return entry
+    }
+    const loading = loadEntry(file, signature, html)
+    entries.set(file, loading)
+    return loading
+  }
+
+  let realRoot: string | undefined
+  const resolveFile = async (pathname: string): Promise<string | undefined> => {
+    const extra = extraFiles.get(pathname)
+    if (extra) return extra
+    let decoded: string
+    try {
+      decoded = decodeURIComponent(pathname === '/' ? '/index.html' : pathname)
+    } catch {
+      return undefined
+    }
+    if (decoded.includes('\0') || decoded.includes('\\')) return undefined
+    if (decoded.split('/').some((segment) => segment.startsWith('.'))) return undefined
+    const file = resolve(root, `.${decoded}`)
+    if (!file.startsWith(root + sep)) return undefined
+    // Symbolic links must not lead out of the root either.
+    realRoot ??= await realpath(root).catch(() => undefined)
+    const real = await realpath(file).catch(() => undefined)
+    if (!realRoot || !real?.startsWith(realRoot + sep)) return undefined
+    return file
+  }
+
+  const projectIdOf = (url: URL): string | undefined =>
+    url.searchParams.get('projectId')?.trim() || undefined
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendText(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' })
+    let url: URL
+    try {
+      const target = req.url ?? '/'
+      // Origin-form targets are paths (even `//x`); absolute-form ones are full URLs.
+      url = new URL(target.startsWith('/') ? `http://static.invalid${target}` : target)
+    } catch {
+      return sendText(res, 400, 'Bad Request')
+    }
+    if (kind === 'modal' && url.pathname === '/frame-check') {
+      const projectId = projectIdOf(url)
+      const origin = req.headers.origin
+      const result = frameCheck({
+        origin,
+        projectId,
+        origins: projectId === undefined ? undefined : await origins.get(projectId),
+      })
+      const body = JSON.stringify(result)
+      res.writeHead(200, {
+        ...COMMON_HEADERS,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+        vary: 'Origin',
+        ...(origin && isHeaderSafeOrigin(origin) ? { 'access-control-allow-origin': origin } : {}),
+      })
+      res.end(req.method === 'HEAD' ? undefined : body)
+      return
+    }
+
+    const file = await resolveFile(url.pathname)
+    const type = file ? contentType(file) : ''
+    const html = type.startsWith('text/html')
+    const entry = file ? await entryFor(file, html) : undefined
+    if (!entry) return sendText(res, 404, 'Not Found')
+
+    const headers: OutgoingHttpHeaders = {
+      ...COMMON_HEADERS,
+      'content-type': type,
+      'cache-control': cacheControl(url.pathname, type),
+    }
+    if (html) {
+      const projectId = projectIdOf(url)
+      headers['content-security-policy'] = contentSecurityPolicy({
+        kind,
+        apiUrl,
+        relayUrl,
+        walletUrl: frameOrigins.wallet,
+        frameAncestors: frameAncestorsPolicy({
+          kind,
+          projectId,
+          origins: projectId === undefined ? undefined : await origins.get(projectId),
+          modalOrigin,
+        }),
+      })
+    } else if (type === 'image/svg+xml') headers['content-security-policy'] = SVG_CSP
+    if (url.pathname === '/sdk.js') headers['cross-origin-resource-policy'] = 'cross-origin'
+
+    let encoding: ContentEncoding = 'identity'
+    if (entry.compressible) {
+      headers.vary = 'Accept-Encoding'
+      encoding = negotiateEncoding(req.headers['accept-encoding'])
+    }
+    const etag = `"${entry.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`
+    headers.etag = etag
+    if (etagMatches(req.headers['if-none-match'], etag)) {
+      delete headers['content-type']
+      res.writeHead(304, headers)
+      res.end()
+      return
+    }
+    let body = entry.body
+    if (encoding !== 'identity') {
+      let variant = entry.variants[encoding]
+      if (!variant) {
+        const pending = compress(entry.body, encoding)
+        entry.variants[encoding] = pending
+        pending.catch(() => delete entry.variants[encoding])
+        variant = pending
+      }
+      body = await variant
+      headers['content-encoding'] = encoding
+    }
+    headers['content-length'] = body.length
+    res.writeHead(200, headers)
+    res.end(req.method === 'HEAD' ? undefined : body)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error(`static-hosting (${kind}): ${req.method} ${req.url} failed`, error)
+      if (!res.headersSent) sendText(res, 500, 'Internal Server Error')
+      else res.destroy()
+    })
+  })
+
+  return {
+    server,
+    listen(port, host = '127.0.0.1') {
+      return new Promise((resolveUrl, reject) => {
+        server.once('error', reject)
+        server.listen(port, host, () => {
+          server.off('error', reject)
+          const address = server.address() as AddressInfo
+          const urlHost = address.address.includes(':') ? `[${address.address}]` : address.address
+          resolveUrl(`http://${urlHost}:${address.port}`)
+        })
+      })
+    },
+    close() {
+      return new Promise((resolveClose) => {
+        if (!server.listening) return resolveClose()
+        server.close(() => resolveClose())
+        server.closeAllConnections()
+      })
+    },
+  }
+}
+
+/**
+ * Creates a static server and listens on `port` (`host` default `127.0.0.1`).
+ *
+ * @example
+ * const wallet = await startStaticServer({
+ *   port: 4200,
+ *   root: 'apps/embedded-wallet/dist',
+ *   kind: 'wallet',
+ *   apiUrl: 'http://127.0.0.1:4300',
+ *   relayUrl: 'ws://127.0.0.1:4400',
+ *   frameOrigins: { modal: 'http://127.0.0.1:4100', wallet: 'http://127.0.0.1:4200' },
+ * })
+ * await wallet.close()
+ */
+export async function startStaticServer(
+  parameters: StartStaticServerParameters,
+): Promise<StartStaticServerReturnType> {
+  const { port, host, ...rest } = parameters
+  const server = createStaticServer(rest)
+  const url = await server.listen(port, host)
+  return { url, close: server.close }
+}
+
+function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  extra: OutgoingHttpHeaders = {},
+): void {
+  res.writeHead(status, {
+    ...COMMON_HEADERS,
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'content-security-policy': ERROR_CSP,
+    'cache-control': 'no-store',
+    ...extra,
+  })
+  res.end(res.req.method === 'HEAD' ? undefined : text)
+}
+
+function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false
+  if (ifNoneMatch.trim() === '*') return true
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
+}
+
+function isHeaderSafeOrigin(origin: string): boolean {
+  return origin === 'null' || /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+$/i.test(origin)
+}
