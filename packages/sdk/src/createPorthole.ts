@@ -56,7 +56,9 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   }
   let channel: ModalChannel | undefined
   let fatal: ProviderRpcError | undefined
-  let opening = 0
+  // Shown by the SDK and not yet confirmed by the modal (its earlier `open: false` is stale).
+  let opening = false
+  let modalOpen = false
   let waiters: [(c: ModalChannel) => void, (e: unknown) => void][] = []
 
   const setState = (next: PortholeState) => {
@@ -74,27 +76,33 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     console.error('[porthole]', error.message)
     for (const [, reject] of waiters) reject(error)
     waiters = []
-    dialog.hide()
-    setState({ ...state, open: false, error: { code: error.code, message: error.message } })
+    opening = modalOpen = false
+    sync({ ...state, error: { code: error.code, message: error.message } })
   }
-  /** Shows the dialog at once, then asks the modal; the modal's `open: false` waits meanwhile. */
+  /** Shows or hides the dialog to match the modal (or a pending open) and publishes state. */
+  const sync = (next = state) => {
+    const open = modalOpen || opening
+    open ? dialog.show() : dialog.hide()
+    if (next !== state || next.open !== open) setState({ ...next, open })
+  }
+  /** Shows the dialog at once, then asks the modal to open (or connect). */
   const show = async <M extends 'open' | 'connect'>(
     method: M,
     params: HostToModal['requests'][M]['params'],
   ) => {
     if (fatal) throw fatal
-    dialog.show()
-    if (!state.open) setState({ ...state, open: true })
-    opening++
+    opening = true
+    sync()
     try {
       return await (await ready()).request(method, params as never)
     } finally {
-      opening--
+      opening = false
+      sync()
     }
   }
   const close = async () => {
-    dialog.hide()
-    if (state.open) setState({ ...state, open: false })
+    opening = modalOpen = false
+    sync()
     if (channel && !channel.closed) await channel.request('close', {}, { timeout: TIMEOUTS.rpc })
   }
 
@@ -171,9 +179,9 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     onChannel: (c) => {
       channel = c as unknown as ModalChannel
       channel.on('state', (next) => {
-        if (!next.open && opening) next = { ...next, open: true }
-        next.open ? dialog.show() : dialog.hide()
-        setState(next)
+        modalOpen = next.open
+        if (modalOpen) opening = false
+        sync(next)
       })
       channel.on('providerEvent', ({ event, data }) =>
         events.emit(event, event === 'disconnect' ? fromErrorObject(data) : data),
@@ -230,6 +238,5 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
       events.clear()
     },
   }
-  if (!projectId) console.error('[porthole]', 'Project ID Not Configured')
   return instance
 }

@@ -35,6 +35,8 @@ export const en = {
   switchTo: 'Switch to {name}?',
   switchToHint: 'Your wallet will be asked to switch networks.',
   switch: 'Switch',
+  switchRejected: 'Switch request rejected',
+  switchFailed: 'Could not switch network',
   unsupportedTitle: 'This network is not supported',
   unsupportedHint: 'Switch to one of the networks this app supports to continue.',
   unknownNetwork: 'Unknown network',

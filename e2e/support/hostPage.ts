@@ -1,0 +1,37 @@
+/**
+ * A minimal third-party host page on any origin: just the one script tag. Used to test
+ * origins that are (or are not) on a project's allowlist.
+ */
+import { createServer, type Server } from 'node:http'
+
+/** Serves `<script src=".../sdk.js" data-project-id=…>` on `http://localhost:{port}`. */
+export async function startHostPage(
+  port: number,
+  projectId: string | null,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const attribute = projectId === null ? '' : ` data-project-id="${projectId}"`
+  const html = `<!doctype html><html><head><title>Third-party host</title>
+<script src="http://127.0.0.1:4100/sdk.js"${attribute} data-networks="eip155:31337"></script></head>
+<body><button id="open">Open</button></body></html>`
+  const servers: Server[] = []
+  for (const host of ['127.0.0.1', '::1']) {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' })
+      res.end(html)
+    })
+    await new Promise<void>((ok) => {
+      server.once('error', () => ok())
+      server.listen(port, host, () => {
+        servers.push(server)
+        ok()
+      })
+    })
+  }
+  return {
+    url: `http://localhost:${port}`,
+    close: () =>
+      Promise.all(servers.map((s) => new Promise<void>((ok) => s.close(() => ok())))).then(
+        () => {},
+      ),
+  }
+}

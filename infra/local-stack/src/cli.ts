@@ -1,0 +1,35 @@
+/**
+ * `npm start`: runs the local stack until Ctrl-C, printing the URLs and the demo project id.
+ */
+import { startStack } from './index.js'
+
+const started = performance.now()
+const stack = await startStack({ log: (line) => console.log(`  ${line}`) }).catch(
+  (error: unknown) => {
+    console.error(`\nPorthole could not start: ${(error as Error).message}`)
+    process.exit(1)
+  },
+)
+
+console.log(`
+Porthole is running (${Math.round(performance.now() - started)} ms).
+
+  Demo dapp         ${stack.urls.demo}   (no extension? ${stack.urls.demo}/?devWallet=1)
+  Demo project id   ${stack.projectId}
+  sdk.js            ${stack.urls.modal}/sdk.js
+  Test tokens       ${stack.tokens.map((t) => `${t.symbol} ${t.address} (chain ${t.chainId})`).join('\n                    ')}
+
+Press Ctrl-C to stop.
+`)
+
+let stopping = false
+const shutdown = async (signal: string) => {
+  if (stopping) return
+  stopping = true
+  console.log(`\n${signal}: stopping…`)
+  await stack.stop()
+  console.log('Stopped.')
+  process.exit(0)
+}
+process.on('SIGINT', () => void shutdown('SIGINT'))
+process.on('SIGTERM', () => void shutdown('SIGTERM'))

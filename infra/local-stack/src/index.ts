@@ -1,0 +1,120 @@
+/**
+ * The whole local stack on loopback (DESIGN §5, §6): two EVM devnets with test tokens, the
+ * API with the demo project, the modal and wallet apps on their own origins, and the demo
+ * host site. Every address comes from `endpoints()`, so tests can move the stack elsewhere.
+ */
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { startApi } from '@porthole/api'
+import { startDemoServer } from '@porthole/demo/server'
+import { DEVNET_B_CHAIN_ID, DEVNET_CHAIN_ID, startDevnet } from '@porthole/devnet'
+import { DEMO_PROJECT_ID, endpoints, portOf } from '@porthole/shared'
+import { startStaticServer } from '@porthole/static-hosting'
+
+const ROOT = resolve(import.meta.dirname, '../../..')
+
+/** Built front-ends the stack serves; `npm run build` makes them. */
+export const BUILD_OUTPUTS = {
+  modal: resolve(ROOT, 'apps/modal-host/dist'),
+  wallet: resolve(ROOT, 'apps/embedded-wallet/dist'),
+  sdk: resolve(ROOT, 'packages/sdk/dist/sdk.js'),
+  demo: resolve(ROOT, 'apps/demo/dist'),
+}
+
+/** Options of {@link startStack}. */
+export type StartStackParameters = {
+  /** Database URL; default `PORTHOLE_DATABASE_URL` or `.data/porthole.db`. */
+  databaseUrl?: string
+  /** Print progress lines. */
+  log?: (line: string) => void
+}
+
+/** A running stack. */
+export type Stack = {
+  urls: ReturnType<typeof endpoints>
+  projectId: string
+  tokens: { address: string; symbol: string; decimals: number; chainId: number }[]
+  stop(): Promise<void>
+}
+
+/**
+ * Starts everything; if any part fails, what already started is stopped again.
+ *
+ * @example
+ * const stack = await startStack()
+ * console.log(stack.urls.demo, stack.projectId)
+ * await stack.stop()
+ */
+export async function startStack(parameters: StartStackParameters = {}): Promise<Stack> {
+  const log = parameters.log ?? (() => {})
+  const urls = endpoints()
+  for (const [name, path] of Object.entries(BUILD_OUTPUTS))
+    if (!existsSync(path))
+      throw new Error(`Missing build output for ${name} (${path}): run npm run build`)
+  const stops: (() => Promise<void>)[] = []
+  const stop = async () => {
+    for (const fn of stops.splice(0).reverse()) await fn().catch(() => {})
+  }
+  try {
+    const [devnet, devnetB] = await Promise.all([
+      startDevnet({ port: portOf(urls.devnet), chainId: DEVNET_CHAIN_ID, silent: true }),
+      startDevnet({ port: portOf(urls.devnetB), chainId: DEVNET_B_CHAIN_ID, silent: true }),
+    ])
+    stops.push(devnet.stop, devnetB.stop)
+    log(
+      `devnets   ${devnet.rpcUrl} (chain ${devnet.chainId}), ${devnetB.rpcUrl} (chain ${devnetB.chainId})`,
+    )
+
+    const api = await startApi({
+      port: portOf(urls.api),
+      demoOrigin: urls.demo,
+      ...(parameters.databaseUrl ? { databaseUrl: parameters.databaseUrl } : {}),
+    })
+    stops.push(api.close)
+    log(`api       ${api.url}`)
+
+    const frames = {
+      apiUrl: urls.api,
+      relayUrl: urls.relay,
+      frameOrigins: { modal: urls.modal, wallet: urls.wallet },
+    }
+    const modal = await startStaticServer({
+      ...frames,
+      port: portOf(urls.modal),
+      root: BUILD_OUTPUTS.modal,
+      kind: 'modal',
+      extraFiles: { '/sdk.js': BUILD_OUTPUTS.sdk },
+    })
+    stops.push(modal.close)
+    const wallet = await startStaticServer({
+      ...frames,
+      port: portOf(urls.wallet),
+      root: BUILD_OUTPUTS.wallet,
+      kind: 'wallet',
+    })
+    stops.push(wallet.close)
+    log(`modal     ${modal.url} (sdk.js at ${modal.url}/sdk.js)`)
+    log(`wallet    ${wallet.url}`)
+
+    const demo = await startDemoServer({
+      port: portOf(urls.demo),
+      modalUrl: urls.modal,
+      projectId: DEMO_PROJECT_ID,
+    })
+    stops.push(demo.close)
+    log(`demo      ${urls.demo}`)
+
+    const tokens = [devnet, devnetB].flatMap((d) =>
+      d.tokens.map((t) => ({
+        address: t.address,
+        symbol: t.symbol,
+        decimals: t.decimals,
+        chainId: d.chainId,
+      })),
+    )
+    return { urls, projectId: DEMO_PROJECT_ID, tokens, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
