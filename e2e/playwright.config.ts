@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test'
-import { chromiumLaunchOptions } from './support/chromium.ts'
+import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
 
 /**
  * End-to-end tests in Debian's Chromium against the real local stack (started once by

@@ -1,0 +1,74 @@
+/**
+ * `npm run bench`: size budget and browser timings on the real local stack. Prints a report
+ * and writes `bench-results.json`; exits non-zero when sdk.js is over its budget.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { spawnStack } from '@porthole/local-stack/spawn'
+import { BENCH_ORIGIN, browserBenchmarks } from './browser.js'
+import { SDK_BROTLI_BUDGET, sdkSize } from './sdkSize.js'
+import { bytes, ms } from './stats.js'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+
+const size = sdkSize(ROOT)
+console.log('\nsdk.js')
+console.log(
+  `  raw ${bytes(size.raw)} (${size.raw} B), gzip ${bytes(size.gzip)} (${size.gzip} B), brotli ${bytes(size.brotli)} (${size.brotli} B)`,
+)
+console.log(`  budget ${SDK_BROTLI_BUDGET} B brotli: ${size.withinBudget ? 'within' : 'OVER'}`)
+
+const dir = mkdtempSync(join(tmpdir(), 'porthole-bench-'))
+const env = { PORTHOLE_DATABASE_URL: `file:${join(dir, 'bench.db')}` }
+const stack = await spawnStack(env)
+let results: Awaited<ReturnType<typeof browserBenchmarks>>
+try {
+  const allow = spawnSync(
+    'npm',
+    ['run', '--silent', 'admin', '--', 'project', 'allow', 'porthole-demo', BENCH_ORIGIN],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    },
+  )
+  if (allow.status !== 0) throw new Error(`Could not allow ${BENCH_ORIGIN}: ${allow.stderr}`)
+  results = await browserBenchmarks(ROOT)
+} finally {
+  await stack.stop()
+  rmSync(dir, { recursive: true, force: true })
+}
+
+const { beforeClick, preloaded, cold, roundTrip, chainId } = results
+console.log('\nHost page before the first click (frames included)')
+console.log(
+  `  ${beforeClick.requests} requests, ${bytes(beforeClick.brotli)} brotli (${beforeClick.brotli} B), ${bytes(beforeClick.transferred)} transferred`,
+)
+for (const file of beforeClick.files.slice(0, 8))
+  console.log(`    ${bytes(file.brotli).padStart(9)}  ${file.url}`)
+console.log('\nClick → modal frame visible (first animation frame with a box)')
+console.log(`  preloaded: median ${ms(preloaded.box.median)}, p95 ${ms(preloaded.box.p95)} (n=20)`)
+console.log(`  cold:      median ${ms(cold.box.median)}, p95 ${ms(cold.box.p95)} (n=20)`)
+console.log('Click → modal view rendered (modal confirms open)')
+console.log(`  preloaded: median ${ms(preloaded.view.median)}, p95 ${ms(preloaded.view.p95)}`)
+console.log(`  cold:      median ${ms(cold.view.median)}, p95 ${ms(cold.view.p95)}`)
+console.log('\nHost ↔ modal round trip, no-op request (n=1000)')
+console.log(
+  `  median ${ms(roundTrip.median)}, p99 ${ms(roundTrip.p99)}, mean ${ms(roundTrip.mean)} (timer resolution 0.1 ms)`,
+)
+console.log('\neth_chainId (1000 calls, per-call mean of 10 batches)')
+console.log(
+  `  through the SDK provider: median ${ms(chainId.sdk.median)}, p99 ${ms(chainId.sdk.p99)}`,
+)
+console.log(
+  `  directly on the wallet:   median ${ms(chainId.direct.median)}, p99 ${ms(chainId.direct.p99)}`,
+)
+console.log(`  added: ${ms(chainId.sdk.median - chainId.direct.median)} (median)\n`)
+
+writeFileSync(
+  resolve(ROOT, 'bench-results.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results }, null, 2)}\n`,
+)
+if (!size.withinBudget) process.exit(1)
