@@ -10,6 +10,7 @@ import { rateLimit } from './http/rateLimit.js'
 import { requireProject } from './http/requireProject.js'
 import { createProjectCache } from './projects/createProjectCache.js'
 import { analyticsRoutes } from './routes/analytics.js'
+import { FRAME_CHECK_PATH, framePolicyRoutes } from './routes/framePolicy.js'
 import { imageRoutes } from './routes/images.js'
 import { projectConfigRoutes } from './routes/projectConfig.js'
 import { rpcRoutes } from './routes/rpc.js'
@@ -28,8 +29,11 @@ export type CreateAppParameters = {
  * Builds the API as a Hono app (no listening socket; see `startApi`). Routes:
  * - `GET /health` → `{ ok: true }` (no project needed);
  * - `GET /projects/v1/origins`, `GET /appkit/v1/config`, `GET /getAnalyticsConfig`;
- * - `GET /getWallets`, the four image endpoints, `POST /e`, `POST /v1` (chain RPC).
- * All but `/health` need `?projectId` and are rate limited; errors are `{ code, message }`.
+ * - `GET /getWallets`, the four image endpoints, `POST /e`, `POST /v1` (chain RPC);
+ * - `GET /projects/v1/frame-policy`, `GET /projects/v1/frame-check` (for nginx; they answer
+ *   for any projectId, and frame-check is readable by any origin).
+ * All but `/health` are rate limited; all but these three need a valid `?projectId`. Errors
+ * are `{ code, message }`.
  *
  * @example
  * const app = createApp({ db, config: { rateLimit: false } })
@@ -42,7 +46,9 @@ export function createApp({
 }: CreateAppParameters): Hono<AppEnv> {
   const config = resolveConfig(overrides)
   const projects = createProjectCache(db, { ttlMs: config.projectCacheMs })
-  const guard = [rateLimit(config.rateLimit, config.trustProxy), requireProject(projects)]
+  const limit = rateLimit(config.rateLimit, config.trustProxy)
+  const guard = [limit, requireProject(projects)]
+  const frameOriginCors = cors(config.frameOrigins)
   const app = new Hono<AppEnv>()
 
   app.onError((error, c) => {
@@ -61,10 +67,12 @@ export function createApp({
     if (!c.res.headers.has('Content-Security-Policy'))
       c.res.headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
   })
-  app.use('*', cors(config.frameOrigins))
+  // frame-check is read by host pages on any origin: it sets its own CORS headers.
+  app.use('*', (c, next) => (c.req.path === FRAME_CHECK_PATH ? next() : frameOriginCors(c, next)))
 
   app.get('/health', (c) => c.json({ ok: true }))
   projectConfigRoutes(app, guard)
+  framePolicyRoutes(app, [limit], { projects, modalOrigin: config.modalOrigin })
   walletRoutes(app, guard, { db, publicUrl: config.publicUrl })
   imageRoutes(app, guard, assets ?? loadImageAssets(config.assetsDir))
   analyticsRoutes(app, guard, { db })

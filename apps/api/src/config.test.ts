@@ -2,9 +2,10 @@ import { describe, expect, test } from 'vitest'
 import { InvalidConfigError, parseUpstreams, resolveConfig } from './config.js'
 
 describe('resolveConfig', () => {
-  test('defaults: frame origins, devnet upstreams, generous rate limit, 1 s project cache', () => {
+  test('defaults: frame origins, modal origin, devnet upstreams, generous rate limit, 1 s project cache', () => {
     const config = resolveConfig({}, {})
     expect(config.frameOrigins).toEqual(['http://127.0.0.1:4100', 'http://127.0.0.1:4200'])
+    expect(config.modalOrigin).toBe('http://127.0.0.1:4100')
     expect(config.upstreams).toEqual({
       'eip155:31337': 'http://127.0.0.1:8545',
       'eip155:31338': 'http://127.0.0.1:8546',
@@ -26,6 +27,7 @@ describe('resolveConfig', () => {
       },
     )
     expect(config.frameOrigins[0]).toBe('https://modal.example')
+    expect(config.modalOrigin).toBe('https://modal.example')
     expect(config.upstreams).toMatchObject({
       'eip155:31337': 'http://10.0.0.2:8545',
       'eip155:1': 'https://eth.example',

@@ -12,6 +12,8 @@ export type ApiConfig = {
   publicUrl: string
   /** Origins allowed by CORS (exact match): the modal and wallet frames. */
   frameOrigins: readonly string[]
+  /** Origin of the modal app, which may frame the wallet (`/projects/v1/frame-policy`). */
+  modalOrigin: string
   /** Chain RPC upstream per CAIP-2 network id. */
   upstreams: Readonly<Record<string, string>>
   /** Request rate limit, or `false` for none. */
@@ -50,7 +52,7 @@ const Upstreams = z.record(CaipNetworkId, z.url({ protocol: /^https?$/ }))
 
 /**
  * Builds the API configuration: defaults from `@porthole/shared` `endpoints()` (CORS for the
- * modal and wallet origins, devnet upstreams for `eip155:31337` and `eip155:31338`), then the
+ * modal and wallet origins, the modal origin of the wallet's frame policy, devnet upstreams for `eip155:31337` and `eip155:31338`), then the
  * environment, then `overrides`. `upstreams` from env and overrides are merged over the defaults.
  *
  * @example
@@ -87,6 +89,7 @@ export function resolveConfig(
           .map((origin) => origin.trim())
           .filter(Boolean)
       : [new URL(urls.modal).origin, new URL(urls.wallet).origin],
+    modalOrigin: new URL(urls.modal).origin,
     rateLimit,
     projectCacheMs: 1000,
     rpcTimeoutMs: 10_000,

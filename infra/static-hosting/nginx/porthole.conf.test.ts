@@ -1,6 +1,7 @@
 /**
- * Runs nginx with porthole.conf (deployment values swapped for test ones) against the fake
- * API. Skipped when nginx is not installed (`apt-get install -y nginx`).
+ * Runs nginx with porthole.conf (deployment values swapped for test ones) against the real
+ * API (apps/api on an in-memory database). Fails when nginx is not installed
+ * (`apt-get install -y nginx`).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -11,8 +12,14 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import {
+  allowOrigin,
+  createProject,
+  denyOrigin,
+  type StartApiReturnType,
+  startApi,
+} from '@porthole/api'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type FakeApi, startFakeApi } from '../src/internal/fakeApi.ts'
 
 const nginxVersion = spawnSync('nginx', ['-V'], { encoding: 'utf8' })
 const hasNginx = !nginxVersion.error && nginxVersion.status === 0
@@ -77,7 +84,7 @@ describe('nginx/porthole.conf', () => {
   })
 
   let dir: string
-  let api: FakeApi
+  let api: StartApiReturnType
   let nginx: ChildProcess | undefined
   let modalPort: number
   let walletPort: number
@@ -87,10 +94,17 @@ describe('nginx/porthole.conf', () => {
     ;[modalPort, walletPort] = await Promise.all([freePort(), freePort()])
     const modalUrl = `http://127.0.0.1:${modalPort}`
     const walletUrl = `http://127.0.0.1:${walletPort}`
-    api = await startFakeApi({
-      projects: { 'porthole-demo': ['http://localhost:4000'] },
+    api = await startApi({
+      port: 0,
+      databaseUrl: ':memory:',
+      seedDemo: false,
+      rateLimit: false,
       modalOrigin: modalUrl,
+      // The failure test breaks the database on purpose. (The 1 s project cache stays on, as
+      // in production.)
+      onError: () => undefined,
     })
+    await createProject(api.db, { id: 'porthole-demo', origins: ['http://localhost:4000'] })
     for (const sub of ['modal/assets', 'wallet', 'sdk', 'cache', 'temp'])
       await mkdir(join(dir, sub), { recursive: true })
     await Promise.all([
@@ -194,23 +208,27 @@ http {
   })
 
   test('an API failure still serves the document, framed by nobody', async () => {
-    api.failWith = 500
+    // The API's database goes down: the API answers 500 Server Error.
+    await createProject(api.db, { id: 'porthole-demo-down', origins: ['http://localhost:4000'] })
+    const query = api.db.query
+    api.db.query = () => Promise.reject(new Error('database down on purpose'))
     try {
       const response = await request(modalPort, '/?projectId=porthole-demo-down')
       expect(response.status).toBe(200)
       expect(frameAncestorsOf(response)).toBe("frame-ancestors 'none'")
       expect(response.text).toContain('{&quot;apiUrl&quot;')
     } finally {
-      api.failWith = undefined
+      api.db.query = query
     }
   })
 
   test('an allowlist change is seen within two seconds (nginx caches in whole seconds)', async () => {
-    api.projects.set('changing', ['http://localhost:4000'])
+    await createProject(api.db, { id: 'changing', origins: ['http://localhost:4000'] })
     expect(frameAncestorsOf(await request(modalPort, '/?projectId=changing'))).toBe(
       'frame-ancestors http://localhost:4000',
     )
-    api.projects.set('changing', ['https://shop.example.com'])
+    await allowOrigin(api.db, { projectId: 'changing', origin: 'https://shop.example.com' })
+    await denyOrigin(api.db, { projectId: 'changing', origin: 'http://localhost:4000' })
     const changed = Date.now()
     let seen: string | undefined
     while (Date.now() - changed < 4000) {

@@ -1,7 +1,7 @@
 /**
  * The Content-Security-Policy header of the modal and wallet documents.
  */
-import type { FrontendKind } from './frameAncestorsPolicy.ts'
+import type { FrontendKind } from '@porthole/shared'
 
 /** Options of {@link contentSecurityPolicy}. */
 export type ContentSecurityPolicyParameters = {

@@ -2,6 +2,18 @@
  * `@porthole/static-hosting`: serves Porthole's built front-ends on their own origins with
  * per-project security headers.
  */
+
+// Moved to @porthole/shared (apps/api answers nginx with them); re-exported for existing users.
+export {
+  type FrameAncestorsPolicyParameters,
+  type FrameCheckParameters,
+  type FrameCheckReason,
+  type FrameCheckResult,
+  type FrontendKind,
+  frameAncestorsPolicy,
+  frameCheck,
+  type ProjectOrigins,
+} from '@porthole/shared'
 export { cacheControl, isHashedAsset } from './cacheControl.ts'
 export { type ContentEncoding, compress, negotiateEncoding } from './contentEncoding.ts'
 export {
@@ -10,17 +22,6 @@ export {
   cspSource,
 } from './contentSecurityPolicy.ts'
 export { contentType, isCompressible } from './contentType.ts'
-export {
-  type FrameAncestorsPolicyParameters,
-  type FrontendKind,
-  frameAncestorsPolicy,
-} from './frameAncestorsPolicy.ts'
-export {
-  type FrameCheckParameters,
-  type FrameCheckReason,
-  type FrameCheckResult,
-  frameCheck,
-} from './frameCheck.ts'
 export {
   DEFAULT_ROOTS,
   type StartFrontendsParameters,
@@ -32,7 +33,6 @@ export {
   type FetchProjectOriginsParameters,
   fetchProjectOrigins,
   PROJECT_ID,
-  type ProjectOrigins,
   type ProjectOriginsCache,
   type ProjectOriginsCacheParameters,
 } from './projectOrigins.ts'

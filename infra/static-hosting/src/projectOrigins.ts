@@ -2,14 +2,7 @@
  * Reads a project's allowed origins from the API (`GET /projects/v1/origins`) with a short
  * per-project cache, so an admin change is seen within `ttlMs` without a restart.
  */
-
-/** What the API said about a project's allowlist. */
-export type ProjectOrigins =
-  | { status: 'found'; allowedOrigins: readonly string[] }
-  /** The API does not know the project (or the id is malformed). */
-  | { status: 'unknown' }
-  /** The API failed or could not be reached: callers fail closed. */
-  | { status: 'unavailable' }
+import type { ProjectOrigins } from '@porthole/shared'
 
 /** A project id as the API accepts it: 1–64 letters, digits, `-` or `_`, not starting with `-`/`_`. */
 export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/

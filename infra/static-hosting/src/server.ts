@@ -14,12 +14,11 @@ import {
 } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve, sep } from 'node:path'
+import { type FrontendKind, frameAncestorsPolicy, frameCheck } from '@porthole/shared'
 import { cacheControl } from './cacheControl.ts'
 import { type ContentEncoding, compress, negotiateEncoding } from './contentEncoding.ts'
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts'
 import { contentType, isCompressible } from './contentType.ts'
-import { type FrontendKind, frameAncestorsPolicy } from './frameAncestorsPolicy.ts'
-import { frameCheck } from './frameCheck.ts'
 import { createProjectOriginsCache } from './projectOrigins.ts'
 import { injectRuntimeConfig } from './runtimeConfig.ts'
 

@@ -1,6 +1,7 @@
 export * from './caip.js'
 export * from './endpoints.js'
 export * from './format.js'
+export * from './framePolicy.js'
 export * from './http.js'
 export * from './networks.js'
 export * from './origins.js'
