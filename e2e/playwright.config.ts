@@ -14,6 +14,22 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  projects: [
+    // Partitioned third-party storage, as Chrome, Safari and Firefox ship it.
+    { name: 'chromium' },
+    // Playwright's own Chromium defaults block the frames' storage outright (as some privacy
+    // settings do): the modal must keep its state in the host page instead.
+    {
+      name: 'chromium-no-frame-storage',
+      grep: /@storage/,
+      use: {
+        launchOptions: {
+          executablePath: chromiumLaunchOptions.executablePath,
+          args: chromiumLaunchOptions.args.filter((a) => !a.startsWith('--disable-features')),
+        },
+      },
+    },
+  ],
   use: {
     browserName: 'chromium',
     headless: true,

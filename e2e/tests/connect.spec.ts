@@ -163,7 +163,9 @@ test("closing the modal rejects connect() with 'Modal closed' (4001)", async ({ 
   )
 })
 
-test('a reload restores the session without user action; disconnect ends it', async ({ dapp }) => {
+test('a reload restores the session without user action; disconnect ends it @storage', async ({
+  dapp,
+}) => {
   await connectThroughModal(dapp)
   await dapp.reload()
   await expect

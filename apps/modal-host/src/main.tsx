@@ -24,6 +24,7 @@ import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
 import { attachHost } from './host/bridge.js'
 import { t } from './i18n/en.js'
 import { runtime } from './runtime.js'
+import { frameStorageAvailable, keepStateInHost, loadPersisted } from './store/persist.js'
 import { store } from './store/store.js'
 import './theme/styles.css'
 
@@ -85,6 +86,17 @@ function start(): void {
       },
     },
     onChannel: (channel, hello) => {
+      if (!frameStorageAvailable()) {
+        const stored = (hello.config as { storage?: unknown } | undefined)?.storage
+        keepStateInHost(typeof stored === 'string' ? stored : undefined, (value) =>
+          channel.emit('persist', { value }),
+        )
+        const persisted = loadPersisted()
+        store.setState({
+          recentWallets: persisted.recentWallets,
+          disconnectedConnectorIds: persisted.disconnectedConnectorIds,
+        })
+      }
       Config.applyHello(hello)
       if (!runtime.projectId)
         store.setState({ alert: { code: 4100, message: NOT_CONFIGURED, fatal: true } })

@@ -207,9 +207,8 @@ describe('Channel', () => {
     expect(client.closed).toBe(true)
   })
 
-  test('ping resolves with the round-trip time', async () => {
+  test('ping resolves when the other side answers', async () => {
     const { client } = pair()
-    const ms = await client.ping()
-    expect(ms).toBeGreaterThanOrEqual(0)
+    await expect(client.ping()).resolves.toBeUndefined()
   })
 })

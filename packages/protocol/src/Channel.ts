@@ -59,8 +59,8 @@ export type Channel<Out extends Contract, In extends Contract> = {
     topic: T,
     listener: (data: In['events'][T]) => void,
   ): () => void
-  /** Round-trips a ping; resolves with the elapsed milliseconds. */
-  ping(timeout?: number): Promise<number>
+  /** Round-trips a ping; rejects when no pong comes back in time. */
+  ping(timeout?: number): Promise<void>
   /** Rejects everything pending with `error` (default 4900) and closes the port. */
   close(error?: ProviderRpcError): void
   readonly closed: boolean
@@ -170,9 +170,8 @@ export function create<Out extends Contract, In extends Contract>(
   }
 
   const ping = (timeout = LIVENESS.timeout) =>
-    new Promise<number>((resolve, reject) => {
+    new Promise<void>((resolve, reject) => {
       const id = ++lastId
-      const started = Date.now()
       const timer = setTimeout(() => {
         pings.delete(id)
         reject(new ResourceUnavailableError('Ping timed out'))
@@ -180,7 +179,7 @@ export function create<Out extends Contract, In extends Contract>(
       pings.set(id, () => {
         pings.delete(id)
         clearTimeout(timer)
-        resolve(Date.now() - started)
+        resolve()
       })
       post({ kind: 'ping', id })
     })

@@ -103,9 +103,16 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   const close = async () => {
     opening = modalOpen = false
     sync()
-    if (channel && !channel.closed) await channel.request('close', {}, { timeout: TIMEOUTS.rpc })
+    if (channel && !channel.closed) await channel.request('close', {})
   }
 
+  // Where the modal's state lives when its frame has no storage (third-party storage blocked).
+  const storageKey = `porthole:${base.origin}`
+  const read = () => {
+    try {
+      return localStorage.getItem(storageKey) ?? undefined
+    } catch {}
+  }
   const src = new URL('/', base)
   if (projectId) src.searchParams.set('projectId', projectId)
   src.searchParams.set('origin', location.origin)
@@ -136,9 +143,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     if (seenReady || fatal) return
     let reason = 'Network Error - Could not load the modal'
     try {
-      const answer = await (
-        await fetch(new URL(`/frame-check?projectId=${encodeURIComponent(projectId)}`, base))
-      ).json()
+      const answer = await (await fetch(new URL(`/frame-check${src.search}`, base))).json()
       if (answer.reason) reason = answer.reason
     } catch {}
     if (!seenReady) fail(new UnauthorizedError(reason))
@@ -155,7 +160,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
         name: document.title.slice(0, 100) || location.host,
         url: location.origin,
       },
-      config: { ...rest, networks: rest.networks ?? ['eip155:1'] } as ModalConfig,
+      config: { ...rest, networks: rest.networks ?? ['eip155:1'], storage: read() } as ModalConfig,
     },
     validator: modalToHostValidator,
     handlers: {
@@ -183,6 +188,11 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
         if (modalOpen) opening = false
         sync(next)
       })
+      channel.on('persist', ({ value }) => {
+        try {
+          localStorage.setItem(storageKey, value)
+        } catch {}
+      })
       channel.on('providerEvent', ({ event, data }) =>
         events.emit(event, event === 'disconnect' ? fromErrorObject(data) : data),
       )
@@ -209,16 +219,13 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
       return show('connect', {})
     },
     async disconnect() {
-      await (await ready()).request('disconnect', {}, { timeout: TIMEOUTS.rpc })
+      await (await ready()).request('disconnect', {})
     },
     async switchNetwork(network) {
       await (await ready()).request('switchNetwork', { network })
     },
     getState: () => state,
-    subscribe(listener) {
-      events.on('state', listener as never)
-      return () => events.off('state', listener as never)
-    },
+    subscribe: (listener) => instance.on('state', listener as never),
     getProvider(namespace) {
       if (namespace !== 'eip155') throw new InternalRpcError('Unsupported chain namespace')
       return provider

@@ -35,7 +35,11 @@ const ICON = /^data:image\/(?:png|jpeg|gif|webp|svg\+xml)[;,]/
 export function setInjectedProviders(list: readonly unknown[]): void {
   const valid: InjectedProviderInfo[] = []
   for (const item of list) {
-    const parsed = InjectedProviderInfo.safeParse(item)
+    // The host sends the legacy `window.ethereum` entry bare: it is the 'Browser Wallet'.
+    const legacy = (item as { legacy?: unknown } | null)?.legacy === true
+    const parsed = InjectedProviderInfo.safeParse(
+      legacy ? { name: 'Browser Wallet', rdns: '', icon: '', ...(item as object) } : item,
+    )
     if (!parsed.success || valid.some((v) => v.uuid === parsed.data.uuid)) continue
     valid.push({ ...parsed.data, icon: ICON.test(parsed.data.icon) ? parsed.data.icon : '' })
   }

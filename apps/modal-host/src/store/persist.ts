@@ -56,10 +56,39 @@ function storage(): Storage | undefined {
   }
 }
 
+/**
+ * Whether this frame may use its origin's localStorage. Browsers that block third-party
+ * storage (instead of partitioning it) throw on access; the modal then keeps its state in the
+ * host page through the SDK (see {@link keepStateInHost}).
+ */
+export function frameStorageAvailable(): boolean {
+  try {
+    const s = globalThis.localStorage
+    s.setItem(`${STORAGE_KEY}:probe`, '1')
+    s.removeItem(`${STORAGE_KEY}:probe`)
+    return true
+  } catch {
+    return false
+  }
+}
+
+let host: { value: string | null; write(value: string): void } | undefined
+
+/**
+ * Keeps the persisted slice in the host page instead: `initial` is what the host stored,
+ * `write` sends every change back to it.
+ *
+ * @example
+ * keepStateInHost(hello.config.storage, (value) => channel.emit('persist', { value }))
+ */
+export function keepStateInHost(initial: string | undefined, write: (value: string) => void): void {
+  host = { value: initial ?? null, write }
+}
+
 /** Reads the persisted slice (empty when storage is unavailable or corrupt). */
 export function loadPersisted(): Persisted {
   try {
-    return migrate(JSON.parse(storage()?.getItem(STORAGE_KEY) ?? 'null'))
+    return migrate(JSON.parse((host ? host.value : storage()?.getItem(STORAGE_KEY)) ?? 'null'))
   } catch {
     return { ...EMPTY }
   }
@@ -67,9 +96,14 @@ export function loadPersisted(): Persisted {
 
 /** Updates part of the persisted slice. */
 export function savePersisted(update: (current: Persisted) => Persisted): void {
-  const next = update(loadPersisted())
+  const text = JSON.stringify({ ...update(loadPersisted()), version: STORAGE_VERSION })
+  if (host) {
+    host.value = text
+    host.write(text)
+    return
+  }
   try {
-    storage()?.setItem(STORAGE_KEY, JSON.stringify({ ...next, version: STORAGE_VERSION }))
+    storage()?.setItem(STORAGE_KEY, text)
   } catch {}
 }
 

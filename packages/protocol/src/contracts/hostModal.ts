@@ -100,6 +100,11 @@ export const ModalConfig = z.object({
   enableNetworkSwitch: z.boolean().optional(),
   allowUnsupportedChain: z.boolean().optional(),
   debug: z.boolean().optional(),
+  /**
+   * The modal's persisted state as the host keeps it, for browsers that give the modal frame
+   * no storage of its own (third-party storage blocked); see the `persist` event.
+   */
+  storage: z.string().max(100_000).optional(),
 })
 export type ModalConfig = z.infer<typeof ModalConfig>
 
@@ -234,6 +239,8 @@ export const ModalToHostSchema = {
   events: {
     state: PortholeState,
     providerEvent: ProviderEvent,
+    /** Asks the host to keep the modal's persisted state (only when the frame has no storage). */
+    persist: z.object({ value: z.string().max(100_000) }),
   },
 } as const
 export type ModalToHost = InferContract<typeof ModalToHostSchema>

@@ -59,6 +59,7 @@ const isProviderEvent = (x: unknown): boolean => {
 const events: Record<string, (x: unknown) => boolean> = {
   state: isPortholeState,
   providerEvent: isProviderEvent,
+  persist: (x) => isObject(x) && isText(x.value, 100_000),
 }
 
 const check = (

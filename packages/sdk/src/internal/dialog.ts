@@ -28,10 +28,11 @@ export function mountDialog(src: string, onCancel: () => void): Dialog {
   const frame = document.createElement('iframe')
   let opener: Element | null = null
   let overflow = ''
-  // An invisible full-viewport box: the modal app draws the card and the dimmed backdrop (the
+  // An invisible full-viewport box (a modal dialog is fixed at inset 0 by the UA stylesheet):
+  // the modal app draws the card and the dimmed backdrop (the
   // dialog's faint native ::backdrop stays underneath it).
   dialog.style.cssText =
-    'position:fixed;inset:0;width:100%;height:100%;max-width:none;max-height:none;margin:0;padding:0;border:0;background:none;overflow:hidden;z-index:999'
+    'width:100%;height:100%;max-width:none;max-height:none;margin:0;padding:0;border:0;background:none'
   frame.style.cssText = 'display:block;width:100%;height:100%;border:0;color-scheme:normal'
   dialog.setAttribute('aria-label', 'Connect a wallet')
   frame.title = 'Connect a wallet'

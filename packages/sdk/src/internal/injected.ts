@@ -63,7 +63,8 @@ export function discoverInjected(
   const legacy = () => {
     const ethereum = (window as { ethereum?: unknown }).ethereum
     if (!isProvider(ethereum) || [...wallets.values()].some((w) => w.provider === ethereum)) return
-    add({ uuid: 'injected', name: 'Browser Wallet', rdns: '', icon: '', legacy: true }, ethereum)
+    // The modal names it 'Browser Wallet'.
+    add({ uuid: 'injected', legacy: true } as InjectedProviderInfo, ethereum)
   }
 
   window.addEventListener('eip6963:announceProvider', onAnnounce)
