@@ -1,8 +1,8 @@
 import { formatAmount, truncateAddress } from '@porthole/shared'
 import { useEffect } from 'react'
 import * as Balance from '../actions/balance.js'
-import * as Connection from '../actions/connection.js'
 import * as Modal from '../actions/modal.js'
+import { DisconnectRow } from '../components/DisconnectRow.js'
 import { Icon } from '../components/Icon.js'
 import { Avatar, NetworkImage } from '../components/Images.js'
 import { t } from '../i18n/en.js'
@@ -98,12 +98,7 @@ export function Account() {
             </a>
           </li>
         ) : null}
-        <li>
-          <button type="button" className="ph-row" onClick={() => void Connection.disconnect()}>
-            <Icon name="disconnect" />
-            <span className="ph-row-name">{t('disconnect')}</span>
-          </button>
-        </li>
+        <DisconnectRow />
       </ul>
     </>
   )

@@ -1,4 +1,4 @@
-import * as Connection from '../actions/connection.js'
+import { DisconnectRow } from '../components/DisconnectRow.js'
 import { Icon } from '../components/Icon.js'
 import { t } from '../i18n/en.js'
 import { useModal } from '../store/store.js'
@@ -20,12 +20,7 @@ export function UnsupportedChain() {
       </div>
       <NetworkList exclude={activeId} />
       <ul className="ph-list" style={{ marginTop: 8 }}>
-        <li>
-          <button type="button" className="ph-row" onClick={() => void Connection.disconnect()}>
-            <Icon name="disconnect" />
-            <span className="ph-row-name">{t('disconnect')}</span>
-          </button>
-        </li>
+        <DisconnectRow />
       </ul>
     </>
   )
