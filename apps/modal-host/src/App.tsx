@@ -79,12 +79,19 @@ function useFocus(card: React.RefObject<HTMLDivElement | null>, key: string, ope
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` changes with the view; that is the trigger
   useEffect(() => {
     if (!open) return
-    const node = card.current
-    if (!node) return
-    const first =
-      node.querySelector<HTMLElement>(`.ph-body ${FOCUSABLE}`) ??
-      node.querySelector<HTMLElement>(FOCUSABLE)
-    first?.focus({ preventScroll: true })
+    // A view may name its first control (a search box); otherwise the dialog itself takes
+    // focus, so screen readers announce it and Tab starts at the first control.
+    const focus = (force: boolean) => {
+      const node = card.current
+      if (!node || (!force && node.contains(document.activeElement))) return
+      const target = node.querySelector<HTMLElement>('[data-autofocus]') ?? node
+      target.focus({ preventScroll: true })
+    }
+    focus(true)
+    // The host focuses this frame when it shows it; if that comes after the render, move in then.
+    const onWindowFocus = () => focus(false)
+    addEventListener('focus', onWindowFocus)
+    return () => removeEventListener('focus', onWindowFocus)
   }, [card, key, open])
 }
 
@@ -99,7 +106,11 @@ function onKeyDown(event: React.KeyboardEvent<HTMLDivElement>) {
   if (!items.length) return
   const first = items[0]!
   const last = items.at(-1)!
-  if (event.shiftKey && document.activeElement === first) {
+  const onCard = document.activeElement === event.currentTarget
+  if (onCard) {
+    event.preventDefault()
+    ;(event.shiftKey ? last : first).focus()
+  } else if (event.shiftKey && document.activeElement === first) {
     event.preventDefault()
     last.focus()
   } else if (!event.shiftKey && document.activeElement === last) {
@@ -181,6 +192,7 @@ export function App() {
               aria-labelledby="ph-title"
               data-shake={shake}
               data-view={screen.view}
+              tabIndex={-1}
               onKeyDown={onKeyDown}
             >
               <header className="ph-header">

@@ -95,6 +95,7 @@ export function AllWallets() {
         <span className="ph-visually-hidden">{t('searchWallet')}</span>
         <input
           type="search"
+          data-autofocus
           placeholder={t('searchWallet')}
           value={query}
           autoComplete="off"
