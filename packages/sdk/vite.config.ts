@@ -1,17 +1,23 @@
 import { defineConfig } from 'vitest/config'
 
-/** Builds `dist/sdk.js`: one minified IIFE with no dependencies, under the size budget. */
-export default defineConfig({
+/**
+ * Two builds: `dist/sdk.js`, one minified IIFE for the script tag (under the size budget), and
+ * with `--mode esm` `dist/index.js`, the ES module entry of the npm package.
+ */
+export default defineConfig(({ mode }) => ({
   build: {
     target: 'es2022',
-    emptyOutDir: true,
+    emptyOutDir: mode !== 'esm',
     minify: true,
-    lib: {
-      entry: 'src/script.ts',
-      formats: ['iife'],
-      name: 'PortholeSDK',
-      fileName: () => 'sdk.js',
-    },
+    lib:
+      mode === 'esm'
+        ? { entry: 'src/index.ts', formats: ['es'], fileName: () => 'index.js' }
+        : {
+            entry: 'src/script.ts',
+            formats: ['iife'],
+            name: 'PortholeSDK',
+            fileName: () => 'sdk.js',
+          },
   },
   test: { name: '@porthole/sdk' },
-})
+}))
