@@ -11,7 +11,9 @@ export const DEFAULT_ENDPOINTS = {
   api: 'http://127.0.0.1:4300',
   relay: 'ws://127.0.0.1:4400',
   mail: 'http://127.0.0.1:4500',
+  smtp: 'smtp://127.0.0.1:2525',
   oidc: 'http://127.0.0.1:4600',
+  recovery: 'http://127.0.0.1:4700',
   devnet: 'http://127.0.0.1:8545',
   devnetB: 'http://127.0.0.1:8546',
 } as const
@@ -27,7 +29,9 @@ export const ENDPOINT_ENV: Record<Endpoint, string> = {
   api: 'PORTHOLE_API_URL',
   relay: 'PORTHOLE_RELAY_URL',
   mail: 'PORTHOLE_MAIL_URL',
+  smtp: 'PORTHOLE_SMTP_URL',
   oidc: 'PORTHOLE_OIDC_URL',
+  recovery: 'PORTHOLE_RECOVERY_URL',
   devnet: 'PORTHOLE_DEVNET_RPC',
   devnetB: 'PORTHOLE_DEVNET_B_RPC',
 }
