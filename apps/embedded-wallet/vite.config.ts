@@ -1,7 +1,19 @@
+import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 
-/** The embedded-wallet frame: a static build served on its own origin. */
+/** The embedded-wallet frame and its social-login callback page: static builds on their own origin. */
 export default defineConfig({
-  build: { target: 'es2022', emptyOutDir: true, modulePreload: { polyfill: false } },
+  build: {
+    target: 'es2022',
+    emptyOutDir: true,
+    modulePreload: { polyfill: false },
+    rollupOptions: {
+      input: {
+        index: resolve(import.meta.dirname, 'index.html'),
+        socialCallback: resolve(import.meta.dirname, 'social-callback.html'),
+      },
+    },
+  },
+  worker: { format: 'es' },
   test: { name: '@porthole/embedded-wallet' },
 })

@@ -6,13 +6,17 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import * as Modal from './actions/modal.js'
 import { Icon } from './components/Icon.js'
 import { t } from './i18n/en.js'
+import { socialName } from './rules/socials.js'
 import { useModal } from './store/store.js'
 import type { Screen } from './store/types.js'
 import { Account } from './views/Account.js'
 import { AllWallets } from './views/AllWallets.js'
+import { ApproveTransaction } from './views/ApproveTransaction.js'
 import { Connect } from './views/Connect.js'
 import { ConnectingExternal } from './views/ConnectingExternal.js'
+import { EmailLogin, EmailVerifyDevice, EmailVerifyOtp, UpdateEmailWallet } from './views/Email.js'
 import { Networks } from './views/Networks.js'
+import { ConnectingSocial } from './views/Social.js'
 import { SwitchActiveChain } from './views/SwitchActiveChain.js'
 import { SwitchNetwork } from './views/SwitchNetwork.js'
 import { UnsupportedChain } from './views/UnsupportedChain.js'
@@ -38,6 +42,18 @@ function title(screen: Screen): string {
       return t('switchNetwork')
     case 'UnsupportedChain':
       return t('switchNetwork')
+    case 'EmailLogin':
+      return t('connectWallet')
+    case 'EmailVerifyOtp':
+      return t('otpLabel')
+    case 'EmailVerifyDevice':
+      return t('registerDevice')
+    case 'ConnectingSocial':
+      return socialName(screen.provider)
+    case 'UpdateEmailWallet':
+      return t('updateEmail')
+    case 'ApproveTransaction':
+      return t('approveTransaction')
   }
 }
 
@@ -68,6 +84,18 @@ function View({ screen }: { screen: Screen }) {
       )
     case 'UnsupportedChain':
       return <UnsupportedChain />
+    case 'EmailLogin':
+      return <EmailLogin />
+    case 'EmailVerifyOtp':
+      return <EmailVerifyOtp email={screen.email} />
+    case 'EmailVerifyDevice':
+      return <EmailVerifyDevice email={screen.email} />
+    case 'ConnectingSocial':
+      return <ConnectingSocial provider={screen.provider} />
+    case 'UpdateEmailWallet':
+      return <UpdateEmailWallet stage={screen.stage} email={screen.email} />
+    case 'ApproveTransaction':
+      return <ApproveTransaction />
   }
 }
 

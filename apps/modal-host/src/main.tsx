@@ -15,6 +15,7 @@ import {
 import { isOriginAllowed } from '@porthole/shared'
 import { createRoot } from 'react-dom/client'
 import { App } from './App.js'
+import * as Auth from './actions/auth.js'
 import * as Config from './actions/config.js'
 import * as Connection from './actions/connection.js'
 import * as Modal from './actions/modal.js'
@@ -104,11 +105,14 @@ function start(): void {
       channel.on('injectedEvent', (event) => Connection.onInjectedEvent(event))
       attachHost(channel as never)
       store.setState({ ready: true })
-      void Connection.restoreSession()
+      void Auth.restoreAuth().then(async (restored) => {
+        if (!restored) await Connection.restoreSession()
+      })
     },
   })
 }
 
+Auth.watchWalletFrame()
 const root = document.getElementById('root')
 if (root) createRoot(root).render(<App />)
 start()

@@ -130,6 +130,7 @@ describe('nginx/porthole.conf', () => {
       .replaceAll('https://wallet.porthole.example', walletUrl)
       .replaceAll('https://api.porthole.example', api.url)
       .replaceAll('wss://relay.porthole.example', 'ws://127.0.0.1:4400')
+      .replaceAll('https://recovery.porthole.example', 'http://127.0.0.1:4700')
       .replace('server 127.0.0.1:4300;', `server ${new URL(api.url).host};`)
       .replaceAll('/var/cache/nginx/porthole', join(dir, 'cache'))
       .replaceAll('/srv/porthole/modal-host', join(dir, 'modal'))

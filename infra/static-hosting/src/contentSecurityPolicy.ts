@@ -12,6 +12,8 @@ export type ContentSecurityPolicyParameters = {
   relayUrl: string
   /** The wallet app's URL: the modal may frame it. */
   walletUrl: string
+  /** The recovery key service: only the wallet app talks to it. */
+  recoveryUrl: string
 }
 
 /**
@@ -36,6 +38,7 @@ export function cspSource(url: string): string {
  *   apiUrl: 'http://127.0.0.1:4300',
  *   relayUrl: 'ws://127.0.0.1:4400',
  *   walletUrl: 'http://127.0.0.1:4200',
+ *   recoveryUrl: 'http://127.0.0.1:4700',
  * }) // "default-src 'self'; script-src 'self'; … frame-ancestors http://localhost:4000"
  */
 export function contentSecurityPolicy(parameters: ContentSecurityPolicyParameters): string {
@@ -46,7 +49,7 @@ export function contentSecurityPolicy(parameters: ContentSecurityPolicyParameter
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: ${api}`,
-    `connect-src 'self' ${api} ${relay}`,
+    `connect-src 'self' ${api} ${relay}${parameters.kind === 'wallet' ? ` ${cspSource(parameters.recoveryUrl)}` : ''}`,
     ...(parameters.kind === 'modal' ? [`frame-src ${cspSource(parameters.walletUrl)}`] : []),
     "font-src 'self'",
     "base-uri 'none'",

@@ -48,6 +48,7 @@ export async function startFrontends(
   const common = {
     apiUrl: urls.api,
     relayUrl: urls.relay,
+    recoveryUrl: urls.recovery,
     frameOrigins: { modal: urls.modal, wallet: urls.wallet },
     ...(parameters.projectCacheMs === undefined
       ? {}

@@ -6,6 +6,7 @@ const config = {
   walletUrl: 'http://127.0.0.1:4200',
   modalUrl: 'http://127.0.0.1:4100',
   relayUrl: 'ws://127.0.0.1:4400',
+  recoveryUrl: 'http://127.0.0.1:4700',
 }
 
 test('replaces the placeholder with attribute-escaped JSON that parses back', () => {

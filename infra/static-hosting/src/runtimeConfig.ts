@@ -12,6 +12,8 @@ export type RuntimeConfig = {
   walletUrl: string
   modalUrl: string
   relayUrl: string
+  /** The recovery key service the wallet frame calls (embedded wallet). */
+  recoveryUrl: string
 }
 
 /**
@@ -38,7 +40,9 @@ export function escapeHtmlAttribute(text: string): string {
  * // '<meta name="porthole-config" content="{&quot;apiUrl&quot;:…}">'
  */
 export function injectRuntimeConfig(html: string, config: RuntimeConfig): string {
-  const { apiUrl, walletUrl, modalUrl, relayUrl } = config
-  const value = escapeHtmlAttribute(JSON.stringify({ apiUrl, walletUrl, modalUrl, relayUrl }))
+  const { apiUrl, walletUrl, modalUrl, relayUrl, recoveryUrl } = config
+  const value = escapeHtmlAttribute(
+    JSON.stringify({ apiUrl, walletUrl, modalUrl, relayUrl, recoveryUrl }),
+  )
   return html.replaceAll(CONFIG_PLACEHOLDER, () => value)
 }

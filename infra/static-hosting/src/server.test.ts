@@ -193,6 +193,7 @@ describe('the HTML document', () => {
       walletUrl: 'http://127.0.0.1:4200',
       modalUrl: 'http://127.0.0.1:4100',
       relayUrl,
+      recoveryUrl: 'http://127.0.0.1:4700',
     })
   })
 })

@@ -14,7 +14,7 @@ import {
 } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve, sep } from 'node:path'
-import { type FrontendKind, frameAncestorsPolicy, frameCheck } from '@porthole/shared'
+import { endpoints, type FrontendKind, frameAncestorsPolicy, frameCheck } from '@porthole/shared'
 import { cacheControl } from './cacheControl.ts'
 import { type ContentEncoding, compress, negotiateEncoding } from './contentEncoding.ts'
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts'
@@ -29,6 +29,8 @@ export type StaticServerParameters = {
   kind: FrontendKind
   apiUrl: string
   relayUrl: string
+  /** The recovery key service (wallet CSP and runtime config); default `endpoints().recovery`. */
+  recoveryUrl?: string
   /** Public URLs of the two front-ends. */
   frameOrigins: { modal: string; wallet: string }
   /** More files by URL path, e.g. `{ '/sdk.js': 'packages/sdk/dist/sdk.js' }`. */
@@ -83,6 +85,7 @@ type Entry = {
  */
 export function createStaticServer(parameters: StaticServerParameters): StaticServer {
   const { kind, apiUrl, relayUrl, frameOrigins, projectCacheMs = 1000 } = parameters
+  const recoveryUrl = parameters.recoveryUrl ?? endpoints().recovery
   const root = resolve(parameters.root)
   const extraFiles = new Map(
     Object.entries(parameters.extraFiles ?? {}).map(([path, file]) => [path, resolve(file)]),
@@ -94,6 +97,7 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
     walletUrl: frameOrigins.wallet,
     modalUrl: frameOrigins.modal,
     relayUrl,
+    recoveryUrl,
   }
   const entries = new Map<string, Promise<Entry>>()
 
@@ -192,6 +196,7 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
         kind,
         apiUrl,
         relayUrl,
+        recoveryUrl,
         walletUrl: frameOrigins.wallet,
         frameAncestors: frameAncestorsPolicy({
           kind,

@@ -247,8 +247,16 @@ function clear(connectorId: string | undefined): void {
  */
 export async function disconnect(): Promise<void> {
   const { connection } = store.getState()
+  if (connection.connector?.type === 'AUTH') await signOutEmbedded()
   clear(connection.connector?.id)
   Modal.close()
+}
+
+let signOutEmbedded: () => Promise<void> = async () => {}
+
+/** Lets the embedded wallet sign out on disconnect (set by the auth actions; avoids a cycle). */
+export function setEmbeddedSignOut(fn: () => Promise<void>): void {
+  signOutEmbedded = fn
 }
 
 /**

@@ -41,6 +41,14 @@ export function close(): void {
   if (!store.getState().open) return
   store.setState({ open: false, toast: null, loading: false })
   Waiters.rejectAll(new UserRejectedRequestError('Modal closed'))
+  for (const listener of closeListeners) listener()
+}
+
+const closeListeners: (() => void)[] = []
+
+/** Runs `listener` whenever the modal closes (e.g. to abort requests waiting for approval). */
+export function onClose(listener: () => void): void {
+  closeListeners.push(listener)
 }
 
 /** Whether the user may close the modal now (spec §2: not on sign/approve while sign-in is required). */

@@ -10,6 +10,7 @@ import { hostRequest } from '../host/bridge.js'
 import { networkSwitchView } from '../rules/networkSwitchView.js'
 import { savePersisted } from '../store/persist.js'
 import { store } from '../store/store.js'
+import { walletRequest } from '../wallet/frame.js'
 import * as Balance from './balance.js'
 import * as Modal from './modal.js'
 
@@ -37,6 +38,13 @@ const isUnrecognized = (error: unknown) => {
 /** The wallet call for the connected injected wallet; adds the chain on 4902. */
 async function switchWallet(network: Network): Promise<void> {
   const { connection } = store.getState()
+  if (connection.connector?.type === 'AUTH') {
+    // Spec §4: an auth provider switches chain and reloads the user.
+    await walletRequest('switchNetwork', { chainId: Number(network.id) })
+    const user = await walletRequest('getUser', {})
+    store.setState({ authUser: user })
+    return
+  }
   const uuid = connection.connector?.uuid
   if (!uuid) throw new BaseError('No connector found for connection')
   const chainId = toHexChainId(network.id)

@@ -60,6 +60,28 @@ export const en = {
   projectIdNotConfiguredHint:
     'The app embedding this dialog has no project id. Ask its developer to add data-project-id.',
   connectedWith: 'Connected with {name}',
+  email: 'Email',
+  invalidEmail: 'Enter a valid e-mail address',
+  otpSent: 'We sent a 6-digit code to',
+  otpSentCurrent: 'To confirm, enter the code we sent to',
+  yourCurrentEmail: 'your current e-mail',
+  otpLabel: 'Verification code',
+  didNotGetIt: "Didn't get it?",
+  resend: 'Resend code',
+  codeResent: 'Code sent',
+  registerDevice: 'Register this device',
+  approveFromEmail: 'Approve the sign-in from the link we sent to',
+  updateEmail: 'Update e-mail',
+  updateEmailHint: 'Enter the new e-mail address for this wallet.',
+  newEmail: 'New e-mail',
+  emailUpdated: 'E-mail updated',
+  continueWith: 'Continue with {name}',
+  logInWith: 'Log in with {name}',
+  connectInPopup: 'Connect your account in the window that opened',
+  socialRetryHint: 'The window closed before you finished, or the provider refused.',
+  approveTransaction: 'Approve transaction',
+  reviewInWallet: 'Review the request in the wallet window',
+  or: 'or',
 } as const
 
 /** A key of the string catalogue. */

@@ -10,8 +10,8 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
   themeVariables: {},
   features: {
     allWallets: true,
-    email: false,
-    socials: false,
+    email: true,
+    socials: ['google', 'x', 'discord', 'apple', 'github', 'facebook'],
     legalCheckbox: false,
     collapseWallets: false,
     connectMethodsOrder: ['email', 'social', 'wallet'],

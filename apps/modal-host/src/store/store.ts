@@ -26,6 +26,8 @@ export function initialState(): ModalState {
     recentWallets: persisted.recentWallets,
     disconnectedConnectorIds: persisted.disconnectedConnectorIds,
     catalogue: { status: 'idle', wallets: [], count: 0, page: 0, featured: [] },
+    authUser: null,
+    lastEmailLoginAt: null,
   }
 }
 

@@ -5,9 +5,11 @@
 import type {
   ConnectionStatus,
   ConnectorInfo,
+  EmbeddedUser,
   Features,
   InjectedProviderInfo,
   Metadata,
+  SocialProvider,
 } from '@porthole/protocol'
 import type { ChainNamespace, Network } from '@porthole/shared'
 import type { CatalogueWallet } from '../rules/walletLists.js'
@@ -45,6 +47,12 @@ export type Screen =
       network: Network
     }
   | { view: 'UnsupportedChain' }
+  | { view: 'EmailLogin' }
+  | { view: 'EmailVerifyOtp'; email: string }
+  | { view: 'EmailVerifyDevice'; email: string }
+  | { view: 'ConnectingSocial'; provider: SocialProvider }
+  | { view: 'UpdateEmailWallet'; stage: 'new' | 'primary' | 'secondary'; email: string }
+  | { view: 'ApproveTransaction'; method: string }
 
 /** A view name. */
 export type ViewName = Screen['view']
@@ -131,4 +139,8 @@ export type ModalState = {
   recentWallets: WalletEntry[]
   disconnectedConnectorIds: string[]
   catalogue: CatalogueState
+  /** The embedded-wallet user when the connector is AUTH. */
+  authUser: EmbeddedUser | null
+  /** When the last e-mail login code was asked for (cooldown, spec §5). */
+  lastEmailLoginAt: number | null
 }

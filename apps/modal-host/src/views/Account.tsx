@@ -6,6 +6,7 @@ import { DisconnectRow } from '../components/DisconnectRow.js'
 import { Icon } from '../components/Icon.js'
 import { Avatar, NetworkImage } from '../components/Images.js'
 import { t } from '../i18n/en.js'
+import { authDisplayName } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
 
 /** The active network's button (opens Networks), or an unknown-network state. */
@@ -35,6 +36,7 @@ export function NetworkButton() {
 export function Account() {
   const connection = useModal((s) => s.connection)
   const balance = useModal((s) => s.balance)
+  const authUser = useModal((s) => s.authUser)
   const networks = useModal((s) => s.config.networks)
   const network = networks.find((n) => n.caipNetworkId === connection.caipNetworkId)
   useEffect(() => {
@@ -78,7 +80,11 @@ export function Account() {
         <span className="ph-balance" data-testid="account-balance">
           {shownBalance}
         </span>
-        {connection.connector ? (
+        {authUser && authDisplayName(authUser) ? (
+          <span className="ph-muted" data-testid="account-user">
+            {authDisplayName(authUser)}
+          </span>
+        ) : connection.connector ? (
           <span className="ph-muted">
             {t('connectedWith', { name: connection.connector.name })}
           </span>
@@ -96,6 +102,18 @@ export function Account() {
               <Icon name="external" />
               <span className="ph-row-name">{t('blockExplorer')}</span>
             </a>
+          </li>
+        ) : null}
+        {authUser?.email ? (
+          <li>
+            <button
+              type="button"
+              className="ph-row"
+              onClick={() => Modal.push({ view: 'UpdateEmailWallet', stage: 'new', email: '' })}
+            >
+              <Icon name="mail" />
+              <span className="ph-row-name">{t('updateEmail')}</span>
+            </button>
           </li>
         ) : null}
         <DisconnectRow />

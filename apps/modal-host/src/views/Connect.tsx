@@ -3,8 +3,11 @@ import { Icon } from '../components/Icon.js'
 import { NavRow, WalletRow } from '../components/WalletRow.js'
 import { useConnectSections } from '../hooks/useWallets.js'
 import { t } from '../i18n/en.js'
+import { detectPlatform, socialName, visibleSocials } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
+import { EmailForm } from './Email.js'
+import { SocialIcon, startSocial } from './Social.js'
 
 const TAGS = {
   recent: { label: t('recent') },
@@ -16,6 +19,14 @@ const TAGS = {
 /** Opens the connecting view for a wallet. */
 export function selectWallet(wallet: WalletEntry): void {
   Modal.push({ view: 'ConnectingExternal', wallet })
+}
+
+function Divider() {
+  return (
+    <p className="ph-divider">
+      <span>{t('or')}</span>
+    </p>
+  )
 }
 
 /** Legal links under the list, when the dapp configured them. */
@@ -86,10 +97,45 @@ export function Connect() {
       ) : null}
     </ul>
   )
-  // E-mail and social sections render here in `connectMethodsOrder` once the embedded wallet lands.
-  const ordered = config.features.connectMethodsOrder.map((method) =>
-    method === 'wallet' ? walletSection : null,
+  const socials = visibleSocials(
+    config.features.socials === false ? [] : config.features.socials,
+    detectPlatform(navigator.userAgent, 'Telegram' in window),
   )
+  const [first, ...rest] = socials
+  const socialSection = first ? (
+    <div className="ph-socials" key="social">
+      <button type="button" className="ph-row ph-social-main" onClick={() => startSocial(first)}>
+        <SocialIcon provider={first} />
+        <span className="ph-row-name">{t('continueWith', { name: socialName(first) })}</span>
+      </button>
+      {rest.length ? (
+        <div className="ph-social-row">
+          {rest.map((provider) => (
+            <button
+              key={provider}
+              type="button"
+              className="ph-social-button"
+              aria-label={t('continueWith', { name: socialName(provider) })}
+              onClick={() => startSocial(provider)}
+            >
+              <SocialIcon provider={provider} size={28} />
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  ) : null
+  // Spec §9: connect methods in the configured order (default e-mail, social, wallet).
+  const parts = {
+    email: config.features.email ? <EmailForm key="email" /> : null,
+    social: socialSection,
+    wallet: walletSection,
+  }
+  const ordered = config.features.connectMethodsOrder
+    .filter((method) => parts[method])
+    .flatMap((method, i) =>
+      i === 0 ? [parts[method]] : [<Divider key={`or-${method}`} />, parts[method]],
+    )
   return (
     <>
       {ordered}

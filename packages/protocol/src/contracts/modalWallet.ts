@@ -1,21 +1,132 @@
 /**
- * The modal ⇄ embedded-wallet frame contract (spec §7 "Embedded-wallet frame"). This issue
- * ships the handshake and the first messages; the embedded-wallet issue completes the
- * catalogue (connect e-mail, OTP, social, RPC request, …).
+ * The modal ⇄ embedded-wallet frame contract: the spec's frame catalogue (§7 "Embedded-wallet
+ * frame"). Every request has a success reply and an error reply on the same request id (the
+ * channel's `res`). Only the modal can reach the frame: the host never holds a port to it.
  */
 import { z } from 'zod'
 import type { InferContract } from '../types.js'
+import { type CaipNetworkId, Metadata } from './hostModal.js'
+
+const Text = (max: number) => z.string().max(max)
+const Email = z
+  .string()
+  .max(254)
+  .regex(/^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[A-Za-z]{2,}$/)
+const Otp = z.string().regex(/^\d{6}$/)
+const ChainId = z.union([z.number().int().positive(), Text(64)])
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
+
+/** Social providers (spec §5). */
+export const SocialProvider = z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
+export type SocialProvider = z.infer<typeof SocialProvider>
+
+/** Account types (spec §6). */
+export const AccountType = z.enum(['eoa', 'smartAccount'])
+export type AccountType = z.infer<typeof AccountType>
+
+/** The signed-in user as the frame reports it (spec §3 "User (embedded wallet)"). */
+export const EmbeddedUser = z.object({
+  email: Email.nullable(),
+  address: Address,
+  chainId: ChainId,
+  accounts: z.array(z.object({ address: Address, type: AccountType })).max(4),
+  userName: Text(100).nullable(),
+  socialProvider: SocialProvider.nullable(),
+  preferredAccountType: AccountType,
+  smartAccountDeployed: z.boolean(),
+})
+export type EmbeddedUser = z.infer<typeof EmbeddedUser>
+
+/** Login actions (spec §4: VERIFY_DEVICE, VERIFY_OTP, CONNECT). */
+export const LoginAction = z.enum(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT'])
+export type LoginAction = z.infer<typeof LoginAction>
+
+/** E-mail update actions (spec §4). */
+export const UpdateEmailAction = z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP'])
+export type UpdateEmailAction = z.infer<typeof UpdateEmailAction>
+
+const JsonRpcParams = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional()
+const Empty = z.object({})
 
 /** Requests the modal sends and the wallet frame handles. */
 export const ModalToWalletSchema = {
   requests: {
-    /** Whether the frame holds a signed-in user. */
-    isConnected: { params: z.object({}), result: z.object({ isConnected: z.boolean() }) },
-    /** The chain the frame's wallet is on (spec: frame default chain eip155:1). */
-    getChainId: {
-      params: z.object({}),
-      result: z.object({ chainId: z.union([z.number(), z.string()]) }),
+    switchNetwork: {
+      params: z.object({ chainId: ChainId }),
+      result: z.object({ chainId: ChainId }),
     },
+    connectEmail: { params: z.object({ email: Email }), result: z.object({ action: LoginAction }) },
+    /** Resolves once the new device is approved from the e-mail (the OTP is then on its way). */
+    connectDevice: { params: Empty, result: Empty },
+    connectOtp: { params: z.object({ otp: Otp }), result: Empty },
+    /** Completes social login with the popup's result URI. */
+    connectSocial: { params: z.object({ uri: z.string().max(4096) }), result: EmbeddedUser },
+    getSocialRedirectUri: {
+      params: z.object({ provider: SocialProvider }),
+      result: z.object({ uri: z.string().max(4096) }),
+    },
+    getFarcasterUri: { params: Empty, result: z.object({ url: z.string().max(4096) }) },
+    connectFarcaster: { params: Empty, result: z.object({ userName: Text(100) }) },
+    getUser: {
+      params: z.object({
+        chainId: ChainId.optional(),
+        preferredAccountType: AccountType.optional(),
+      }),
+      result: EmbeddedUser,
+    },
+    signOut: { params: Empty, result: Empty },
+    isConnected: { params: Empty, result: z.object({ isConnected: z.boolean() }) },
+    getChainId: { params: Empty, result: z.object({ chainId: ChainId }) },
+    /** An EIP-1193 call; not-safe methods wait for the user's approval in the frame. */
+    rpcRequest: {
+      params: z.object({
+        method: Text(64).min(1),
+        params: JsonRpcParams,
+        chainId: ChainId.optional(),
+      }),
+      result: z.unknown(),
+    },
+    updateEmail: {
+      params: z.object({ email: Email }),
+      result: z.object({ action: UpdateEmailAction }),
+    },
+    updateEmailPrimaryOtp: {
+      params: z.object({ otp: Otp }),
+      result: z.object({ action: UpdateEmailAction }),
+    },
+    updateEmailSecondaryOtp: {
+      params: z.object({ otp: Otp }),
+      result: z.object({ newEmail: Email }),
+    },
+    syncTheme: {
+      params: z.object({
+        themeMode: z.enum(['light', 'dark']),
+        themeVariables: z.record(Text(64), z.union([Text(256), z.number()])).optional(),
+        w3mThemeVariables: z.record(Text(64), z.union([Text(256), z.number()])).optional(),
+      }),
+      result: Empty,
+    },
+    syncDappData: {
+      params: z.object({
+        metadata: Metadata,
+        sdkVersion: Text(32),
+        sdkType: Text(32),
+        projectId: Text(128),
+      }),
+      result: Empty,
+    },
+    getSmartAccountEnabledNetworks: {
+      params: Empty,
+      result: z.object({ smartAccountEnabledNetworks: z.array(z.number().int()).max(100) }),
+    },
+    initSmartAccount: { params: Empty, result: z.object({ isDeployed: z.boolean() }) },
+    setPreferredAccount: {
+      params: z.object({ type: AccountType }),
+      result: z.object({ type: AccountType, address: Address }),
+    },
+    reload: { params: Empty, result: Empty },
+    /** Aborts pending not-safe requests (spec §4: only those abort); names what it aborted. */
+    rpcAbort: { params: Empty, result: z.object({ aborted: z.array(Text(64)).max(100) }) },
   },
   events: {},
 } as const
@@ -26,7 +137,68 @@ export const WalletToModalSchema = {
   requests: {},
   events: {
     /** The frame finished loading its state (the modal then waits the 500 ms settle delay). */
-    ready: z.object({}),
+    ready: z.object({ isConnected: z.boolean() }),
+    /** A not-safe request waits for the user: show the frame (spec: ApproveTransaction). */
+    approvalRequested: z.object({ method: Text(64) }),
+    /** The user answered (or the request was aborted): hide the frame again. */
+    approvalDone: z.object({ approved: z.boolean() }),
+    /** The user's account or chain changed inside the frame. */
+    userChanged: z.object({ user: EmbeddedUser.nullable() }),
   },
 } as const
 export type WalletToModal = InferContract<typeof WalletToModalSchema>
+
+/** Methods the frame answers from the chain without asking (spec §6 "Safe read-only"). */
+export const SAFE_METHODS: readonly string[] = [
+  'eth_call',
+  'eth_getBalance',
+  'eth_chainId',
+  'eth_getLogs',
+  'eth_sendRawTransaction',
+  'eth_blockNumber',
+  'eth_estimateGas',
+  'eth_gasPrice',
+  'eth_getTransactionReceipt',
+  'eth_getTransactionByHash',
+  'eth_getTransactionCount',
+  'eth_getCode',
+  'eth_getBlockByNumber',
+  'eth_maxPriorityFeePerGas',
+  'eth_feeHistory',
+  'wallet_getCapabilities',
+  'wallet_getCallsStatus',
+  'wallet_getAssets',
+  'eth_getUserOperationByHash',
+  'eth_getUserOperationReceipt',
+  'eth_supportedEntryPoints',
+]
+
+/** Methods that need the user's approval in the frame (spec §6 "Not safe"). */
+export const NOT_SAFE_METHODS: readonly string[] = [
+  'personal_sign',
+  'eth_signTypedData_v4',
+  'eth_sendTransaction',
+  'solana_signMessage',
+  'solana_signTransaction',
+  'solana_signAllTransactions',
+  'solana_signAndSendTransaction',
+  'wallet_sendCalls',
+  'wallet_grantPermissions',
+  'wallet_revokePermissions',
+  'eth_sendUserOperation',
+]
+
+/** The spec's message for any other method (§6). */
+export const RPC_NOT_ALLOWED = 'Requested RPC call is not allowed'
+
+/** Frame timeouts (spec §9). */
+export const WALLET_TIMEOUTS = {
+  /** Frame load → 'Network Error - Could not load embedded wallet' (iframe_load_failed). */
+  load: 20_000,
+  /** Connect e-mail, device, OTP, social, social redirect URI → iframe_request_timeout. */
+  login: 120_000,
+  /** Ready settle delay. */
+  settle: 500,
+} as const
+
+export type { CaipNetworkId }

@@ -1,0 +1,33 @@
+/**
+ * Runtime settings the static host writes into the page, and the frame URL's project id.
+ */
+import { DEFAULT_ENDPOINTS } from '@porthole/shared'
+
+export type Runtime = {
+  apiUrl: string
+  modalUrl: string
+  walletUrl: string
+  recoveryUrl: string
+  projectId: string
+}
+
+/** Reads the runtime settings of this page. */
+export function readRuntime(doc: Document = document, href = location.href): Runtime {
+  let meta: Partial<Runtime> = {}
+  try {
+    const content = doc.querySelector('meta[name="porthole-config"]')?.getAttribute('content')
+    if (content && content !== '__PORTHOLE_CONFIG__') meta = JSON.parse(content)
+  } catch {}
+  const url = new URL(href)
+  return {
+    apiUrl: meta.apiUrl ?? DEFAULT_ENDPOINTS.api,
+    modalUrl: meta.modalUrl ?? DEFAULT_ENDPOINTS.modal,
+    walletUrl: meta.walletUrl ?? url.origin,
+    recoveryUrl: meta.recoveryUrl ?? DEFAULT_ENDPOINTS.recovery,
+    projectId: (url.searchParams.get('projectId') ?? '').slice(0, 128),
+  }
+}
+
+/** SDK type and version sent with API calls. */
+export const SDK_TYPE = 'porthole-wallet'
+export const SDK_VERSION = '0.1.0'

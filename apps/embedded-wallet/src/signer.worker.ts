@@ -1,0 +1,72 @@
+/**
+ * The signer: the only place the private key exists. It runs in a dedicated Worker of the
+ * wallet frame (no DOM, no network), is driven through comlink, and hands out only key
+ * shares (each useless alone), addresses and signatures.
+ */
+import { expose } from 'comlink'
+import { combine, split } from 'shamir-secret-sharing'
+import {
+  bytesToHex,
+  type Hex,
+  hexToBytes,
+  type TransactionSerializable,
+  type TypedDataDefinition,
+} from 'viem'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+
+let account: PrivateKeyAccount | undefined
+let secret: Uint8Array | undefined
+
+function hold(key: Uint8Array): string {
+  secret = key
+  account = privateKeyToAccount(bytesToHex(key))
+  return account.address
+}
+
+function signer(): PrivateKeyAccount {
+  if (!account) throw new Error('No wallet loaded')
+  return account
+}
+
+/** What the frame's main thread may ask of the signer. */
+const api = {
+  /** Creates a new key, keeps it, and returns its address and three shares (2-of-3). */
+  async create(): Promise<{ address: string; shares: Uint8Array[] }> {
+    const address = hold(hexToBytes(generatePrivateKey()))
+    return { address, shares: await split(secret as Uint8Array, 3, 2) }
+  },
+  /** Rebuilds the key from two shares and keeps it; returns its address. */
+  async restore(a: Uint8Array, b: Uint8Array): Promise<string> {
+    const key = await combine([a, b])
+    if (key.length !== 32) throw new Error('Shares do not form a key')
+    return hold(key)
+  },
+  /** Splits the loaded key again (a new share set, e.g. for a new device). */
+  async reshare(): Promise<Uint8Array[]> {
+    if (!secret) throw new Error('No wallet loaded')
+    return split(secret, 3, 2)
+  },
+  address(): string | null {
+    return account?.address ?? null
+  },
+  signMessage(message: string | { raw: Hex }): Promise<Hex> {
+    return signer().signMessage({ message })
+  },
+  signTypedData(typed: TypedDataDefinition): Promise<Hex> {
+    return signer().signTypedData(typed)
+  },
+  signTransaction(transaction: TransactionSerializable): Promise<Hex> {
+    return signer().signTransaction(transaction)
+  },
+  /** Forgets the key (sign-out). */
+  clear(): void {
+    secret?.fill(0)
+    secret = undefined
+    account = undefined
+  },
+}
+
+/** The signer's interface, for comlink's `wrap`. */
+export type SignerApi = typeof api
+
+expose(api)

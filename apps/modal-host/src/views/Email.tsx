@@ -1,0 +1,261 @@
+import { isEmail } from '@porthole/shared'
+import { useEffect, useRef, useState } from 'react'
+import * as Auth from '../actions/auth.js'
+import * as Modal from '../actions/modal.js'
+import { Icon } from '../components/Icon.js'
+import { t } from '../i18n/en.js'
+
+function errorText(error: unknown): string {
+  const message = (error as Error)?.message
+  return typeof message === 'string' && message ? message : t('failedToConnect')
+}
+
+/** The e-mail field: on Connect (above the wallets) and as the EmailLogin view. */
+export function EmailForm({ autoFocus = false }: { autoFocus?: boolean }) {
+  const [email, setEmail] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault()
+    if (busy) return
+    if (!isEmail(email.trim())) {
+      setError(t('invalidEmail'))
+      return
+    }
+    setBusy(true)
+    setError(null)
+    try {
+      await Auth.emailLogin(email.trim())
+    } catch (e) {
+      setError(errorText(e))
+      Modal.shake()
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <form className="ph-email" onSubmit={submit} noValidate>
+      <label className="ph-search" data-invalid={error ? 'true' : undefined}>
+        <Icon name="mail" size={18} />
+        <span className="ph-visually-hidden">{t('email')}</span>
+        <input
+          type="email"
+          name="email"
+          autoComplete="email"
+          placeholder={t('email')}
+          value={email}
+          {...(autoFocus ? { 'data-autofocus': true } : {})}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? 'ph-email-error' : undefined}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        {busy ? (
+          <span className="ph-spinner" role="status" aria-label={t('loading')} />
+        ) : email ? (
+          <button type="submit" className="ph-icon-button" aria-label={t('continue')}>
+            <Icon name="chevron" size={18} />
+          </button>
+        ) : null}
+      </label>
+      {error ? (
+        <p id="ph-email-error" className="ph-field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  )
+}
+
+/** EmailLogin: the e-mail form on its own. */
+export function EmailLogin() {
+  return <EmailForm autoFocus />
+}
+
+/** A six-digit code field that submits itself when complete. */
+function OtpForm({ onSubmit, label }: { onSubmit: (otp: string) => Promise<void>; label: string }) {
+  const [otp, setOtp] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const submit = async (code: string) => {
+    setBusy(true)
+    setError(null)
+    try {
+      await onSubmit(code)
+    } catch (e) {
+      setError(errorText(e))
+      setOtp('')
+      Modal.shake()
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <form
+      className="ph-otp"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (otp.length === 6) void submit(otp)
+      }}
+    >
+      <label className="ph-search ph-otp-field">
+        <span className="ph-visually-hidden">{label}</span>
+        <input
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          maxLength={6}
+          data-autofocus
+          aria-label={label}
+          placeholder="••••••"
+          value={otp}
+          disabled={busy}
+          onChange={(e) => {
+            const next = e.target.value.replace(/\D/g, '').slice(0, 6)
+            setOtp(next)
+            if (next.length === 6) void submit(next)
+          }}
+        />
+        {busy ? <span className="ph-spinner" role="status" aria-label={t('loading')} /> : null}
+      </label>
+      {error ? (
+        <p className="ph-field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  )
+}
+
+/** EmailVerifyOtp: enter the code; resend after the cooldown. */
+export function EmailVerifyOtp({ email }: { email: string }) {
+  const [resendError, setResendError] = useState<string | null>(null)
+  return (
+    <div className="ph-center">
+      <Icon name="mail" size={40} />
+      <p className="ph-muted">
+        {t('otpSent')} <strong>{email}</strong>
+      </p>
+      <OtpForm label={t('otpLabel')} onSubmit={Auth.submitOtp} />
+      <p className="ph-muted">
+        {t('didNotGetIt')}{' '}
+        <button
+          type="button"
+          className="ph-link-button"
+          onClick={async () => {
+            setResendError(null)
+            try {
+              await Auth.emailLogin(email)
+              Modal.showToast(t('codeResent'), 'success')
+            } catch (e) {
+              setResendError(errorText(e))
+            }
+          }}
+        >
+          {t('resend')}
+        </button>
+      </p>
+      {resendError ? (
+        <p className="ph-field-error" role="alert">
+          {resendError}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+/** EmailVerifyDevice: approve the new device from the e-mail; then the code. */
+export function EmailVerifyDevice({ email }: { email: string }) {
+  const [error, setError] = useState<string | null>(null)
+  const started = useRef(false)
+  useEffect(() => {
+    if (started.current) return
+    started.current = true
+    const controller = new AbortController()
+    Auth.waitForDevice(email, controller.signal).catch((e) => setError(errorText(e)))
+    return () => controller.abort()
+  }, [email])
+  return (
+    <div className="ph-center" aria-live="polite">
+      <span className="ph-loader">
+        <Icon name="mail" size={40} />
+      </span>
+      <h3>{t('registerDevice')}</h3>
+      <p className="ph-muted">
+        {t('approveFromEmail')} <strong>{email}</strong>
+      </p>
+      {error ? (
+        <p className="ph-field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+/** UpdateEmailWallet: the new address, then the code to the current one, then to the new one. */
+export function UpdateEmailWallet({
+  stage,
+  email,
+}: {
+  stage: 'new' | 'primary' | 'secondary'
+  email: string
+}) {
+  const [value, setValue] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  if (stage === 'new')
+    return (
+      <form
+        className="ph-center"
+        noValidate
+        onSubmit={async (event) => {
+          event.preventDefault()
+          if (!isEmail(value.trim())) return setError(t('invalidEmail'))
+          try {
+            await Auth.startEmailUpdate(value.trim())
+          } catch (e) {
+            setError(errorText(e))
+          }
+        }}
+      >
+        <p className="ph-muted">{t('updateEmailHint')}</p>
+        <label className="ph-search">
+          <span className="ph-visually-hidden">{t('newEmail')}</span>
+          <input
+            type="email"
+            data-autofocus
+            placeholder={t('newEmail')}
+            aria-label={t('newEmail')}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
+        </label>
+        {error ? (
+          <p className="ph-field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" className="ph-button">
+          {t('continue')}
+        </button>
+      </form>
+    )
+  return (
+    <div className="ph-center">
+      <p className="ph-muted">
+        {stage === 'primary' ? t('otpSentCurrent') : t('otpSent')}{' '}
+        <strong>{stage === 'primary' ? t('yourCurrentEmail') : email}</strong>
+      </p>
+      <OtpForm
+        key={stage}
+        label={t('otpLabel')}
+        onSubmit={async (otp) => {
+          await Auth.submitEmailUpdateOtp(stage, email, otp)
+          if (stage === 'secondary') {
+            Modal.showToast(t('emailUpdated'), 'success')
+            Modal.back()
+          }
+        }}
+      />
+    </div>
+  )
+}

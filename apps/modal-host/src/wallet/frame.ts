@@ -1,0 +1,134 @@
+/**
+ * The embedded-wallet frame, a hidden child frame of the modal on the wallet origin
+ * (DESIGN §1). Created when an embedded account is needed (or at start when the last session
+ * was embedded); ready once it says so plus the 500 ms settle delay (spec §4). Load and login
+ * timeouts follow spec §9 and surface as the spec's alerts.
+ */
+import {
+  type Channel,
+  fromContract,
+  type ModalToWallet,
+  Parent,
+  ResourceUnavailableError,
+  WALLET_TIMEOUTS,
+  type WalletToModal,
+  WalletToModalSchema,
+} from '@porthole/protocol'
+import { runtime } from '../runtime.js'
+import { store } from '../store/store.js'
+
+type WalletChannel = Channel.Channel<ModalToWallet, WalletToModal>
+
+/** Requests that wait on a human (e-mail, device, OTP, social): 120 s each (spec §9). */
+const LOGIN_METHODS = new Set([
+  'connectEmail',
+  'connectDevice',
+  'connectOtp',
+  'connectSocial',
+  'getSocialRedirectUri',
+])
+
+let frame: HTMLIFrameElement | undefined
+let ready: Promise<WalletChannel> | undefined
+let current: WalletChannel | undefined
+const listeners: ((channel: WalletChannel) => void)[] = []
+
+/** Registers a callback for each (re)connected frame channel (event subscriptions). */
+export function onWalletChannel(listener: (channel: WalletChannel) => void): void {
+  listeners.push(listener)
+  if (current) listener(current)
+}
+
+function fail(message: string, reason: 'iframe_load_failed' | 'iframe_request_timeout') {
+  store.setState({ alert: { code: -32002, message, fatal: false } })
+  return new ResourceUnavailableError(message, { data: { reason } })
+}
+
+/**
+ * The wallet frame's channel, creating the frame on first use. Rejects with 'Network Error -
+ * Could not load embedded wallet' when the frame is not ready in 20 s.
+ *
+ * @example
+ * const wallet = await walletFrame()
+ */
+export function walletFrame(): Promise<WalletChannel> {
+  if (ready) return ready
+  const { projectId } = store.getState().config
+  const url = new URL('/', runtime.walletUrl)
+  url.searchParams.set('projectId', projectId)
+  const node = document.createElement('iframe')
+  node.title = 'Porthole embedded wallet'
+  node.className = 'ph-wallet-frame'
+  node.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups')
+  node.hidden = true
+  frame = node
+  ready = new Promise<WalletChannel>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(fail('Network Error - Could not load embedded wallet', 'iframe_load_failed'))
+      stop()
+      node.remove()
+      frame = undefined
+      ready = undefined
+    }, WALLET_TIMEOUTS.load)
+    const stop = Parent.connect<ModalToWallet, WalletToModal>({
+      frame: node,
+      origin: new URL(runtime.walletUrl).origin,
+      hello: { projectId, metadata: store.getState().config.metadata },
+      validator: fromContract(WalletToModalSchema),
+      onChannel: (channel) => {
+        const typed = channel as unknown as WalletChannel
+        current = typed
+        for (const listener of listeners) listener(typed)
+        typed.on('ready', () => {
+          setTimeout(() => {
+            clearTimeout(timer)
+            resolve(typed)
+          }, WALLET_TIMEOUTS.settle)
+        })
+      },
+      onError: (error) => {
+        clearTimeout(timer)
+        reject(error)
+      },
+    })
+  })
+  node.src = url.href
+  document.body.append(node)
+  ready.catch(() => {})
+  return ready
+}
+
+/**
+ * Sends a request to the wallet frame with the spec's timeouts: login requests 120 s ('Embedded
+ * Wallet Request Timed Out'); RPC and the rest none (requests that wait on the user) or as given.
+ *
+ * @example
+ * const { action } = await walletRequest('connectEmail', { email })
+ */
+export async function walletRequest<M extends keyof ModalToWallet['requests'] & string>(
+  method: M,
+  params: ModalToWallet['requests'][M]['params'],
+  options: { timeout?: number; signal?: AbortSignal } = {},
+): Promise<ModalToWallet['requests'][M]['result']> {
+  const channel = await walletFrame()
+  const timeout = options.timeout ?? (LOGIN_METHODS.has(method) ? WALLET_TIMEOUTS.login : undefined)
+  try {
+    return await channel.request(method, params, { timeout, signal: options.signal })
+  } catch (error) {
+    if ((error as { data?: { timeout?: number } }).data?.timeout !== undefined)
+      throw fail('Embedded Wallet Request Timed Out', 'iframe_request_timeout')
+    throw error
+  }
+}
+
+/** Shows the wallet frame over the modal (approvals) or hides it again. */
+export function showWalletFrame(visible: boolean): void {
+  if (!frame) return
+  frame.hidden = !visible
+  if (visible) frame.focus()
+}
+
+/** Whether the frame exists (an embedded account was needed this session). */
+export function walletFrameStarted(): boolean {
+  return ready !== undefined
+}
