@@ -4,15 +4,9 @@
  * shares (each useless alone), addresses and signatures.
  */
 import { expose } from 'comlink'
-import { combine, split } from 'shamir-secret-sharing'
-import {
-  bytesToHex,
-  type Hex,
-  hexToBytes,
-  type TransactionSerializable,
-  type TypedDataDefinition,
-} from 'viem'
-import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import { bytesToHex, type Hex, type TransactionSerializable, type TypedDataDefinition } from 'viem'
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import { createKey, rebuildKey, splitKey } from './keys.js'
 
 let account: PrivateKeyAccount | undefined
 let secret: Uint8Array | undefined
@@ -32,19 +26,17 @@ function signer(): PrivateKeyAccount {
 const api = {
   /** Creates a new key, keeps it, and returns its address and three shares (2-of-3). */
   async create(): Promise<{ address: string; shares: Uint8Array[] }> {
-    const address = hold(hexToBytes(generatePrivateKey()))
-    return { address, shares: await split(secret as Uint8Array, 3, 2) }
+    const { key, shares } = await createKey()
+    return { address: hold(key), shares }
   },
   /** Rebuilds the key from two shares and keeps it; returns its address. */
   async restore(a: Uint8Array, b: Uint8Array): Promise<string> {
-    const key = await combine([a, b])
-    if (key.length !== 32) throw new Error('Shares do not form a key')
-    return hold(key)
+    return hold((await rebuildKey(a, b)).key)
   },
   /** Splits the loaded key again (a new share set, e.g. for a new device). */
-  async reshare(): Promise<Uint8Array[]> {
+  reshare(): Promise<Uint8Array[]> {
     if (!secret) throw new Error('No wallet loaded')
-    return split(secret, 3, 2)
+    return splitKey(secret)
   },
   address(): string | null {
     return account?.address ?? null

@@ -1,0 +1,51 @@
+import { describe, expect, test } from 'vitest'
+import { authDisplayName, detectPlatform, visibleSocials } from './socials.js'
+
+const all = ['google', 'x', 'discord', 'apple', 'github', 'facebook']
+
+describe('Telegram social filtering (spec §5)', () => {
+  test.each([
+    [{ telegram: false, os: 'ios' as const }, all],
+    [{ telegram: true, os: 'ios' as const }, ['x', 'discord', 'apple', 'github', 'facebook']],
+    [{ telegram: true, os: 'mac' as const }, ['google', 'discord', 'apple', 'github', 'facebook']],
+    [{ telegram: true, os: 'android' as const }, ['google', 'discord', 'apple', 'github']],
+    [{ telegram: true, os: 'other' as const }, all],
+  ])('%j', (platform, expected) => {
+    expect(visibleSocials(all, platform)).toEqual(expected)
+  })
+
+  test('unknown providers are dropped', () => {
+    expect(visibleSocials(['google', 'myspace'], { telegram: false, os: 'other' })).toEqual([
+      'google',
+    ])
+  })
+
+  test('platform detection', () => {
+    expect(detectPlatform('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)', true)).toEqual({
+      telegram: true,
+      os: 'ios',
+    })
+    expect(detectPlatform('Mozilla/5.0 (Linux; Android 14)', false).os).toBe('android')
+    expect(detectPlatform('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0)', false).os).toBe('mac')
+  })
+})
+
+describe('auth display name (spec §5)', () => {
+  test.each([
+    [{ socialProvider: 'discord' as const, userName: 'ada0', email: null }, 'ada'],
+    [{ socialProvider: 'discord' as const, userName: 'ada1', email: null }, 'ada1'],
+    [{ socialProvider: 'github' as const, userName: 'ada0', email: null }, 'ada0'],
+    [{ socialProvider: null, userName: null, email: 'short@example.com' }, 'short@example.com'],
+    [
+      {
+        socialProvider: null,
+        userName: null,
+        email: 'a-very-long-address-for-testing@example.com',
+      },
+      'a-very-long-address-for-testin…',
+    ],
+    [{ socialProvider: null, userName: null, email: null }, null],
+  ])('%j → %s', (user, expected) => {
+    expect(authDisplayName(user)).toBe(expected)
+  })
+})
