@@ -1,0 +1,5 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: { name: '@porthole/mail', environment: 'node', testTimeout: 20_000, hookTimeout: 20_000 },
+})
