@@ -1,15 +1,24 @@
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { type ImageAssets, loadImageAssets } from './assets/loadImageAssets.js'
-import { type ApiConfig, resolveConfig } from './config.js'
+import type { AuthContext } from './auth/AuthContext.js'
+import { createCleanup } from './auth/cleanupExpired.js'
+import { type AuthKeys, loadAuthKeys } from './auth/keys.js'
+import { createMailer, type Mailer } from './auth/mailer.js'
+import { createSocialClients } from './auth/social.js'
+import { type ApiConfigOverrides, resolveConfig } from './config.js'
 import type { Db } from './db/Db.js'
 import { ApiError } from './errors.js'
 import type { AppEnv } from './http/AppEnv.js'
 import { cors } from './http/cors.js'
 import { rateLimit } from './http/rateLimit.js'
 import { requireProject } from './http/requireProject.js'
+import { requireSession } from './http/requireSession.js'
 import { createProjectCache } from './projects/createProjectCache.js'
 import { analyticsRoutes } from './routes/analytics.js'
+import { authAccountRoutes } from './routes/authAccount.js'
+import { authEmailRoutes } from './routes/authEmail.js'
+import { authSocialRoutes } from './routes/authSocial.js'
 import { FRAME_CHECK_PATH, framePolicyRoutes } from './routes/framePolicy.js'
 import { imageRoutes } from './routes/images.js'
 import { projectConfigRoutes } from './routes/projectConfig.js'
@@ -20,9 +29,11 @@ import { walletRoutes } from './routes/wallets.js'
 export type CreateAppParameters = {
   db: Db
   /** Configuration; unset fields come from {@link resolveConfig} (defaults and environment). */
-  config?: Partial<ApiConfig>
+  config?: ApiConfigOverrides
   /** Preloaded images (default: read from `config.assetsDir`). */
   assets?: ImageAssets
+  /** Sends login mail (default: SMTP to `config.auth.smtpUrl`). */
+  mailer?: Mailer
 }
 
 /**
@@ -31,9 +42,14 @@ export type CreateAppParameters = {
  * - `GET /projects/v1/origins`, `GET /appkit/v1/config`, `GET /getAnalyticsConfig`;
  * - `GET /getWallets`, the four image endpoints, `POST /e`, `POST /v1` (chain RPC);
  * - `GET /projects/v1/frame-policy`, `GET /projects/v1/frame-check` (for nginx; they answer
- *   for any projectId, and frame-check is readable by any origin).
- * All but `/health` are rate limited; all but these three need a valid `?projectId`. Errors
- * are `{ code, message }`.
+ *   for any projectId, and frame-check is readable by any origin);
+ * - embedded-wallet auth under `/auth/v1` (e-mail code, device approval, social login,
+ *   sessions, key shares, recovery tickets, e-mail change; see `routes/auth*.ts`).
+ * All but `/health` are rate limited; all but these, `/auth/v1/social/callback` and
+ * `/auth/v1/jwks.json` need a valid `?projectId`. Errors are `{ code, message, … }`.
+ *
+ * Auth keys that are not configured are generated into `config.auth.keyDir` when first needed;
+ * configured ones are checked here (an invalid one throws `InvalidConfigError`).
  *
  * @example
  * const app = createApp({ db, config: { rateLimit: false } })
@@ -43,12 +59,34 @@ export function createApp({
   db,
   config: overrides = {},
   assets,
+  mailer,
 }: CreateAppParameters): Hono<AppEnv> {
   const config = resolveConfig(overrides)
   const projects = createProjectCache(db, { ttlMs: config.projectCacheMs })
   const limit = rateLimit(config.rateLimit, config.trustProxy)
   const guard = [limit, requireProject(projects)]
-  const frameOriginCors = cors(config.frameOrigins)
+  const frameOriginCors = cors(config.frameOrigins, config.credentialOrigins)
+  const cleanup = createCleanup(db, { onError: config.onError })
+  let keys: AuthKeys | undefined
+  const authKeys = () => {
+    keys ??= loadAuthKeys(config.auth)
+    return keys
+  }
+  if (config.auth.shareKey !== undefined || config.auth.signingKey !== undefined) authKeys()
+  const auth: AuthContext = {
+    db,
+    publicUrl: config.publicUrl,
+    walletUrl: config.walletUrl,
+    keys: authKeys,
+    mailer: mailer ?? createMailer({ smtpUrl: config.auth.smtpUrl, from: config.auth.mailFrom }),
+    social: createSocialClients(config.auth.social),
+    guard,
+    limit,
+    mailLimit: rateLimit(config.auth.mailRateLimit, config.trustProxy),
+    session: requireSession(db, { credentialOrigins: config.credentialOrigins }),
+    cleanup: cleanup.maybeRun,
+    onError: config.onError,
+  }
   const app = new Hono<AppEnv>()
 
   app.onError((error, c) => {
@@ -77,6 +115,9 @@ export function createApp({
   imageRoutes(app, guard, assets ?? loadImageAssets(config.assetsDir))
   analyticsRoutes(app, guard, { db })
   rpcRoutes(app, guard, { upstreams: config.upstreams, timeoutMs: config.rpcTimeoutMs })
+  authEmailRoutes(app, auth)
+  authSocialRoutes(app, auth)
+  authAccountRoutes(app, auth)
   // Blockchain data endpoints (spec §7 "Blockchain data service", /v1/...) come in a later issue.
   return app
 }

@@ -47,4 +47,51 @@ describe('resolveConfig', () => {
     expect(() => parseUpstreams('{"eip155:1":"ftp://x.example"}')).toThrow(InvalidConfigError)
     expect(() => resolveConfig({}, { PORTHOLE_RATE_LIMIT_BURST: '-1' })).toThrow(InvalidConfigError)
   })
+
+  test('auth: SMTP and social providers from the endpoints, overridable per provider', () => {
+    const defaults = resolveConfig({}, {})
+    expect(defaults.walletUrl).toBe('http://127.0.0.1:4200')
+    expect(defaults.credentialOrigins).toEqual(['http://127.0.0.1:4200'])
+    expect(defaults.auth).toMatchObject({
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      mailFrom: 'Porthole <no-reply@porthole.local>',
+      shareKey: undefined,
+      signingKey: undefined,
+      mailRateLimit: { burst: 10 },
+    })
+    expect(defaults.auth.social.github).toEqual({
+      issuer: 'http://127.0.0.1:4600/github',
+      clientId: 'porthole-github',
+      clientSecret: 'porthole-github-secret',
+    })
+    expect(Object.keys(defaults.auth.social).sort()).toEqual(
+      ['apple', 'discord', 'facebook', 'github', 'google', 'x'].sort(),
+    )
+    const config = resolveConfig(
+      { auth: { mailFrom: 'Override <o@x.test>' } },
+      {
+        PORTHOLE_SMTP_URL: 'smtps://user:pass@mail.example:465',
+        PORTHOLE_MAIL_FROM: 'Shop <login@shop.example>',
+        PORTHOLE_WALLET_URL: 'https://wallet.example',
+        PORTHOLE_SOCIAL_GOOGLE_ISSUER: 'https://accounts.google.com',
+        PORTHOLE_SOCIAL_GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+        PORTHOLE_SOCIAL_GOOGLE_CLIENT_SECRET: 's3cret',
+        PORTHOLE_SHARE_KEY: 'a2V5',
+        PORTHOLE_RATE_LIMIT_PER_SECOND: '0',
+      },
+    )
+    expect(config.auth.smtpUrl).toBe('smtps://user:pass@mail.example:465')
+    expect(config.auth.mailFrom).toBe('Override <o@x.test>')
+    expect(config.auth.social.google).toEqual({
+      issuer: 'https://accounts.google.com',
+      clientId: 'id.apps.googleusercontent.com',
+      clientSecret: 's3cret',
+    })
+    expect(config.auth.shareKey).toBe('a2V5')
+    expect(config.auth.mailRateLimit).toBe(false)
+    expect(config.credentialOrigins).toEqual(['https://wallet.example'])
+    expect(() => resolveConfig({}, { PORTHOLE_SOCIAL_X_ISSUER: 'ftp://x' })).toThrow(
+      InvalidConfigError,
+    )
+  })
 })

@@ -1,7 +1,34 @@
+import { fileURLToPath } from 'node:url'
 import { endpoints } from '@porthole/shared'
 import { z } from 'zod'
 import { DEFAULT_ASSETS_DIR } from './assets/loadImageAssets.js'
 import { CaipNetworkId } from './catalogue/catalogue.js'
+
+/** The social providers of the embedded-wallet login (spec §5). */
+export const AuthSocialProvider = z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
+/** A social provider of the embedded-wallet login. */
+export type AuthSocialProvider = z.infer<typeof AuthSocialProvider>
+
+/** The OpenID Connect client of one social provider. */
+export type SocialProviderConfig = { issuer: string; clientId: string; clientSecret: string }
+
+/** Embedded-wallet auth (`/auth/v1`) configuration. */
+export type AuthConfig = {
+  /** SMTP server for login mail: `smtp://[user:pass@]host:port` (STARTTLS when offered) or `smtps://` (TLS). */
+  smtpUrl: string
+  /** The `From` of login mail. */
+  mailFrom: string
+  /** OpenID Connect client per social provider. */
+  social: Readonly<Record<AuthSocialProvider, SocialProviderConfig>>
+  /** Where the share key and signing key are generated when not given (mode 0600 files). */
+  keyDir: string
+  /** AES-256 key of the auth shares at rest, base64 of 32 bytes; else `<keyDir>/api-share.key`. */
+  shareKey: string | undefined
+  /** Ed25519 private JWK (JSON) signing recovery tickets; else `<keyDir>/api-signing.jwk`. */
+  signingKey: string | undefined
+  /** Extra limit on requests that send mail, per client IP and project, or `false`. */
+  mailRateLimit: RateLimitConfig | false
+}
 
 /** Token bucket per client IP and project: `ratePerSecond` refill, `burst` capacity. */
 export type RateLimitConfig = { ratePerSecond: number; burst: number }
@@ -28,7 +55,19 @@ export type ApiConfig = {
   assetsDir: string
   /** Called with unexpected errors (answered as 500 Server Error). */
   onError: (error: unknown) => void
+  /** URL of the embedded-wallet app; social login lands on its `/social-callback.html`. */
+  walletUrl: string
+  /**
+   * Origins whose cross-origin requests may carry credentials (the session cookie): by default
+   * the wallet's. Each must also be in `frameOrigins`.
+   */
+  credentialOrigins: readonly string[]
+  /** Embedded-wallet auth. */
+  auth: AuthConfig
 }
+
+/** What callers may override: any field, and any part of `auth`. */
+export type ApiConfigOverrides = Partial<Omit<ApiConfig, 'auth'>> & { auth?: Partial<AuthConfig> }
 
 /** Environment variables read by {@link resolveConfig} (besides the `@porthole/shared` endpoints). */
 export const CONFIG_ENV = {
@@ -38,7 +77,22 @@ export const CONFIG_ENV = {
   ratePerSecond: 'PORTHOLE_RATE_LIMIT_PER_SECOND',
   burst: 'PORTHOLE_RATE_LIMIT_BURST',
   trustProxy: 'PORTHOLE_API_TRUST_PROXY',
+  mailFrom: 'PORTHOLE_MAIL_FROM',
+  shareKey: 'PORTHOLE_SHARE_KEY',
+  signingKey: 'PORTHOLE_API_SIGNING_KEY',
+  keyDir: 'PORTHOLE_API_KEY_DIR',
+  /** Per provider: `PORTHOLE_SOCIAL_<PROVIDER>_ISSUER`, `_CLIENT_ID`, `_CLIENT_SECRET`. */
+  socialPrefix: 'PORTHOLE_SOCIAL_',
 } as const
+
+/** The default `From` of login mail. */
+export const DEFAULT_MAIL_FROM = 'Porthole <no-reply@porthole.local>'
+
+/** The default limit on mail-sending requests: bursts of 10, then one per 6 s, per IP and project. */
+export const DEFAULT_MAIL_RATE_LIMIT: RateLimitConfig = { ratePerSecond: 1 / 6, burst: 10 }
+
+/** `<repo root>/.data`, where generated keys go by default (beside the default database). */
+export const DEFAULT_KEY_DIR = fileURLToPath(new URL('../../../.data', import.meta.url))
 
 /** The default rate limit: 50 requests per second, bursts of 200, per client IP and project. */
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { ratePerSecond: 50, burst: 200 }
@@ -60,7 +114,7 @@ const Upstreams = z.record(CaipNetworkId, z.url({ protocol: /^https?$/ }))
  * config.upstreams['eip155:31337'] // 'http://127.0.0.1:8545'
  */
 export function resolveConfig(
-  overrides: Partial<ApiConfig> = {},
+  overrides: ApiConfigOverrides = {},
   env: Record<string, string | undefined> = process.env,
 ): ApiConfig {
   const urls = endpoints(env)
@@ -81,6 +135,18 @@ export function resolveConfig(
             positive(ratePerSecond, CONFIG_ENV.ratePerSecond) ?? DEFAULT_RATE_LIMIT.ratePerSecond,
           burst: positive(burst, CONFIG_ENV.burst) ?? DEFAULT_RATE_LIMIT.burst,
         }
+  const { auth: authOverrides, ...rest } = overrides
+  const walletUrl = rest.walletUrl ?? urls.wallet
+  const auth: AuthConfig = {
+    smtpUrl: urls.smtp,
+    mailFrom: env[CONFIG_ENV.mailFrom] || DEFAULT_MAIL_FROM,
+    social: socialFromEnv(urls.oidc, env),
+    keyDir: env[CONFIG_ENV.keyDir] || DEFAULT_KEY_DIR,
+    shareKey: env[CONFIG_ENV.shareKey] || undefined,
+    signingKey: env[CONFIG_ENV.signingKey] || undefined,
+    mailRateLimit: (rest.rateLimit ?? rateLimit) === false ? false : DEFAULT_MAIL_RATE_LIMIT,
+    ...authOverrides,
+  }
   return {
     publicUrl: (env[CONFIG_ENV.publicUrl] || urls.api).replace(/\/+$/, ''),
     frameOrigins: cors
@@ -96,9 +162,39 @@ export function resolveConfig(
     trustProxy: env[CONFIG_ENV.trustProxy] === '1' || env[CONFIG_ENV.trustProxy] === 'true',
     assetsDir: DEFAULT_ASSETS_DIR,
     onError: (error) => console.error('[api] unexpected error', error),
-    ...overrides,
+    credentialOrigins: [new URL(walletUrl).origin],
+    ...rest,
+    walletUrl: walletUrl.replace(/\/+$/, ''),
     upstreams,
+    auth,
   }
+}
+
+/**
+ * The OpenID client of each social provider from `PORTHOLE_SOCIAL_<PROVIDER>_ISSUER`,
+ * `_CLIENT_ID` and `_CLIENT_SECRET`; defaults `<oidc>/<provider>`, `porthole-<provider>`,
+ * `porthole-<provider>-secret` (the local OpenID provider of `npm start`).
+ *
+ * @example
+ * socialFromEnv('http://127.0.0.1:4600', {}).github.issuer // 'http://127.0.0.1:4600/github'
+ */
+export function socialFromEnv(
+  oidcUrl: string,
+  env: Record<string, string | undefined>,
+): Record<AuthSocialProvider, SocialProviderConfig> {
+  const out = {} as Record<AuthSocialProvider, SocialProviderConfig>
+  for (const provider of AuthSocialProvider.options) {
+    const prefix = `${CONFIG_ENV.socialPrefix}${provider.toUpperCase()}_`
+    const issuer = env[`${prefix}ISSUER`] || `${oidcUrl}/${provider}`
+    if (!/^https?:\/\//.test(issuer))
+      throw new InvalidConfigError(`${prefix}ISSUER must be an http(s) URL`)
+    out[provider] = {
+      issuer,
+      clientId: env[`${prefix}CLIENT_ID`] || `porthole-${provider}`,
+      clientSecret: env[`${prefix}CLIENT_SECRET`] || `porthole-${provider}-secret`,
+    }
+  }
+  return out
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * HTTP errors of the API. Every error response is JSON `{ code, message }` (plus `details` for
- * invalid input); `message` is the spec's alert string where the spec names one.
+ * invalid input, and code-specific fields such as `retryAfter` or `attemptsLeft`); `message` is
+ * the spec's alert string where the spec names one.
  */
 
 /** Every error code the API answers with, its HTTP status and its message. */
@@ -14,19 +15,44 @@ export const API_ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Media Type' },
   RATE_LIMITED: { status: 429, message: 'Rate Limited' },
   SERVER_ERROR: { status: 500, message: 'Server Error' },
+  // Embedded-wallet auth (/auth/v1).
+  UNAUTHENTICATED: { status: 401, message: 'Unauthenticated' },
+  FEATURE_DISABLED: { status: 403, message: 'This login method is not enabled for the project' },
+  COOLDOWN: { status: 429, message: 'Please try again after {n} seconds' },
+  LOCKED: { status: 429, message: 'Too many attempts. Please try again after {n} minutes' },
+  DEVICE_NOT_APPROVED: { status: 403, message: 'This device is not approved' },
+  INVALID_CODE: { status: 400, message: 'Invalid code' },
+  CODE_EXPIRED: { status: 400, message: 'Code expired' },
+  INVALID_RESULT: { status: 400, message: 'Failed to connect' },
+  EMAIL_IN_USE: { status: 409, message: 'This e-mail is already in use' },
+  ADDRESS_MISMATCH: { status: 409, message: 'The address does not match the wallet' },
+  NO_WALLET: { status: 404, message: 'No wallet' },
+  MAIL_UNAVAILABLE: { status: 503, message: 'Could not send the e-mail' },
+  SOCIAL_PROVIDER_UNAVAILABLE: { status: 502, message: 'Failed to initiate social connection' },
 } as const
 
 /** An API error code. */
 export type ApiErrorCode = keyof typeof API_ERRORS
 
+/** Extra fields of an error body (`retryAfter`, `attemptsLeft`). */
+export type ApiErrorFields = Record<string, string | number | boolean | null>
+
 /** The JSON body of every error response. */
-export type ApiErrorBody = { code: ApiErrorCode; message: string; details?: string }
+export type ApiErrorBody = {
+  code: ApiErrorCode
+  message: string
+  details?: string
+} & ApiErrorFields
 
 /** Options of {@link ApiError}. */
 export type ApiErrorOptions = {
   details?: string
   cause?: unknown
   headers?: Record<string, string>
+  /** Replaces the code's message (e.g. with `{n}` filled in). */
+  message?: string
+  /** Extra body fields. */
+  fields?: ApiErrorFields
 }
 
 /**
@@ -42,15 +68,18 @@ export class ApiError extends Error {
   readonly shortMessage: string
   readonly details: string | undefined
   readonly headers: Record<string, string>
+  readonly fields: ApiErrorFields
 
   constructor(code: ApiErrorCode, options: ApiErrorOptions = {}) {
-    const { status, message } = API_ERRORS[code]
+    const { status } = API_ERRORS[code]
+    const message = options.message ?? API_ERRORS[code].message
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
     this.status = status
     this.shortMessage = message
     this.details = options.details
     this.headers = options.headers ?? {}
+    this.fields = options.fields ?? {}
   }
 
   /**
@@ -61,7 +90,7 @@ export class ApiError extends Error {
    */
   toJSON(): ApiErrorBody {
     return this.details === undefined
-      ? { code: this.code, message: this.shortMessage }
-      : { code: this.code, message: this.shortMessage, details: this.details }
+      ? { code: this.code, message: this.shortMessage, ...this.fields }
+      : { code: this.code, message: this.shortMessage, details: this.details, ...this.fields }
   }
 }

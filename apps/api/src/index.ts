@@ -1,6 +1,6 @@
 /**
  * `@porthole/api`: the Porthole API service (wallet provider configuration, analytics, chain RPC
- * proxy) and its building blocks. Run it with `startApi()` or `npx tsx apps/api/src/main.ts`.
+ * proxy, embedded-wallet auth) and its building blocks. Run it with `startApi()` or `npx tsx apps/api/src/main.ts`.
  */
 export { type CreateAppParameters, createApp } from './app.js'
 export {
@@ -11,6 +11,9 @@ export {
   loadImageAssets,
   normaliseImageId,
 } from './assets/loadImageAssets.js'
+export { type AuthKeys, KEY_FILES, loadAuthKeys, type PublicJwk } from './auth/keys.js'
+export { createMailer, type Mailer, type MailMessage } from './auth/mailer.js'
+export { type AuthUser, toAuthUser } from './auth/users.js'
 export {
   loadCatalogue,
   queryWallets,
@@ -20,16 +23,23 @@ export {
 } from './catalogue/index.js'
 export {
   type ApiConfig,
+  type ApiConfigOverrides,
+  type AuthConfig,
+  AuthSocialProvider,
   CONFIG_ENV,
+  DEFAULT_MAIL_FROM,
   DEFAULT_RATE_LIMIT,
   InvalidConfigError,
   parseUpstreams,
   type RateLimitConfig,
   resolveConfig,
+  type SocialProviderConfig,
+  socialFromEnv,
 } from './config.js'
 export { type Db, defaultDatabaseUrl, openDatabase } from './db/index.js'
 export { API_ERRORS, ApiError, type ApiErrorBody, type ApiErrorCode } from './errors.js'
 export * from './projects/index.js'
+export { RECOVERY_TICKET_AUDIENCE, RECOVERY_TICKET_TTL_SECONDS } from './routes/authAccount.js'
 export { ALLOWED_RPC_METHODS, RPC_NOT_ALLOWED } from './rpc/allowedMethods.js'
 export { proxyRpc } from './rpc/proxyRpc.js'
 export { type StartApiParameters, type StartApiReturnType, startApi } from './server.js'

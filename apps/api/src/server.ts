@@ -1,20 +1,26 @@
 import type { AddressInfo } from 'node:net'
+import { dirname } from 'node:path'
 import { serve } from '@hono/node-server'
 import { endpoints, portOf } from '@porthole/shared'
 import { createApp } from './app.js'
 import { seedWallets } from './catalogue/seedWallets.js'
-import { type ApiConfig, CONFIG_ENV } from './config.js'
+import { type ApiConfigOverrides, CONFIG_ENV } from './config.js'
 import type { Db } from './db/Db.js'
-import { openDatabase } from './db/openDatabase.js'
+import { defaultDatabaseUrl, openDatabase } from './db/openDatabase.js'
+import { filePath, isMemoryUrl } from './db/openSqlite.js'
 import { seedDemoProject } from './projects/seedDemoProject.js'
 
 /** Options for {@link startApi}. */
-export type StartApiParameters = Partial<ApiConfig> & {
+export type StartApiParameters = ApiConfigOverrides & {
   /** Port; default the port of `endpoints().api` (4300). 0 picks a free one. */
   port?: number
   /** Interface; default 127.0.0.1. */
   host?: string
-  /** Database URL (default `PORTHOLE_DATABASE_URL`, else `.data/porthole.db`); ignored with `db`. */
+  /**
+   * Database URL (default `PORTHOLE_DATABASE_URL`, else `.data/porthole.db`); ignored with `db`.
+   * Unless `PORTHOLE_API_KEY_DIR` or `auth.keyDir` says otherwise, generated auth keys go next to
+   * a SQLite file database (else to `.data/`).
+   */
   databaseUrl?: string
   /** An open database to use instead (left open by `close()`). */
   db?: Db
@@ -66,6 +72,10 @@ export async function startApi(parameters: StartApiParameters = {}): Promise<Sta
           config: {
             ...config,
             publicUrl: config.publicUrl ?? (process.env[CONFIG_ENV.publicUrl] || boundUrl),
+            auth: {
+              ...keyDirOf(given ? undefined : (databaseUrl ?? defaultDatabaseUrl())),
+              ...config.auth,
+            },
           },
         }).fetch,
     )
@@ -87,6 +97,13 @@ export async function startApi(parameters: StartApiParameters = {}): Promise<Sta
     if (!given) await db.close()
     throw error
   }
+}
+
+/** `{ keyDir }` beside a SQLite file database, unless the environment names a key directory. */
+function keyDirOf(databaseUrl: string | undefined): { keyDir?: string } {
+  if (process.env[CONFIG_ENV.keyDir] || !databaseUrl) return {}
+  if (!databaseUrl.startsWith('file:') || isMemoryUrl(databaseUrl)) return {}
+  return { keyDir: dirname(filePath(databaseUrl)) }
 }
 
 type Fetch = Parameters<typeof serve>[0]['fetch']

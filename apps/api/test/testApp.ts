@@ -1,18 +1,22 @@
-/** Test helper: an API app over a fresh in-memory database with the catalogue and a project. */
+/** Test helper: an API app over a fresh database with the catalogue and a project. */
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import type { Hono } from 'hono'
 import { createApp } from '../src/app.js'
 import { seedWallets } from '../src/catalogue/seedWallets.js'
-import type { ApiConfig } from '../src/config.js'
+import type { ApiConfigOverrides } from '../src/config.js'
 import type { Db } from '../src/db/Db.js'
 import { openDatabase } from '../src/db/openDatabase.js'
 import type { AppEnv } from '../src/http/AppEnv.js'
 import { createProject } from '../src/projects/createProject.js'
+import { type Driver, openTestDatabase } from './databases.js'
 
 /** Origins the test app's CORS allows. */
 export const MODAL_ORIGIN = 'http://127.0.0.1:4100'
 export const WALLET_ORIGIN = 'http://127.0.0.1:4200'
 /** The project every test app has. */
 export const PROJECT_ID = 'test-project'
+/** The test app's public URL. */
+export const PUBLIC_URL = 'http://api.test'
 
 /** A test app, its database, and `get`/`post` helpers that add `?projectId`. */
 export type TestApp = {
@@ -22,43 +26,83 @@ export type TestApp = {
   get(path: string, headers?: Record<string, string>): Promise<Response>
   /** POST JSON to `path` with `projectId`. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>
+  /** Sends `method` with a JSON body (when given) to `path` with `projectId`. */
+  send(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Response>
   close(): Promise<void>
 }
 
+/** Options of {@link createTestApp} besides the configuration. */
+export type CreateTestAppOptions = {
+  /** `sqlite` (in memory, the default) or `postgres` (a fresh schema). */
+  driver?: Driver
+  /** Seed the wallet catalogue (default true). */
+  catalogue?: boolean
+}
+
+/**
+ * Fresh auth keys for a test app (so no key file is written).
+ *
+ * @example
+ * createTestApp({ auth: { ...testAuthKeys(), smtpUrl } })
+ */
+export function testAuthKeys(): { shareKey: string; signingKey: string } {
+  return {
+    shareKey: randomBytes(32).toString('base64'),
+    signingKey: JSON.stringify(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' })),
+  }
+}
+
 /** Builds the app with rate limiting off and no project cache unless `config` says otherwise. */
-export async function createTestApp(config: Partial<ApiConfig> = {}): Promise<TestApp> {
-  const db = await openDatabase({ url: ':memory:' })
-  await seedWallets(db)
+export async function createTestApp(
+  config: ApiConfigOverrides = {},
+  { driver = 'sqlite', catalogue = true }: CreateTestAppOptions = {},
+): Promise<TestApp> {
+  const db =
+    driver === 'sqlite' ? await openDatabase({ url: ':memory:' }) : await openTestDatabase(driver)
+  if (catalogue) await seedWallets(db)
   await createProject(db, {
     id: PROJECT_ID,
     origins: ['http://localhost:4000', 'https://*.shop.test'],
   })
+  const { auth, ...rest } = config
   const app = createApp({
     db,
     config: {
-      publicUrl: 'http://api.test',
+      publicUrl: PUBLIC_URL,
       frameOrigins: [MODAL_ORIGIN, WALLET_ORIGIN],
+      walletUrl: WALLET_ORIGIN,
+      credentialOrigins: [WALLET_ORIGIN],
       rateLimit: false,
       projectCacheMs: 0,
       upstreams: {},
       onError: () => undefined,
-      ...config,
+      ...rest,
+      auth: { smtpUrl: 'smtp://127.0.0.1:1', ...testAuthKeys(), ...auth },
     },
   })
   const withProject = (path: string) =>
     /[?&]projectId=/.test(path)
       ? path
       : `${path}${path.includes('?') ? '&' : '?'}projectId=${PROJECT_ID}&st=appkit&sv=html-test-1`
+  const send: TestApp['send'] = async (method, path, body, headers = {}) =>
+    app.request(withProject(path), {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    })
   return {
     app,
     db,
     get: async (path, headers = {}) => app.request(withProject(path), { headers }),
-    post: async (path, body, headers = {}) =>
-      app.request(withProject(path), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      }),
+    post: (path, body, headers = {}) => send('POST', path, body, headers),
+    send,
     close: () => db.close(),
   }
 }

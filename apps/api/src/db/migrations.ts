@@ -66,6 +66,95 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX analytics_events_received ON analytics_events (project_id, received_at)',
     ],
   },
+  {
+    version: 2,
+    name: 'embedded-wallet auth: users, devices, codes, sessions, social login, key shares',
+    statements: [
+      // One user per (project, login e-mail) or per (project, social provider, subject).
+      // social_email is the provider's claim, shown but never used to log in.
+      `CREATE TABLE auth_users (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        email TEXT,
+        social_provider TEXT,
+        social_subject TEXT,
+        social_email TEXT,
+        name TEXT,
+        username TEXT,
+        address TEXT,
+        created_at BIGINT NOT NULL,
+        UNIQUE (project_id, email),
+        UNIQUE (project_id, social_provider, social_subject)
+      )`,
+      `CREATE TABLE auth_devices (
+        user_id TEXT NOT NULL REFERENCES auth_users (id) ON DELETE CASCADE,
+        device_id TEXT NOT NULL,
+        approved_at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, device_id)
+      )`,
+      // One-time codes: purpose 'login' (subject = e-mail), 'update-primary' and
+      // 'update-secondary' (subject = user id). code_hash is an HMAC; NULL once used or burnt.
+      `CREATE TABLE auth_codes (
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        purpose TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        email TEXT NOT NULL,
+        new_email TEXT,
+        code_hash TEXT,
+        expires_at BIGINT NOT NULL,
+        sent_at BIGINT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        locked_until BIGINT,
+        PRIMARY KEY (project_id, purpose, subject)
+      )`,
+      'CREATE INDEX auth_codes_expiry ON auth_codes (expires_at)',
+      `CREATE TABLE auth_device_tokens (
+        token_hash TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES auth_users (id) ON DELETE CASCADE,
+        device_id TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      )`,
+      'CREATE INDEX auth_device_tokens_expiry ON auth_device_tokens (expires_at)',
+      `CREATE TABLE auth_sessions (
+        token_hash TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES auth_users (id) ON DELETE CASCADE,
+        device_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+      )`,
+      'CREATE INDEX auth_sessions_expiry ON auth_sessions (expires_at)',
+      'CREATE INDEX auth_sessions_user ON auth_sessions (user_id)',
+      `CREATE TABLE auth_social_states (
+        state TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        provider TEXT NOT NULL,
+        device_id TEXT NOT NULL,
+        code_verifier TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      )`,
+      'CREATE INDEX auth_social_states_expiry ON auth_social_states (expires_at)',
+      `CREATE TABLE auth_social_results (
+        code_hash TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES auth_users (id) ON DELETE CASCADE,
+        device_id TEXT NOT NULL,
+        is_new INTEGER NOT NULL,
+        expires_at BIGINT NOT NULL
+      )`,
+      'CREATE INDEX auth_social_results_expiry ON auth_social_results (expires_at)',
+      // auth_share is AES-256-GCM ciphertext under a key outside the database.
+      `CREATE TABLE auth_shares (
+        user_id TEXT PRIMARY KEY REFERENCES auth_users (id) ON DELETE CASCADE,
+        set_id TEXT NOT NULL,
+        auth_share TEXT NOT NULL,
+        recovery_ciphertext TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+      )`,
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import type { Session } from '../auth/sessions.js'
 import type { Project } from '../projects/Project.js'
 
 /** Hono environment of the API: node-server bindings and per-request variables. */
@@ -10,5 +11,7 @@ export type AppEnv = {
     project: Project
     /** `st` and `sv` query params (sdk type and version), when sent. */
     sdk: { type: string | undefined; version: string | undefined }
+    /** The signed-in user's session (set by `requireSession`). */
+    session: Session
   }
 }

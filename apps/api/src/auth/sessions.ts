@@ -1,0 +1,111 @@
+/**
+ * Sessions: a random 32-byte token, stored as its SHA-256 with an expiry, sent back in the JSON
+ * body and as a partitioned cookie (CHIPS), so the wallet frame keeps it in a third-party context.
+ */
+import type { Context } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import type { DbExecutor } from '../db/Db.js'
+import type { AppEnv } from '../http/AppEnv.js'
+import { hashToken, randomToken } from './tokens.js'
+
+/** Name of the session cookie. */
+export const SESSION_COOKIE = 'porthole_session'
+/** Path of the session cookie: only the auth routes receive it. */
+export const SESSION_COOKIE_PATH = '/auth/v1'
+/** How long a session lasts: 30 days (not sliding). */
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
+
+/** Options of {@link createSession}. */
+export type CreateSessionParameters = { projectId: string; userId: string; deviceId: string }
+
+/**
+ * Creates a session and returns its token (only the digest is stored).
+ *
+ * @example
+ * const token = await createSession(db, { projectId, userId, deviceId })
+ */
+export async function createSession(
+  db: DbExecutor,
+  { projectId, userId, deviceId }: CreateSessionParameters,
+): Promise<string> {
+  const token = randomToken()
+  const now = Date.now()
+  await db.execute(
+    `INSERT INTO auth_sessions (token_hash, project_id, user_id, device_id, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+    [hashToken(token), projectId, userId, deviceId, now, now + SESSION_TTL_MS],
+  )
+  return token
+}
+
+/** A live session. */
+export type Session = { userId: string; tokenHash: string; deviceId: string }
+
+/**
+ * The live session of `token` in `projectId`, if any.
+ *
+ * @example
+ * const session = await findSession(db, projectId, token)
+ */
+export async function findSession(
+  db: DbExecutor,
+  projectId: string,
+  token: string,
+): Promise<Session | undefined> {
+  const tokenHash = hashToken(token)
+  const [row] = await db.query<{ user_id: string; device_id: string }>(
+    'SELECT user_id, device_id FROM auth_sessions WHERE token_hash = ? AND project_id = ? AND expires_at > ?',
+    [tokenHash, projectId, Date.now()],
+  )
+  return row && { userId: row.user_id, tokenHash, deviceId: row.device_id }
+}
+
+/**
+ * The session token a request carries: `Authorization: Bearer <token>` first, else the cookie.
+ *
+ * @example
+ * const credential = sessionToken(c) // { token, via: 'bearer' } | undefined
+ */
+export function sessionToken(
+  c: Context<AppEnv>,
+): { token: string; via: 'bearer' | 'cookie' } | undefined {
+  const bearer = /^Bearer\s+([A-Za-z0-9_-]{43})\s*$/i.exec(c.req.header('authorization') ?? '')?.[1]
+  if (bearer) return { token: bearer, via: 'bearer' }
+  const cookie = getCookie(c, SESSION_COOKIE)
+  if (cookie && /^[A-Za-z0-9_-]{43}$/.test(cookie)) return { token: cookie, via: 'cookie' }
+  return undefined
+}
+
+/**
+ * Sets the session cookie: `HttpOnly; Secure; SameSite=None; Partitioned; Path=/auth/v1`
+ * (browsers accept Secure cookies from http://127.0.0.1 and localhost).
+ *
+ * @example
+ * setSessionCookie(c, token)
+ */
+export function setSessionCookie(c: Context<AppEnv>, token: string): void {
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    secure: true,
+    sameSite: 'None',
+    partitioned: true,
+    path: SESSION_COOKIE_PATH,
+    maxAge: SESSION_TTL_MS / 1000,
+  })
+}
+
+/**
+ * Clears the session cookie (same attributes, `Max-Age=0`).
+ *
+ * @example
+ * clearSessionCookie(c)
+ */
+export function clearSessionCookie(c: Context<AppEnv>): void {
+  deleteCookie(c, SESSION_COOKIE, {
+    httpOnly: true,
+    secure: true,
+    sameSite: 'None',
+    partitioned: true,
+    path: SESSION_COOKIE_PATH,
+  })
+}

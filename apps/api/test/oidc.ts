@@ -1,0 +1,143 @@
+/**
+ * Test helper: real OpenID providers in-process (oidc-provider with its development login
+ * form), one per social provider, and a browser stand-in that signs in through them.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Provider from 'oidc-provider'
+import {
+  type AuthSocialProvider,
+  AuthSocialProvider as Providers,
+  type SocialProviderConfig,
+} from '../src/config.js'
+
+/** Running providers and the `auth.social` configuration that points at them. */
+export type TestOidc = {
+  social: Record<AuthSocialProvider, SocialProviderConfig>
+  close(): Promise<void>
+}
+
+/**
+ * Starts one OpenID provider per name (clients `porthole-<name>` / `porthole-<name>-secret`,
+ * redirect URI `redirectUri`). Accounts: any login `x` has `sub` x, e-mail `x@<name>.test`,
+ * name `X <name>` and preferred_username `x`. Providers not started point at a closed port.
+ *
+ * @example
+ * const oidc = await startTestOidc(['google', 'github'], 'http://api.test/auth/v1/social/callback')
+ */
+export async function startTestOidc(
+  names: readonly AuthSocialProvider[],
+  redirectUri: string,
+): Promise<TestOidc> {
+  const servers: Server[] = []
+  const social = {} as Record<AuthSocialProvider, SocialProviderConfig>
+  for (const name of Providers.options)
+    social[name] = {
+      issuer: `http://127.0.0.1:1/${name}`,
+      clientId: `porthole-${name}`,
+      clientSecret: `porthole-${name}-secret`,
+    }
+  for (const name of names) {
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const provider = new Provider(issuer, {
+      clients: [
+        {
+          client_id: `porthole-${name}`,
+          client_secret: `porthole-${name}-secret`,
+          redirect_uris: [redirectUri],
+        },
+      ],
+      findAccount: async (_ctx, sub) => ({
+        accountId: sub,
+        claims: async () => ({
+          sub,
+          email: `${sub}@${name}.test`,
+          name: `${sub.toUpperCase()} ${name}`,
+          preferred_username: sub,
+        }),
+      }),
+      claims: {
+        openid: ['sub'],
+        email: ['email', 'email_verified'],
+        profile: ['name', 'preferred_username'],
+      },
+      features: { devInteractions: { enabled: true } },
+    })
+    server.on('request', provider.callback())
+    servers.push(server)
+    social[name] = { ...social[name], issuer }
+  }
+  return {
+    social,
+    close: async () => {
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve())
+              server.closeAllConnections()
+            }),
+        ),
+      )
+    },
+  }
+}
+
+/**
+ * Plays the popup: follows the authorization URL with a cookie jar, submits the provider's login
+ * (as `login`) and consent forms, and returns the URL it is finally sent to under `stopAt`
+ * (the API's callback), without requesting it.
+ *
+ * @example
+ * const callback = await signInAtProvider(uri, 'alice', 'http://api.test/')
+ */
+export async function signInAtProvider(uri: string, login: string, stopAt: string): Promise<URL> {
+  const jar = new Map<string, string>()
+  const go = async (url: URL, init: RequestInit = {}) => {
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: {
+        ...(init.headers as Record<string, string>),
+        cookie: [...jar].map(([key, value]) => `${key}=${value}`).join('; '),
+      },
+    })
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ''] = cookie.split(';')
+      const at = pair.indexOf('=')
+      jar.set(pair.slice(0, at), pair.slice(at + 1))
+    }
+    return response
+  }
+  let url = new URL(uri)
+  let response = await go(url)
+  for (let step = 0; step < 12; step++) {
+    const location = response.headers.get('location')
+    if (response.status >= 300 && response.status < 400 && location) {
+      url = new URL(location, url)
+      if (url.href.startsWith(stopAt)) return url
+      response = await go(url)
+      continue
+    }
+    const html = await response.text()
+    if (response.status !== 200) throw new Error(`Provider answered ${response.status}: ${html}`)
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1]
+    if (!action) throw new Error(`No form at ${url.href}`)
+    const form = new URLSearchParams()
+    for (const [input] of html.matchAll(/<input[^>]*>/g)) {
+      const name = /name="([^"]+)"/.exec(input)?.[1]
+      if (name) form.set(name, /value="([^"]*)"/.exec(input)?.[1] ?? '')
+    }
+    if (form.has('login')) form.set('login', login)
+    if (form.has('password')) form.set('password', 'any')
+    url = new URL(action, url)
+    response = await go(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    })
+  }
+  throw new Error('Too many steps at the provider')
+}
