@@ -306,7 +306,10 @@ describe('startOidcProvider', () => {
     const csp = page.final?.headers.get('content-security-policy') ?? ''
     expect(csp).toContain("default-src 'none'")
     expect(csp).toMatch(/style-src 'sha256-[^']+'/)
-    expect(csp).toContain(`form-action 'self' ${new URL(REDIRECT_URI).origin}`)
+    // The redirect URI's origin, and the wallet origin the API's callback forwards to.
+    expect(csp).toContain(
+      `form-action 'self' ${new URL(REDIRECT_URI).origin} http://127.0.0.1:4200;`,
+    )
     expect(csp).toContain("frame-ancestors 'none'")
   })
 

@@ -28,6 +28,12 @@ export type StartOidcProviderParameters<
   host?: string
   /** Redirect URIs registered for every client; default the API's social callback. */
   redirectUris?: readonly string[]
+  /**
+   * Origins the redirect URI forwards the browser to (the API's callback sends it on to the
+   * wallet frame's origin). Browsers check the login form's `form-action` on every redirect
+   * after the submission, so they join it; default the wallet origin of `endpoints()`.
+   */
+  forwardOrigins?: readonly string[]
   /** Which issuers to run; default all of {@link SOCIAL_PROVIDERS}. */
   providers?: providers
 }
@@ -98,6 +104,7 @@ export async function startOidcProvider<
     host = '127.0.0.1',
     port = portOf(endpoints().oidc),
     redirectUris = [`${endpoints().api}/auth/v1/social/callback`],
+    forwardOrigins = [new URL(endpoints().wallet).origin],
     providers = SOCIAL_PROVIDERS,
   } = parameters
   const names = [...new Set(providers as readonly string[])]
@@ -136,6 +143,7 @@ export async function startOidcProvider<
           name: name as SocialProvider,
           url: `${url}/${name}`,
           redirectUris,
+          forwardOrigins,
           signingKey: signingKeys[index] as NonNullable<(typeof signingKeys)[number]>,
         }),
       )

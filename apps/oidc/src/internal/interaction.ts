@@ -152,7 +152,10 @@ function renderLogin(
     action,
     abortAction: `${action}/abort`,
     clientId: clientIdOf(issuer.name),
-    redirectOrigins: issuer.redirectUris.map((uri) => new URL(uri).origin),
+    redirectOrigins: [
+      ...issuer.redirectUris.map((uri) => new URL(uri).origin),
+      ...issuer.forwardOrigins,
+    ],
     values,
     ...(error === undefined ? {} : { error }),
   })

@@ -25,6 +25,8 @@ export type Issuer = {
   /** Path prefix the issuer is mounted at, e.g. `/google`. */
   path: string
   redirectUris: readonly string[]
+  /** Origins the redirect URIs forward to (they join the login form's `form-action`). */
+  forwardOrigins: readonly string[]
   oidc: Provider
   accounts: Map<string, Profile>
   /** Handles a request whose `url` already has `path` removed. */
@@ -68,9 +70,10 @@ export function createIssuer(options: {
   name: SocialProvider
   url: string
   redirectUris: readonly string[]
+  forwardOrigins?: readonly string[]
   signingKey: JWK
 }): Issuer {
-  const { name, url, redirectUris, signingKey } = options
+  const { name, url, redirectUris, forwardOrigins = [], signingKey } = options
   const path = new URL(url).pathname.replace(/\/+$/, '')
   const accounts = new Map<string, Profile>()
   const adapter = createMemoryAdapter()
@@ -173,6 +176,7 @@ export function createIssuer(options: {
     url,
     path,
     redirectUris,
+    forwardOrigins,
     oidc,
     accounts,
     handle: (req, res) => {
