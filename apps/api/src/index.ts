@@ -11,7 +11,13 @@ export {
   loadImageAssets,
   normaliseImageId,
 } from './assets/loadImageAssets.js'
-export { type AuthKeys, KEY_FILES, loadAuthKeys, type PublicJwk } from './auth/keys.js'
+export {
+  type AuthKeys,
+  decryptShare,
+  KEY_FILES,
+  loadAuthKeys,
+  type PublicJwk,
+} from './auth/keys.js'
 export { createMailer, type Mailer, type MailMessage } from './auth/mailer.js'
 export { type AuthUser, toAuthUser } from './auth/users.js'
 export {

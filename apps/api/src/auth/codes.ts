@@ -143,9 +143,11 @@ export async function checkCode(
   const where = 'WHERE project_id = ? AND purpose = ? AND subject = ?'
   const params = [key.projectId, key.purpose, key.subject]
   if (sameDigest(row.code_hash, hashCode(codeKey, context(key), code))) {
-    // Single use: only one of concurrent correct submissions clears the hash.
+    // Single use: only one of concurrent correct submissions clears the hash. The resend
+    // cooldown guards an outstanding code, so a used one ends it (a sign-in on another site
+    // right after this one may mail again).
     const { rowsAffected } = await db.execute(
-      `UPDATE auth_codes SET code_hash = NULL, attempts = 0 ${where} AND code_hash = ? AND expires_at > ?`,
+      `UPDATE auth_codes SET code_hash = NULL, attempts = 0, sent_at = 0 ${where} AND code_hash = ? AND expires_at > ?`,
       [...params, row.code_hash, now],
     )
     if (rowsAffected === 0) throw new ApiError('CODE_EXPIRED')
