@@ -8,10 +8,16 @@ import { join } from 'node:path'
 import { spawnStack } from '@porthole/local-stack/spawn'
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  // For a quick edit-run loop against a stack you started yourself (same database and
+  // recovery key environment): PORTHOLE_E2E_REUSE_STACK=1.
+  if (process.env.PORTHOLE_E2E_REUSE_STACK === '1') return async () => {}
   const dir = mkdtempSync(join(tmpdir(), 'porthole-e2e-'))
   // The workers (and the admin CLI they run) see the same database.
   process.env.PORTHOLE_DATABASE_URL = `file:${join(dir, 'porthole.db')}`
-  const stack = await spawnStack({ PORTHOLE_DATABASE_URL: process.env.PORTHOLE_DATABASE_URL })
+  const stack = await spawnStack({
+    PORTHOLE_DATABASE_URL: process.env.PORTHOLE_DATABASE_URL,
+    PORTHOLE_RECOVERY_KEY_FILE: join(dir, 'recovery.key'),
+  })
   return async () => {
     await stack.stop()
     rmSync(dir, { recursive: true, force: true })

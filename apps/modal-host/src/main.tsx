@@ -78,9 +78,10 @@ function start(): void {
         await NetworkActions.switchNetwork(network)
         return null
       },
-      request: ({ method }) => {
-        if (store.getState().connection.status !== 'connected')
-          throw new DisconnectedError('Not connected')
+      request: ({ method, params }) => {
+        const { connection } = store.getState()
+        if (connection.status !== 'connected') throw new DisconnectedError('Not connected')
+        if (connection.connector?.type === 'AUTH') return Auth.embeddedRequest(method, params)
         throw new UnsupportedMethodError(
           `The connected wallet cannot run ${method} through the modal`,
         )

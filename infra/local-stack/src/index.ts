@@ -8,6 +8,9 @@ import { resolve } from 'node:path'
 import { startApi } from '@porthole/api'
 import { startDemoServer } from '@porthole/demo/server'
 import { DEVNET_B_CHAIN_ID, DEVNET_CHAIN_ID, startDevnet } from '@porthole/devnet'
+import { startMailCatcher } from '@porthole/mail'
+import { startOidcProvider } from '@porthole/oidc'
+import { startRecoveryService } from '@porthole/recovery'
 import { DEMO_PROJECT_ID, endpoints, portOf } from '@porthole/shared'
 import { startStaticServer } from '@porthole/static-hosting'
 
@@ -25,6 +28,8 @@ export const BUILD_OUTPUTS = {
 export type StartStackParameters = {
   /** Database URL; default `PORTHOLE_DATABASE_URL` or `.data/porthole.db`. */
   databaseUrl?: string
+  /** Key file of the recovery key service; default `PORTHOLE_RECOVERY_KEY_FILE` or `.data/recovery.key`. */
+  recoveryKeyFile?: string
   /** Print progress lines. */
   log?: (line: string) => void
 }
@@ -64,6 +69,28 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     log(
       `devnets   ${devnet.rpcUrl} (chain ${devnet.chainId}), ${devnetB.rpcUrl} (chain ${devnetB.chainId})`,
     )
+
+    const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '')
+    const mail = await startMailCatcher({
+      httpPort: portOf(urls.mail),
+      smtpPort: portOf(urls.smtp),
+      host: hostOf(urls.mail),
+    })
+    stops.push(mail.close)
+    log(`mail      ${mail.httpUrl} (SMTP ${mail.smtpUrl})`)
+    const oidc = await startOidcProvider({ port: portOf(urls.oidc), host: hostOf(urls.oidc) })
+    stops.push(oidc.close)
+    log(`oidc      ${oidc.url} (${Object.keys(oidc.clients).join(', ')})`)
+    const recoveryKeyFile = parameters.recoveryKeyFile ?? process.env.PORTHOLE_RECOVERY_KEY_FILE
+    const recovery = await startRecoveryService({
+      port: portOf(urls.recovery),
+      host: hostOf(urls.recovery),
+      apiUrl: urls.api,
+      allowedOrigins: [new URL(urls.wallet).origin],
+      ...(recoveryKeyFile ? { keyFile: recoveryKeyFile } : {}),
+    })
+    stops.push(recovery.close)
+    log(`recovery  ${recovery.url}`)
 
     const api = await startApi({
       port: portOf(urls.api),

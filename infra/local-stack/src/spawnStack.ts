@@ -32,9 +32,18 @@ export async function spawnStack(
   env: Record<string, string> = {},
 ): Promise<{ stop(): Promise<void> }> {
   const urls = endpoints({ ...process.env, ...env })
-  const ports = [urls.demo, urls.modal, urls.wallet, urls.api, urls.devnet, urls.devnetB].map(
-    portOf,
-  )
+  const ports = [
+    urls.demo,
+    urls.modal,
+    urls.wallet,
+    urls.api,
+    urls.mail,
+    urls.smtp,
+    urls.oidc,
+    urls.recovery,
+    urls.devnet,
+    urls.devnetB,
+  ].map(portOf)
   const busy = []
   for (const port of ports) if (await portInUse(port)) busy.push(port)
   if (busy.length)

@@ -1,0 +1,415 @@
+import { spawnSync } from 'node:child_process'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Page } from '@playwright/test'
+import { decryptShare, loadAuthKeys, openDatabase } from '@porthole/api'
+import { SignJWT } from 'jose'
+import { combine } from 'shamir-secret-sharing'
+import {
+  bytesToHex,
+  createWalletClient,
+  type Hex,
+  http,
+  parseEther,
+  recoverMessageAddress,
+} from 'viem'
+import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
+import {
+  API_URL,
+  connectOutcome,
+  emailLogin,
+  enterCode,
+  freshEmail,
+  providerRequest,
+  startEmailConnect,
+  waitForCode,
+  waitForMail,
+  walletFrame,
+} from '../support/embedded.js'
+import {
+  DEMO_URL,
+  DEVNET_RPC,
+  devnet,
+  expect,
+  modal,
+  OTHER_ADDRESS,
+  state,
+  test,
+  waitForPorthole,
+} from '../support/fixtures.js'
+import { startHostPage } from '../support/hostPage.js'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+
+/** The demo page without any injected wallet. */
+async function openDemo(page: Page): Promise<void> {
+  await page.goto(DEMO_URL)
+  await waitForPorthole(page)
+}
+
+/** anvil account 9 pays the embedded wallet's gas. */
+const FUNDER = privateKeyToAccount(
+  '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
+)
+async function fund(address: string): Promise<void> {
+  const client = createWalletClient({ account: FUNDER, transport: http(DEVNET_RPC) })
+  const hash = await client.sendTransaction({
+    chain: null,
+    to: address as Hex,
+    value: parseEther('1'),
+  })
+  await devnet.waitForTransactionReceipt({ hash })
+}
+
+test('e-mail login: the code from the mail catcher connects a new wallet; signing is approved in the wallet frame', async ({
+  page,
+}) => {
+  await openDemo(page)
+  const email = freshEmail('login')
+  const address = await emailLogin(page, email)
+  expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+  expect(await state(page)).toMatchObject({
+    status: 'connected',
+    address,
+    connector: { type: 'AUTH' },
+  })
+  expect(await providerRequest(page, 'eth_accounts')).toEqual({ value: [address] })
+  expect(await providerRequest(page, 'eth_chainId')).toEqual({ value: '0x7a69' })
+
+  // personal_sign: the wallet frame itself shows the message; Approve signs it.
+  const message = 'Sign in to the Porthole e2e'
+  const signing = providerRequest(page, 'personal_sign', [
+    `0x${Buffer.from(message).toString('hex')}`,
+    address,
+  ])
+  const card = walletFrame(page).getByRole('dialog', { name: 'Sign message' })
+  await expect(card).toContainText(message)
+  await expect(card).toContainText('http://localhost:4000')
+  await card.getByRole('button', { name: 'Approve' }).click()
+  const signed = await signing
+  expect(await recoverMessageAddress({ message, signature: signed.value as Hex })).toBe(address)
+
+  // eth_signTypedData_v4, decoded on the card.
+  const typed = {
+    domain: { name: 'Porthole', version: '1', chainId: 31337 },
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+      ],
+      Mail: [{ name: 'contents', type: 'string' }],
+    },
+    primaryType: 'Mail',
+    message: { contents: 'typed hello' },
+  }
+  const typedSigning = providerRequest(page, 'eth_signTypedData_v4', [
+    address,
+    JSON.stringify(typed),
+  ])
+  const typedCard = walletFrame(page).getByRole('dialog', { name: 'Sign typed data' })
+  await expect(typedCard).toContainText('typed hello')
+  await typedCard.getByRole('button', { name: 'Approve' }).click()
+  expect((await typedSigning).value).toMatch(/^0x[0-9a-f]{130}$/)
+
+  // A devnet transaction, approved, mined.
+  await fund(address)
+  const before = await devnet.getBalance({ address: OTHER_ADDRESS })
+  const sending = providerRequest(page, 'eth_sendTransaction', [
+    { from: address, to: OTHER_ADDRESS, value: '0x2386f26fc10000' },
+  ])
+  const txCard = walletFrame(page).getByRole('dialog', { name: 'Send transaction' })
+  await expect(txCard).toContainText('0.01 ETH')
+  await txCard.getByRole('button', { name: 'Approve' }).click()
+  const hash = (await sending).value as Hex
+  const receipt = await devnet.waitForTransactionReceipt({ hash })
+  expect(receipt.status).toBe('success')
+  expect(receipt.from.toLowerCase()).toBe(address.toLowerCase())
+  expect(await devnet.getBalance({ address: OTHER_ADDRESS })).toBe(before + parseEther('0.01'))
+
+  // Rejected in the frame: 4001 reaches the dapp, and no transaction is sent.
+  const nonce = await devnet.getTransactionCount({ address: address as Hex })
+  const rejected = providerRequest(page, 'eth_sendTransaction', [
+    { from: address, to: OTHER_ADDRESS, value: '0x1' },
+  ])
+  await walletFrame(page).getByRole('button', { name: 'Reject' }).click()
+  expect((await rejected).error).toMatchObject({ code: 4001 })
+  expect(await devnet.getTransactionCount({ address: address as Hex })).toBe(nonce)
+
+  // A method outside both lists: refused, and the modal (open) says 'Action not allowed'.
+  await page.evaluate('window.porthole.open()')
+  expect((await providerRequest(page, 'eth_sign', [address, '0x00'])).error).toMatchObject({
+    message: 'Requested RPC call is not allowed',
+  })
+  await expect(modal(page).getByText('Action not allowed')).toBeVisible()
+  await page.evaluate('window.porthole.close()')
+
+  // Reload: the session survives (same address, no code asked).
+  await page.reload()
+  await waitForPorthole(page)
+  await expect.poll(async () => (await state(page)).status, { timeout: 20_000 }).toBe('connected')
+  expect((await state(page)).address).toBe(address)
+  const again = providerRequest(page, 'personal_sign', ['0x6869', address])
+  await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+  expect(
+    await recoverMessageAddress({ message: 'hi', signature: (await again).value as Hex }),
+  ).toBe(address)
+
+  // Disconnect signs out; connecting again asks for the e-mail.
+  await page.evaluate('window.porthole.disconnect()')
+  expect(await state(page)).toMatchObject({ status: 'disconnected' })
+  await page.reload()
+  await waitForPorthole(page)
+  expect(await state(page)).toMatchObject({ status: 'disconnected' })
+})
+
+test('a wrong code is refused with attempts left, and a second code within 30 s is refused by the server', async ({
+  page,
+}) => {
+  await openDemo(page)
+  const email = freshEmail('wrong')
+  await startEmailConnect(page, email)
+  const code = await waitForCode(email)
+  const wrong = code === '000000' ? '111111' : '000000'
+  await enterCode(page, wrong)
+  await expect(modal(page).getByRole('alert')).toContainText(/code/i)
+  // The server enforces the cooldown too, not only the modal.
+  const response = await fetch(
+    `${API_URL}/auth/v1/email/start?projectId=porthole-demo&st=e2e&sv=e2e`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:4200' },
+      body: JSON.stringify({ email, deviceId: 'e2e-device-0000000000' }),
+    },
+  )
+  expect(response.status).toBe(429)
+  // Back to the e-mail form and again: the modal shows the wait.
+  await modal(page).getByRole('button', { name: 'Back' }).click()
+  const field = modal(page).getByRole('textbox', { name: 'Email' })
+  await field.fill(email)
+  await field.press('Enter')
+  await expect(modal(page).getByText(/Please try again after \d+ seconds/)).toBeVisible()
+  // The right code still works after the wrong one.
+  expect((await inboxCount(email)) >= 1).toBe(true)
+})
+
+async function inboxCount(email: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:4500/messages?to=${encodeURIComponent(email)}`)
+  return ((await response.json()) as unknown[]).length
+}
+
+test('a second host site (new storage partition) approves the device by e-mail and gets the same address', async ({
+  page,
+  browser,
+}) => {
+  await openDemo(page)
+  const email = freshEmail('device')
+  const address = await emailLogin(page, email)
+
+  const host = await startHostPage(4015, 'porthole-demo')
+  admin('project', 'allow', 'porthole-demo', 'http://localhost:4015')
+  const context = await browser.newContext()
+  try {
+    const other = await context.newPage()
+    await other.goto(host.url)
+    await waitForPorthole(other)
+    await startEmailConnect(other, email)
+    await expect(modal(other).getByRole('dialog', { name: 'Register this device' })).toBeVisible()
+    const approval = await waitForMail(email, /new device/)
+    const link = /(http:\/\/\S+device\/approve\S+)/.exec(approval.text)?.[1] as string
+    expect(link).toBeTruthy()
+    const approvePage = await context.newPage()
+    await approvePage.goto(link)
+    await approvePage.close()
+    await enterCode(other, await waitForCode(email, 2))
+    const outcome = await connectOutcome(other)
+    expect(outcome.value?.address).toBe(address)
+  } finally {
+    await context.close()
+    admin('project', 'deny', 'porthole-demo', 'http://localhost:4015')
+    await host.close()
+  }
+})
+
+test('update e-mail: primary then secondary code, and the Account view shows the new address', async ({
+  page,
+}) => {
+  await openDemo(page)
+  const email = freshEmail('old')
+  const newEmail = freshEmail('new')
+  await emailLogin(page, email)
+  await page.evaluate('window.porthole.open()')
+  const frame = modal(page)
+  await expect(frame.getByText(email)).toBeVisible()
+  await frame.getByRole('button', { name: 'Update e-mail' }).click()
+  await frame.getByRole('textbox', { name: 'New e-mail' }).fill(newEmail)
+  await frame.getByRole('button', { name: 'Continue' }).click()
+  await enterCode(page, await waitForCode(email, 2))
+  await enterCode(page, await waitForCode(newEmail, 1))
+  await expect(frame.getByText(newEmail)).toBeVisible({ timeout: 15_000 })
+})
+
+test('social login through the local OpenID provider, for Google and for GitHub', async ({
+  page,
+}) => {
+  for (const [provider, name] of [
+    ['google', 'Google'],
+    ['github', 'GitHub'],
+  ] as const) {
+    await openDemo(page)
+    await page.evaluate(`window.__connect = window.porthole.connect().then(
+      (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } })); undefined`)
+    const popupOpened = page.waitForEvent('popup')
+    await modal(page)
+      .getByRole('button', { name: `Continue with ${name}` })
+      .click()
+    const popup = await popupOpened
+    expect(popup.viewportSize()).toMatchObject({ width: 600 })
+    const login = `${provider}-${Date.now().toString(36)}@porthole.test`
+    await popup.getByLabel('E-mail').fill(login)
+    await popup.getByLabel('Username').fill(`${provider}-fan`)
+    await popup.getByRole('button', { name: 'Continue' }).click()
+    const outcome = await connectOutcome(page)
+    expect(outcome.error).toBeUndefined()
+    expect(outcome.value?.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect(await state(page)).toMatchObject({ status: 'connected', connector: { type: 'AUTH' } })
+    await page.evaluate('window.porthole.open()')
+    // The Account view names the social account.
+    await expect(modal(page).getByText(`${provider}-fan`)).toBeVisible()
+    await page.evaluate('window.porthole.disconnect()')
+  }
+})
+
+test("closing the social popup shows 'Popup closed'", async ({ page }) => {
+  await openDemo(page)
+  await page.evaluate('window.porthole.open()')
+  const popupOpened = page.waitForEvent('popup')
+  await modal(page).getByRole('button', { name: 'Continue with GitHub' }).click()
+  const popup = await popupOpened
+  await popup.close()
+  await expect(modal(page).getByText('Popup closed')).toBeVisible({ timeout: 5000 })
+})
+
+test("the wallet frame not loading gives 'Network Error - Could not load embedded wallet'", async ({
+  page,
+}) => {
+  // The wallet server is unreachable for this page (its requests fail at the network).
+  await page.route('http://127.0.0.1:4200/**', (route) => route.abort('connectionrefused'))
+  await openDemo(page)
+  await startEmailConnect(page, freshEmail('down'))
+  await expect(modal(page).getByTestId('alert')).toHaveText(
+    'Network Error - Could not load embedded wallet',
+    { timeout: 30_000 },
+  )
+  // The e-mail form says so too, and connect() is still waiting for another choice.
+  await expect(modal(page).locator('#ph-email-error')).toHaveText(
+    'Network Error - Could not load embedded wallet',
+  )
+})
+
+test('the host page cannot talk to the wallet frame: its hello gets no answer', async ({
+  page,
+}) => {
+  await openDemo(page)
+  const email = freshEmail('forge')
+  const address = await emailLogin(page, email)
+  const answered = await page.evaluate(`new Promise((done) => {
+    const wallet = window.frames[0].frames[0]
+    const { port1, port2 } = new MessageChannel()
+    port1.onmessage = (event) => done(String(event.data))
+    const hello = { ns: 'porthole', v: 1, kind: 'hello', nonce: 'forged-nonce-0123456789',
+      versions: [1], projectId: 'porthole-demo', metadata: { name: 'evil' } }
+    wallet.postMessage(JSON.stringify(hello), '*', [port2])
+    setTimeout(() => done(null), 1500)
+  })`)
+  expect(answered).toBeNull()
+  // And the real channel still works.
+  const signing = providerRequest(page, 'personal_sign', ['0x6f6b', address])
+  await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+  expect((await signing).value).toMatch(/^0x[0-9a-f]{130}$/)
+})
+
+/** Base64 to the plain Uint8Array shamir-secret-sharing insists on (a Buffer is refused). */
+const bytes = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'))
+
+/** What a key candidate signs as, or null when the bytes are not a key at all. */
+async function signerOf(candidate: () => Promise<Uint8Array>): Promise<string | null> {
+  try {
+    const key = await candidate()
+    if (key.length !== 32) return null
+    return privateKeyToAddress(bytesToHex(key))
+  } catch {
+    return null
+  }
+}
+
+test('the shares the API stores cannot sign, even with the API process keys; the recovery service is the second share', async ({
+  page,
+}) => {
+  await openDemo(page)
+  const email = freshEmail('custody')
+  const address = await emailLogin(page, email)
+
+  const databaseUrl = process.env.PORTHOLE_DATABASE_URL as string
+  const db = await openDatabase({ url: databaseUrl })
+  const [row] = await db.query<{
+    id: string
+    auth_share: string
+    recovery_ciphertext: string
+  }>(
+    'SELECT u.id, s.auth_share, s.recovery_ciphertext FROM auth_users u JOIN auth_shares s ON s.user_id = u.id WHERE u.email = ?',
+    [email],
+  )
+  await db.close()
+  expect(row).toBeDefined()
+  const { id, auth_share, recovery_ciphertext } = row as NonNullable<typeof row>
+  // The database alone holds ciphertext: the stored auth share is not even a share.
+  const stored = bytes(auth_share.split('.')[2] ?? '')
+  const recoveryCiphertext = bytes(recovery_ciphertext)
+  // Give the attacker the API process's own keys too (they live beside the database file here).
+  const keys = loadAuthKeys({
+    keyDir: dirname(fileURLToPath(databaseUrl.replace(/^file:/, 'file://'))),
+  })
+  const authShare = bytes(decryptShare(keys.shareKey, auth_share, id))
+  const candidates = [
+    () => combine([authShare]),
+    () => combine([authShare, authShare]),
+    () => combine([authShare, recoveryCiphertext]),
+    () =>
+      combine([
+        authShare,
+        recoveryCiphertext.subarray(recoveryCiphertext.length - authShare.length),
+      ]),
+    () => combine([stored.subarray(0, authShare.length), authShare]),
+  ]
+  for (const candidate of candidates) expect(await signerOf(candidate)).not.toBe(address)
+
+  // The control: with the recovery key service's cooperation (a ticket signed with the API's
+  // key), the recovery share decrypts and two shares rebuild the key. This is why that service
+  // must run apart from the API: it is the second share's only key.
+  const ticket = await new SignJWT({ pid: 'porthole-demo' })
+    .setProtectedHeader({ alg: 'EdDSA', kid: keys.publicJwk.kid, typ: 'JWT' })
+    .setAudience('porthole-recovery')
+    .setSubject(id)
+    .setIssuedAt()
+    .setExpirationTime('60s')
+    .sign(keys.signingKey)
+  const response = await fetch('http://127.0.0.1:4700/v1/recovery/decrypt', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ticket, ciphertext: recovery_ciphertext }),
+  })
+  expect(response.status).toBe(200)
+  const { share } = (await response.json()) as { share: string }
+  expect(await signerOf(() => combine([authShare, bytes(share)]))).toBe(address)
+})
+
+function admin(...args: string[]) {
+  const run = spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: process.env,
+  })
+  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${run.stderr}`)
+  return run.stdout
+}
