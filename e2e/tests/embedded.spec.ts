@@ -76,6 +76,18 @@ test('e-mail login: the code from the mail catcher connects a new wallet; signin
   expect(await providerRequest(page, 'eth_accounts')).toEqual({ value: [address] })
   expect(await providerRequest(page, 'eth_chainId')).toEqual({ value: '0x7a69' })
 
+  // wallet_switchEthereumChain: the wallet frame follows, the dapp sees the new chain.
+  expect(
+    await providerRequest(page, 'wallet_switchEthereumChain', [{ chainId: '0x7a6a' }]),
+  ).toEqual({ value: null })
+  expect(await providerRequest(page, 'eth_chainId')).toEqual({ value: '0x7a6a' })
+  expect(await state(page)).toMatchObject({ caipNetworkId: 'eip155:31338' })
+  expect(
+    (await providerRequest(page, 'wallet_switchEthereumChain', [{ chainId: '0x999999' }])).error,
+  ).toMatchObject({ code: 4902 })
+  await providerRequest(page, 'wallet_switchEthereumChain', [{ chainId: '0x7a69' }])
+  expect(await providerRequest(page, 'eth_chainId')).toEqual({ value: '0x7a69' })
+
   // personal_sign: the wallet frame itself shows the message; Approve signs it.
   const message = 'Sign in to the Porthole e2e'
   const signing = providerRequest(page, 'personal_sign', [
@@ -135,6 +147,12 @@ test('e-mail login: the code from the mail catcher connects a new wallet; signin
   await walletFrame(page).getByRole('button', { name: 'Reject' }).click()
   expect((await rejected).error).toMatchObject({ code: 4001 })
   expect(await devnet.getTransactionCount({ address: address as Hex })).toBe(nonce)
+
+  // Closing the modal while a not-safe request waits aborts it.
+  const abandoned = providerRequest(page, 'personal_sign', ['0x6279', address])
+  await expect(walletFrame(page).getByRole('dialog', { name: 'Sign message' })).toBeVisible()
+  await page.evaluate('window.porthole.close()')
+  expect((await abandoned).error).toMatchObject({ code: 4001, message: 'Request was aborted' })
 
   // A method outside both lists: refused, and the modal (open) says 'Action not allowed'.
   await page.evaluate('window.porthole.open()')

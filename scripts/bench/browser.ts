@@ -35,7 +35,8 @@ document.getElementById('open').addEventListener('click', () => {
 })
 </script></body></html>`
 
-function serve(): Promise<Server[]> {
+/** Serves the bench host page on both loopback addresses. */
+export function serve(): Promise<Server[]> {
   return Promise.all(
     ['127.0.0.1', '::1'].map(
       (host) =>

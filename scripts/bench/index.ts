@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { spawnStack } from '@porthole/local-stack/spawn'
 import { BENCH_ORIGIN, browserBenchmarks } from './browser.js'
+import { embeddedBenchmarks } from './embedded.js'
 import { SDK_BROTLI_BUDGET, sdkSize } from './sdkSize.js'
 import { bytes, ms } from './stats.js'
 
@@ -21,9 +22,13 @@ console.log(
 console.log(`  budget ${SDK_BROTLI_BUDGET} B brotli: ${size.withinBudget ? 'within' : 'OVER'}`)
 
 const dir = mkdtempSync(join(tmpdir(), 'porthole-bench-'))
-const env = { PORTHOLE_DATABASE_URL: `file:${join(dir, 'bench.db')}` }
+const env = {
+  PORTHOLE_DATABASE_URL: `file:${join(dir, 'bench.db')}`,
+  PORTHOLE_RECOVERY_KEY_FILE: join(dir, 'recovery.key'),
+}
 const stack = await spawnStack(env)
 let results: Awaited<ReturnType<typeof browserBenchmarks>>
+let embedded: Awaited<ReturnType<typeof embeddedBenchmarks>>
 try {
   const allow = spawnSync(
     'npm',
@@ -36,6 +41,7 @@ try {
   )
   if (allow.status !== 0) throw new Error(`Could not allow ${BENCH_ORIGIN}: ${allow.stderr}`)
   results = await browserBenchmarks(ROOT)
+  embedded = await embeddedBenchmarks(ROOT)
 } finally {
   await stack.stop()
   rmSync(dir, { recursive: true, force: true })
@@ -67,8 +73,29 @@ console.log(
 )
 console.log(`  added: ${ms(chainId.sdk.median - chainId.direct.median)} (median)\n`)
 
+const { frameLoad, toCodeView, toConnected, approveToSignature } = embedded
+console.log('Embedded wallet frame, first load (HTML, JS, CSS, worker)')
+console.log(
+  `  ${frameLoad.requests} requests, ${bytes(frameLoad.brotli)} brotli (${frameLoad.brotli} B), ${bytes(frameLoad.transferred)} transferred`,
+)
+for (const file of frameLoad.files.slice(0, 6))
+  console.log(`    ${bytes(file.brotli).padStart(9)}  ${file.url}`)
+console.log(
+  `  + signer Worker ${bytes(frameLoad.workerBrotli)} brotli, fetched at sign-in (from dist/)`,
+)
+console.log(`E-mail login, machine time only (n=${toCodeView.n}, new user each)`)
+console.log(
+  `  e-mail submitted → code view: median ${ms(toCodeView.median)}, p95 ${ms(toCodeView.p95)}`,
+)
+console.log(
+  `  code entered → connected (key made, split, shares stored): median ${ms(toConnected.median)}, p95 ${ms(toConnected.p95)}`,
+)
+console.log(`  total: median ${ms(toCodeView.median + toConnected.median)}`)
+console.log(`Approve click → signature in the host page (personal_sign, n=${approveToSignature.n})`)
+console.log(`  median ${ms(approveToSignature.median)}, p95 ${ms(approveToSignature.p95)}\n`)
+
 writeFileSync(
   resolve(ROOT, 'bench-results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded }, null, 2)}\n`,
 )
 if (!size.withinBudget) process.exit(1)

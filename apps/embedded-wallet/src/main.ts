@@ -67,7 +67,10 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
         details: 'Farcaster is not configured',
       })
     },
-    getUser: connected,
+    getUser: async () => {
+      await Session.refreshUser()
+      return connected()
+    },
     signOut: async () => {
       Rpc.abortPending()
       await Session.signOut()

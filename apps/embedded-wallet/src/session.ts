@@ -55,6 +55,19 @@ export function address(): string | null {
   return state.address
 }
 
+/**
+ * Reads the user again from the API (an e-mail changed in another tab shows up); keeps what
+ * it had when the API cannot answer.
+ *
+ * @example
+ * await refreshUser()
+ */
+export async function refreshUser(): Promise<void> {
+  if (!state.user) return
+  const fresh = await Api.me().catch(() => null)
+  if (fresh && state.user && fresh.id === state.user.id) state.user = fresh
+}
+
 /** The user as the modal sees it (spec §3), or null when signed out. */
 export function user(): EmbeddedUser | null {
   if (!state.user || !state.address) return null
@@ -128,6 +141,9 @@ async function signedIn(apiUser: Api.ApiUser): Promise<EmbeddedUser> {
  */
 export async function restore(): Promise<EmbeddedUser | null> {
   try {
+    // Every sign-in here leaves a device share: without one there is no session to ask about
+    // (and no 401 in the console of a first visit).
+    if (!(await loadDeviceShare())) throw new BaseError('No session on this device')
     return await signedIn(await Api.me())
   } catch {
     state.user = null

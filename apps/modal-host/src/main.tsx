@@ -9,6 +9,7 @@ import {
   type HostToModal,
   HostToModalSchema,
   type ModalToHost,
+  ProviderRpcError,
   UnauthorizedError,
   UnsupportedMethodError,
 } from '@porthole/protocol'
@@ -81,7 +82,10 @@ function start(): void {
       request: ({ method, params }) => {
         const { connection } = store.getState()
         if (connection.status !== 'connected') throw new DisconnectedError('Not connected')
-        if (connection.connector?.type === 'AUTH') return Auth.embeddedRequest(method, params)
+        if (connection.connector?.type === 'AUTH') {
+          if (method === 'wallet_switchEthereumChain') return switchEmbeddedChain(params)
+          return Auth.embeddedRequest(method, params)
+        }
         throw new UnsupportedMethodError(
           `The connected wallet cannot run ${method} through the modal`,
         )
@@ -117,3 +121,21 @@ Auth.watchWalletFrame()
 const root = document.getElementById('root')
 if (root) createRoot(root).render(<App />)
 start()
+
+/**
+ * `wallet_switchEthereumChain` of the embedded wallet: a configured network, else 4902. The
+ * state (and chainChanged) reaches the host before this answer, so the dapp's next
+ * `eth_chainId` already names the new chain.
+ */
+async function switchEmbeddedChain(params: unknown): Promise<null> {
+  const [{ chainId } = { chainId: undefined }] = (Array.isArray(params) ? params : []) as {
+    chainId?: unknown
+  }[]
+  const id = typeof chainId === 'string' && /^0x[0-9a-fA-F]+$/.test(chainId) ? BigInt(chainId) : -1n
+  const caip = `eip155:${id}`
+  if (!store.getState().config.networks.some((n) => n.caipNetworkId === caip))
+    throw new ProviderRpcError(4902, `Unrecognized chain ID "${String(chainId)}".`)
+  // The dapp asked for it: no confirmation view (that is for switches chosen in the modal).
+  await NetworkActions.performSwitch(NetworkActions.findNetwork(caip))
+  return null
+}

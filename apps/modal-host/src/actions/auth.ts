@@ -325,6 +325,36 @@ export async function submitEmailUpdateOtp(
   if (user) store.setState({ authUser: { ...user, email: newEmail } })
 }
 
+/** How often UpdateEmailWallet reads the user while it waits (spec §2). */
+export const EMAIL_UPDATE_POLL_MS = 1000
+
+/**
+ * Reads the user from the wallet; true (and the store updated) once its e-mail is `newEmail`.
+ *
+ * @example
+ * if (await pollEmailChange('new@example.com')) Modal.back()
+ */
+export async function pollEmailChange(newEmail: string): Promise<boolean> {
+  const fresh = await walletRequest('getUser', {}).catch(() => null)
+  if (!fresh || fresh.email?.toLowerCase() !== newEmail.toLowerCase()) return false
+  const user = store.getState().authUser
+  if (user) store.setState({ authUser: { ...user, email: fresh.email } })
+  return true
+}
+
+/**
+ * Starts loading the wallet frame as soon as the user heads for an embedded login (typing in
+ * or clicking the e-mail field, pointing at a social button), so its load and 500 ms settle
+ * overlap the typing instead of following the submit. Programmatic focus does not count: a
+ * visitor who picks an extension never loads the wallet frame.
+ *
+ * @example
+ * <input onChange={Auth.warmUp} />
+ */
+export function warmUp(): void {
+  void walletFrame().catch(() => {})
+}
+
 /** Loads the frame at start when the last session was embedded. */
 export function preloadIfEmbedded(): void {
   if (loadPersisted().connectors.eip155?.id === 'AUTH') void walletFrame().catch(() => {})

@@ -72,6 +72,11 @@ export function push(screen: Screen): void {
   store.setState((s) => ({ history: [...s.history, screen] }))
 }
 
+/** The view on top of the history, or undefined when there is none. */
+export function currentView(): Screen['view'] | undefined {
+  return store.getState().history.at(-1)?.view
+}
+
 /** Replaces the current screen. */
 export function replace(screen: Screen): void {
   store.setState((s) => ({ history: [...s.history.slice(0, -1), screen] }))

@@ -1,3 +1,4 @@
+import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
 import { Icon } from '../components/Icon.js'
 import { NavRow, WalletRow } from '../components/WalletRow.js'
@@ -8,6 +9,9 @@ import { useModal } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
 import { EmailForm } from './Email.js'
 import { SocialIcon, startSocial } from './Social.js'
+
+/** A social button pointed at or keyed starts the wallet frame's load (see Auth.warmUp). */
+const WARM_UP = { onPointerEnter: Auth.warmUp, onKeyDown: Auth.warmUp }
 
 const TAGS = {
   recent: { label: t('recent') },
@@ -104,7 +108,12 @@ export function Connect() {
   const [first, ...rest] = socials
   const socialSection = first ? (
     <div className="ph-socials" key="social">
-      <button type="button" className="ph-row ph-social-main" onClick={() => startSocial(first)}>
+      <button
+        type="button"
+        className="ph-row ph-social-main"
+        {...WARM_UP}
+        onClick={() => startSocial(first)}
+      >
         <SocialIcon provider={first} />
         <span className="ph-row-name">{t('continueWith', { name: socialName(first) })}</span>
       </button>
@@ -115,6 +124,7 @@ export function Connect() {
               key={provider}
               type="button"
               className="ph-social-button"
+              {...WARM_UP}
               aria-label={t('continueWith', { name: socialName(provider) })}
               onClick={() => startSocial(provider)}
             >

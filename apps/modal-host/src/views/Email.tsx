@@ -47,7 +47,11 @@ export function EmailForm({ autoFocus = false }: { autoFocus?: boolean }) {
           {...(autoFocus ? { 'data-autofocus': true } : {})}
           aria-invalid={error ? 'true' : undefined}
           aria-describedby={error ? 'ph-email-error' : undefined}
-          onChange={(e) => setEmail(e.target.value)}
+          onChange={(e) => {
+            setEmail(e.target.value)
+            Auth.warmUp()
+          }}
+          onPointerDown={Auth.warmUp}
         />
         {busy ? (
           <span className="ph-spinner" role="status" aria-label={t('loading')} />
@@ -202,6 +206,23 @@ export function UpdateEmailWallet({
 }) {
   const [value, setValue] = useState('')
   const [error, setError] = useState<string | null>(null)
+  // Spec §2: while the codes are awaited, the user is read every second; when the e-mail has
+  // changed (confirmed here or elsewhere), the view closes.
+  useEffect(() => {
+    if (stage === 'new') return
+    let active = true
+    const poll = setInterval(() => {
+      void Auth.pollEmailChange(email).then((changed) => {
+        if (!changed || !active || Modal.currentView() !== 'UpdateEmailWallet') return
+        Modal.showToast(t('emailUpdated'), 'success')
+        Modal.back()
+      })
+    }, Auth.EMAIL_UPDATE_POLL_MS)
+    return () => {
+      active = false
+      clearInterval(poll)
+    }
+  }, [stage, email])
   if (stage === 'new')
     return (
       <form
@@ -250,7 +271,7 @@ export function UpdateEmailWallet({
         label={t('otpLabel')}
         onSubmit={async (otp) => {
           await Auth.submitEmailUpdateOtp(stage, email, otp)
-          if (stage === 'secondary') {
+          if (stage === 'secondary' && Modal.currentView() === 'UpdateEmailWallet') {
             Modal.showToast(t('emailUpdated'), 'success')
             Modal.back()
           }

@@ -1,0 +1,153 @@
+/**
+ * Embedded-wallet benchmarks on the real stack in Debian's Chromium: the wallet frame's
+ * first-load bytes, e-mail login to connected without the human's time (submit → code view,
+ * code entered → connected), and Approve click → signature in the host page.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
+import { chromium, type Page } from 'playwright-core'
+import { BENCH_ORIGIN, serve } from './browser.js'
+import { brotli } from './sdkSize.js'
+import { quantile } from './stats.js'
+
+const WALLET_ORIGIN = 'http://127.0.0.1:4200'
+const MAIL_URL = 'http://127.0.0.1:4500'
+const LOGINS = 5
+const SIGNATURES = 20
+
+async function waitForCode(email: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const response = await fetch(`${MAIL_URL}/messages?to=${encodeURIComponent(email)}`)
+    const [mail] = (await response.json()) as { subject: string }[]
+    const code = /(\d{6})/.exec(mail?.subject ?? '')?.[1]
+    if (code) return code
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error(`No code mailed to ${email}`)
+}
+
+const modal = (page: Page) => page.frameLocator('iframe[title="Connect a wallet"]')
+const wallet = (page: Page) => modal(page).frameLocator('iframe[title="Porthole embedded wallet"]')
+
+/** One login on a fresh context; returns the two machine intervals and the page (still open). */
+async function login(page: Page, email: string) {
+  await page.goto(BENCH_ORIGIN)
+  await page.waitForFunction('window.porthole && window.porthole.getState().caipNetworkId')
+  await page.evaluate(`window.__connected = new Promise((done) => {
+    const off = porthole.subscribe((s) => { if (s.status === 'connected') { off(); done(performance.now()) } })
+  }); porthole.connect(); undefined`)
+  const field = modal(page).getByRole('textbox', { name: 'Email' })
+  await field.fill(email)
+  const codeField = modal(page).getByRole('textbox', { name: 'Verification code' })
+  const t0 = performance.now()
+  await field.press('Enter')
+  await codeField.waitFor()
+  const toCodeView = performance.now() - t0
+  const code = await waitForCode(email)
+  const t1 = (await page.evaluate('performance.now()')) as number
+  await codeField.fill(code)
+  const connectedAt = (await page.evaluate('window.__connected')) as number
+  return { toCodeView, toConnected: connectedAt - t1 }
+}
+
+/**
+ * The signer Worker's script, brotli: Playwright does not report a dedicated worker's fetch
+ * as a request of the page, so it is read from the build output.
+ */
+function workerBytes(root: string): number {
+  const dir = resolve(root, 'apps/embedded-wallet/dist/assets')
+  const file = readdirSync(dir).find((f) => f.startsWith('signer.worker-') && f.endsWith('.js'))
+  return file ? brotli(readFileSync(resolve(dir, file))) : 0
+}
+
+/** Runs the embedded-wallet benchmarks; the stack must be up and the bench origin allowed. */
+export async function embeddedBenchmarks(root: string) {
+  const servers = await serve()
+  const browser = await chromium.launch(chromiumLaunchOptions)
+  try {
+    const codeView: number[] = []
+    const connected: number[] = []
+    let frameLoad = {
+      requests: 0,
+      brotli: 0,
+      transferred: 0,
+      files: [] as { url: string; brotli: number }[],
+    }
+    let signing: Page | undefined
+    let signingAddress = ''
+    for (let i = 0; i < LOGINS; i++) {
+      const context = await browser.newContext()
+      const page = await context.newPage()
+      const loaded: { url: string; transferred: number; brotli: number }[] = []
+      context.on('requestfinished', (request) => {
+        if (!request.url().startsWith(WALLET_ORIGIN)) return
+        // Late events of a closed context are dropped (only the first login is measured).
+        void (async () => {
+          const response = await request.response()
+          if (!response) return
+          const sizes = await request.sizes()
+          const body = await response.body().catch(() => Buffer.alloc(0))
+          loaded.push({
+            url: request.url().replace(/\?.*$/, ''),
+            transferred: sizes.responseBodySize + sizes.responseHeadersSize,
+            brotli: brotli(body),
+          })
+        })().catch(() => {})
+      })
+      const email = `bench-${i}-${Math.random().toString(36).slice(2, 8)}@ph.test`
+      const sample = await login(page, email)
+      codeView.push(sample.toCodeView)
+      connected.push(sample.toConnected)
+      if (i === 0)
+        frameLoad = {
+          requests: loaded.length,
+          brotli: loaded.reduce((s, r) => s + r.brotli, 0),
+          transferred: loaded.reduce((s, r) => s + r.transferred, 0),
+          files: loaded
+            .map(({ url, brotli }) => ({ url, brotli }))
+            .sort((a, b) => b.brotli - a.brotli),
+        }
+      if (i === LOGINS - 1) {
+        signing = page
+        signingAddress = (await page.evaluate('porthole.getState().address')) as string
+      } else await context.close()
+    }
+
+    // Approve click (in the wallet frame) → signature resolved in the host page.
+    const page = signing as Page
+    const approveToSignature: number[] = []
+    const frame = page.frames().find((f) => f.url().startsWith(WALLET_ORIGIN))
+    if (!frame) throw new Error('The wallet frame is not loaded')
+    // The click's time is taken in the wallet frame itself, in the capture phase.
+    await frame.evaluate(
+      `addEventListener('click', () => { window.__clickAt = performance.timeOrigin + performance.now() }, true)`,
+    )
+    for (let i = 0; i < SIGNATURES; i++) {
+      const message = `0x${Buffer.from(`bench ${i}`).toString('hex')}`
+      await page.evaluate(`window.__signed = porthole.getProvider('eip155')
+        .request({ method: 'personal_sign', params: ['${message}', '${signingAddress}'] })
+        .then(() => performance.timeOrigin + performance.now()); undefined`)
+      const approve = wallet(page).getByRole('button', { name: 'Approve' })
+      await approve.click()
+      const signedAt = (await page.evaluate('window.__signed')) as number
+      const clickAt = (await frame.evaluate('window.__clickAt')) as number
+      approveToSignature.push(signedAt - clickAt)
+      await page.waitForTimeout(50)
+    }
+    const summary = (samples: number[]) => ({
+      n: samples.length,
+      median: quantile(samples, 0.5),
+      p95: quantile(samples, 0.95),
+    })
+    return {
+      frameLoad: { ...frameLoad, workerBrotli: workerBytes(root) },
+      toCodeView: summary(codeView),
+      toConnected: summary(connected),
+      approveToSignature: summary(approveToSignature),
+    }
+  } finally {
+    await browser.close()
+    for (const server of servers) server.close()
+  }
+}
