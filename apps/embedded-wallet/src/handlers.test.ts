@@ -1,0 +1,237 @@
+import {
+  Channel,
+  type EmbeddedUser,
+  fromContract,
+  type ModalToWallet,
+  ModalToWalletSchema,
+  WalletToModalSchema,
+} from '@porthole/protocol'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+
+// The session and RPC modules talk to the API, IndexedDB and the signer Worker: the catalogue
+// test replaces them at that edge and checks what the frame answers over a real channel.
+vi.mock('./session.js', () => ({
+  user: vi.fn(),
+  refreshUser: vi.fn(async () => {}),
+  setChainId: vi.fn(),
+  chainId: vi.fn(() => 31337),
+  connectEmail: vi.fn(),
+  connectDevice: vi.fn(),
+  connectOtp: vi.fn(),
+  connectSocial: vi.fn(),
+  socialRedirectUri: vi.fn(),
+  signOut: vi.fn(async () => {}),
+  updateEmail: vi.fn(),
+  updateEmailPrimaryOtp: vi.fn(),
+  updateEmailSecondaryOtp: vi.fn(),
+}))
+vi.mock('./rpc.js', () => ({
+  handleRpc: vi.fn(),
+  abortPending: vi.fn(() => []),
+  setDappOrigin: vi.fn(),
+}))
+
+const Session = await import('./session.js')
+const Rpc = await import('./rpc.js')
+const { createHandlers } = await import('./handlers.js')
+
+const USER: EmbeddedUser = {
+  email: 'ada@example.com',
+  address: '0x1111111111111111111111111111111111111111',
+  chainId: 31337,
+  accounts: [{ address: '0x1111111111111111111111111111111111111111', type: 'eoa' }],
+  userName: null,
+  socialProvider: null,
+  preferredAccountType: 'eoa',
+  smartAccountDeployed: false,
+}
+
+type Method = keyof ModalToWallet['requests']
+const METHODS = Object.keys(ModalToWalletSchema.requests) as Method[]
+
+/** Valid params for every request of the catalogue. */
+const PARAMS: { [M in Method]: ModalToWallet['requests'][M]['params'] } = {
+  switchNetwork: { chainId: 31338 },
+  connectEmail: { email: 'ada@example.com' },
+  connectDevice: {},
+  connectOtp: { otp: '123456' },
+  connectSocial: { uri: 'http://127.0.0.1:4200/social-callback.html?result=abc' },
+  getSocialRedirectUri: { provider: 'github' },
+  getFarcasterUri: {},
+  connectFarcaster: {},
+  getUser: {},
+  signOut: {},
+  isConnected: {},
+  getChainId: {},
+  rpcRequest: { method: 'eth_blockNumber', params: [] },
+  updateEmail: { email: 'new@example.com' },
+  updateEmailPrimaryOtp: { otp: '123456' },
+  updateEmailSecondaryOtp: { otp: '654321' },
+  syncTheme: { themeMode: 'dark', themeVariables: { '--w3m-accent': '#f00', 'not-a-var': 1 } },
+  syncDappData: {
+    metadata: { name: 'Demo', description: '', url: 'http://localhost:4000', icons: [] },
+    sdkVersion: '0.1.0',
+    sdkType: 'porthole',
+    projectId: 'porthole-demo',
+  },
+  getSmartAccountEnabledNetworks: {},
+  initSmartAccount: {},
+  setPreferredAccount: { type: 'eoa' },
+  reload: {},
+  rpcAbort: {},
+}
+
+/** The failure each request gives when the session is missing or the services refuse. */
+const FAILURES: Record<Method, RegExp> = {
+  switchNetwork: /Invalid params for switchNetwork/,
+  connectEmail: /Please try again after 12 seconds/,
+  connectDevice: /Embedded Wallet Request Timed Out/,
+  connectOtp: /Invalid code/,
+  connectSocial: /Social login failed/,
+  getSocialRedirectUri: /not configured/,
+  getFarcasterUri: /Farcaster login is not configured/,
+  connectFarcaster: /Farcaster login is not configured/,
+  getUser: /Not connected to email or social/,
+  signOut: /Network down/,
+  isConnected: /unreachable/,
+  getChainId: /unreachable/,
+  rpcRequest: /Requested RPC call is not allowed/,
+  updateEmail: /Not connected to email or social/,
+  updateEmailPrimaryOtp: /Invalid code/,
+  updateEmailSecondaryOtp: /Invalid code/,
+  syncTheme: /Invalid params|invalid/i,
+  syncDappData: /Invalid params|invalid/i,
+  getSmartAccountEnabledNetworks: /Invalid params|invalid/i,
+  initSmartAccount: /Not connected to email or social/,
+  setPreferredAccount: /Smart accounts are not available yet/,
+  reload: /Invalid params|invalid/i,
+  rpcAbort: /Invalid params|invalid/i,
+}
+
+const reload = vi.fn()
+const events: [string, unknown][] = []
+const root = { dataset: {} as DOMStringMap, style: { setProperty: vi.fn() } }
+const channels: { close(): void }[] = []
+
+function connect() {
+  const { port1, port2 } = new MessageChannel()
+  const wallet = Channel.create({
+    port: port2,
+    validator: fromContract(ModalToWalletSchema),
+    handlers: createHandlers({
+      walletOrigin: 'http://127.0.0.1:4200',
+      emit: (event, data) => events.push([event, data]),
+      root,
+      reload,
+    }),
+  })
+  const modal = Channel.create<ModalToWallet, { requests: {}; events: {} }>({
+    port: port1,
+    validator: fromContract(WalletToModalSchema),
+  })
+  channels.push(wallet, modal)
+  return modal
+}
+
+beforeEach(() => {
+  vi.mocked(Session.user).mockReturnValue(USER)
+  vi.mocked(Session.connectEmail).mockResolvedValue('VERIFY_OTP')
+  vi.mocked(Session.connectDevice).mockResolvedValue()
+  vi.mocked(Session.connectOtp).mockResolvedValue(USER)
+  vi.mocked(Session.connectSocial).mockResolvedValue(USER)
+  vi.mocked(Session.socialRedirectUri).mockResolvedValue('http://127.0.0.1:4600/github/auth?x=1')
+  vi.mocked(Session.updateEmail).mockResolvedValue('VERIFY_PRIMARY_OTP')
+  vi.mocked(Session.updateEmailPrimaryOtp).mockResolvedValue('VERIFY_SECONDARY_OTP')
+  vi.mocked(Session.updateEmailSecondaryOtp).mockResolvedValue('new@example.com')
+  vi.mocked(Rpc.handleRpc).mockResolvedValue('0x10')
+})
+afterEach(() => {
+  for (const channel of channels.splice(0)) channel.close()
+  events.length = 0
+  vi.clearAllMocks()
+})
+
+describe('the frame catalogue', () => {
+  test('the test tables name every request of the contract', () => {
+    expect(Object.keys(PARAMS).sort()).toEqual([...METHODS].sort())
+    expect(Object.keys(FAILURES).sort()).toEqual([...METHODS].sort())
+  })
+
+  // Farcaster arrives with its own issue; until then both requests say it is not configured.
+  const SUCCEEDING = METHODS.filter((m) => m !== 'getFarcasterUri' && m !== 'connectFarcaster')
+
+  test.each(SUCCEEDING)('%s answers with a result its schema accepts', async (method) => {
+    const modal = connect()
+    const result = await modal.request(method, PARAMS[method] as never)
+    expect(() => ModalToWalletSchema.requests[method].result.parse(result)).not.toThrow()
+  })
+
+  test.each(METHODS)('%s answers with an error on the same request', async (method) => {
+    const modal = connect()
+    // Signed out, and every service refusing in its own way.
+    vi.mocked(Session.user).mockReturnValue(null)
+    vi.mocked(Session.chainId).mockImplementation(() => {
+      throw new Error('unreachable')
+    })
+    vi.mocked(Session.connectEmail).mockRejectedValue(
+      new Error('Please try again after 12 seconds'),
+    )
+    vi.mocked(Session.connectDevice).mockRejectedValue(
+      new Error('Embedded Wallet Request Timed Out'),
+    )
+    vi.mocked(Session.connectOtp).mockRejectedValue(new Error('Invalid code'))
+    vi.mocked(Session.connectSocial).mockRejectedValue(new Error('Social login failed'))
+    vi.mocked(Session.socialRedirectUri).mockRejectedValue(new Error('github is not configured'))
+    vi.mocked(Session.signOut).mockRejectedValue(new Error('Network down'))
+    vi.mocked(Session.updateEmail).mockRejectedValue(new Error('Not connected to email or social'))
+    vi.mocked(Session.updateEmailPrimaryOtp).mockRejectedValue(new Error('Invalid code'))
+    vi.mocked(Session.updateEmailSecondaryOtp).mockRejectedValue(new Error('Invalid code'))
+    vi.mocked(Rpc.handleRpc).mockRejectedValue(new Error('Requested RPC call is not allowed'))
+    const bad: Partial<Record<Method, unknown>> = {
+      switchNetwork: { chainId: 0 },
+      setPreferredAccount: { type: 'smartAccount' },
+      isConnected: {},
+      // Requests that cannot fail on their own get params the contract refuses.
+      syncTheme: { themeMode: 'sepia' },
+      syncDappData: { metadata: {} },
+      getSmartAccountEnabledNetworks: 'x',
+      reload: 'x',
+      rpcAbort: 'x',
+    }
+    if (method === 'isConnected')
+      vi.mocked(Session.user).mockImplementation(() => {
+        throw new Error('unreachable')
+      })
+    const params = method in bad ? bad[method] : PARAMS[method]
+    await expect(modal.request(method, params as never)).rejects.toThrow(FAILURES[method])
+    // The channel stays usable after an error.
+    vi.mocked(Session.user).mockReturnValue(USER)
+    vi.mocked(Session.chainId).mockReturnValue(31337)
+    expect(await modal.request('getChainId', {})).toEqual({ chainId: 31337 })
+  })
+
+  test('the farcaster requests say it is not configured', async () => {
+    const modal = connect()
+    for (const method of ['getFarcasterUri', 'connectFarcaster'] as const)
+      await expect(modal.request(method, {})).rejects.toThrow('Farcaster login is not configured')
+  })
+
+  test('side effects: chain set, theme applied (only --ph/--w3m variables), dapp origin kept, approval events around RPC', async () => {
+    const modal = connect()
+    await modal.request('switchNetwork', { chainId: 'eip155:31338' })
+    expect(Session.setChainId).toHaveBeenCalledWith(31338)
+    await modal.request('syncTheme', PARAMS.syncTheme)
+    expect(root.dataset.theme).toBe('dark')
+    expect(root.style.setProperty).toHaveBeenCalledExactlyOnceWith('--ph-accent', '#f00')
+    await modal.request('syncDappData', PARAMS.syncDappData)
+    expect(Rpc.setDappOrigin).toHaveBeenCalledWith('http://localhost:4000')
+    vi.mocked(Rpc.handleRpc).mockImplementation(async (_request, onApproval) => {
+      onApproval('personal_sign')
+      return '0xsig'
+    })
+    expect(await modal.request('rpcRequest', { method: 'personal_sign', params: [] })).toBe('0xsig')
+    expect(events.map(([name]) => name)).toEqual(['approvalRequested', 'approvalDone'])
+    await modal.request('reload', {})
+    await vi.waitFor(() => expect(reload).toHaveBeenCalledOnce())
+  })
+})

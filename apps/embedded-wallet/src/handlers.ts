@@ -1,0 +1,123 @@
+/**
+ * The wallet frame's answers to the spec's frame catalogue (one per request of
+ * `ModalToWalletSchema`): each succeeds or rejects, and the channel sends either on the
+ * request's id.
+ */
+import {
+  BaseError,
+  type Channel,
+  InternalRpcError,
+  type ModalToWallet,
+  UnauthorizedError,
+  type WalletToModal,
+} from '@porthole/protocol'
+import * as Rpc from './rpc.js'
+import * as Session from './session.js'
+
+/** What the handlers need from the page. */
+export type HandlerEnv = {
+  /** This frame's origin (social results must come from it). */
+  walletOrigin: string
+  /** Emits an event to the modal. */
+  emit<E extends keyof WalletToModal['events']>(event: E, data: WalletToModal['events'][E]): void
+  /** The element that takes the theme (the document element). */
+  root: { dataset: DOMStringMap; style: { setProperty(name: string, value: string): void } }
+  /** Reloads the frame. */
+  reload(): void
+}
+
+/** Until the farcaster issue: both farcaster requests fail with this. */
+export const FARCASTER_NOT_CONFIGURED = 'Farcaster login is not configured'
+
+function connected() {
+  const user = Session.user()
+  if (!user) throw new UnauthorizedError('Not connected to email or social')
+  return user
+}
+
+/**
+ * The handler table of the frame catalogue.
+ *
+ * @example
+ * Child.listen({ handlers: createHandlers({ walletOrigin, emit, root, reload }), … })
+ */
+export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet> {
+  return {
+    switchNetwork: ({ chainId }) => {
+      const id =
+        typeof chainId === 'number' ? chainId : Number(String(chainId).replace(/^eip155:/, ''))
+      if (!Number.isSafeInteger(id) || id <= 0) throw new BaseError('Invalid chainId')
+      Session.setChainId(id)
+      return { chainId: id }
+    },
+    connectEmail: async ({ email }) => ({ action: await Session.connectEmail(email) }),
+    connectDevice: async (_params, { signal }) => {
+      await Session.connectDevice(signal)
+      return {}
+    },
+    connectOtp: async ({ otp }) => {
+      await Session.connectOtp(otp)
+      return {}
+    },
+    connectSocial: ({ uri }) => Session.connectSocial(uri, env.walletOrigin),
+    getSocialRedirectUri: async ({ provider }) => ({
+      uri: await Session.socialRedirectUri(provider),
+    }),
+    getFarcasterUri: () => {
+      throw new BaseError(FARCASTER_NOT_CONFIGURED)
+    },
+    connectFarcaster: () => {
+      throw new BaseError(FARCASTER_NOT_CONFIGURED)
+    },
+    getUser: async () => {
+      await Session.refreshUser()
+      return connected()
+    },
+    signOut: async () => {
+      Rpc.abortPending()
+      await Session.signOut()
+      return {}
+    },
+    isConnected: () => ({ isConnected: Session.user() !== null }),
+    getChainId: () => ({ chainId: Session.chainId() }),
+    rpcRequest: ({ method, params }, { id, signal }) =>
+      Rpc.handleRpc(
+        { id: String(id), method, params },
+        (m) => env.emit('approvalRequested', { method: m }),
+        signal,
+      ).finally(() => env.emit('approvalDone', { approved: true })),
+    updateEmail: async ({ email }) => ({ action: await Session.updateEmail(email) }),
+    updateEmailPrimaryOtp: async ({ otp }) => ({
+      action: await Session.updateEmailPrimaryOtp(otp),
+    }),
+    updateEmailSecondaryOtp: async ({ otp }) => ({
+      newEmail: await Session.updateEmailSecondaryOtp(otp),
+    }),
+    syncTheme: ({ themeMode, themeVariables }) => {
+      env.root.dataset.theme = themeMode
+      for (const [key, value] of Object.entries(themeVariables ?? {}))
+        if (/^--(?:ph|w3m)-[a-z0-9-]+$/.test(key))
+          env.root.style.setProperty(key.replace(/^--w3m-/, '--ph-'), String(value))
+      return {}
+    },
+    syncDappData: ({ metadata }) => {
+      Rpc.setDappOrigin(metadata.url)
+      return {}
+    },
+    getSmartAccountEnabledNetworks: () => ({ smartAccountEnabledNetworks: [] }),
+    // No network has smart accounts yet: nothing to deploy, for a signed-in user.
+    initSmartAccount: () => {
+      connected()
+      return { isDeployed: false }
+    },
+    setPreferredAccount: ({ type }) => {
+      if (type !== 'eoa') throw new InternalRpcError('Smart accounts are not available yet')
+      return { type, address: connected().address }
+    },
+    reload: () => {
+      setTimeout(env.reload, 0)
+      return {}
+    },
+    rpcAbort: () => ({ aborted: Rpc.abortPending() }),
+  }
+}
