@@ -4,6 +4,7 @@ import {
   fromContract,
   type ModalToWallet,
   ModalToWalletSchema,
+  type WalletToModal,
   WalletToModalSchema,
 } from '@porthole/protocol'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
@@ -125,7 +126,7 @@ function connect() {
       reload,
     }),
   })
-  const modal = Channel.create<ModalToWallet, { requests: {}; events: {} }>({
+  const modal = Channel.create<ModalToWallet, WalletToModal>({
     port: port1,
     validator: fromContract(WalletToModalSchema),
   })
