@@ -160,6 +160,11 @@ test('e-mail login: the code from the mail catcher connects a new wallet; signin
     message: 'Requested RPC call is not allowed',
   })
   await expect(modal(page).getByText('Action not allowed')).toBeVisible()
+  // A message that is not text cannot be signed: the dapp and the modal both say so.
+  expect((await providerRequest(page, 'personal_sign', [42, address])).error).toMatchObject({
+    message: 'Error signing message',
+  })
+  await expect(modal(page).getByText('Error signing message')).toBeVisible()
   await page.evaluate('window.porthole.close()')
 
   // Reload: the session survives (same address, no code asked).

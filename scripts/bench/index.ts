@@ -81,7 +81,7 @@ console.log(
 for (const file of frameLoad.files.slice(0, 6))
   console.log(`    ${bytes(file.brotli).padStart(9)}  ${file.url}`)
 console.log(
-  `  + signer Worker ${bytes(frameLoad.workerBrotli)} brotli, fetched at sign-in (from dist/)`,
+  `  + signer Worker ${bytes(frameLoad.workerBrotli)} brotli, fetched by the frame as it starts (size read from dist/)`,
 )
 console.log(`E-mail login, machine time only (n=${toCodeView.n}, new user each)`)
 console.log(

@@ -241,6 +241,8 @@ export async function embeddedRequest(method: string, params: unknown): Promise<
   } catch (error) {
     if ((error as Error).message === RPC_NOT_ALLOWED)
       setTimeout(() => Modal.showToast('Action not allowed', 'error'), 300)
+    else if (method === 'personal_sign' && (error as { code?: number }).code !== 4001)
+      Modal.showToast('Error signing message', 'error')
     throw error
   }
 }
