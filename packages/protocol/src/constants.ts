@@ -13,14 +13,14 @@ export const SUPPORTED_VERSIONS: readonly number[] = [1]
  */
 export const MAX_MESSAGE_SIZE = 1_048_576
 
-/** Timeouts by request class (spec §9, DESIGN §2), in milliseconds. */
+/**
+ * Frame timeouts (spec §9, DESIGN §2), in milliseconds. The embedded wallet's login timeouts
+ * are `WALLET_TIMEOUTS` (contracts/modalWallet.ts); these ship in sdk.js, so only what the
+ * SDK and the handshake use is here.
+ */
 export const TIMEOUTS = {
   /** A frame must post `ready` within this time of being created. */
   iframeLoad: 20_000,
-  /** Embedded-wallet login requests (connect e-mail, device, OTP, social, social redirect URI). */
-  login: 120_000,
-  /** Plain RPC requests. */
-  rpc: 10_000,
   /** Handshake reply (`ack`) after `hello`. */
   handshake: 10_000,
 } as const

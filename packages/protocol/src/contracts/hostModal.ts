@@ -166,6 +166,8 @@ export const ProviderEvent = z.union([
   }),
   z.object({ event: z.literal('accountsChanged'), data: z.array(Text(128)).max(100) }),
   z.object({ event: z.literal('chainChanged'), data: Text(66) }),
+  /** A WalletConnect pairing URI, for a dapp that draws its own QR code (or a test). */
+  z.object({ event: z.literal('display_uri'), data: Text(4096) }),
 ])
 export type ProviderEvent = z.infer<typeof ProviderEvent>
 

@@ -176,6 +176,11 @@ describe('zod-free guards agree with the zod schemas', () => {
         { event: 'accountsChanged', data: ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'] },
       ],
       ['event', 'providerEvent', { event: 'chainChanged', data: '0x7a69' }],
+      [
+        'event',
+        'providerEvent',
+        { event: 'display_uri', data: 'wc:7f6e@2?relay-protocol=irn&symKey=587d' },
+      ],
       ['event', 'persist', { value: '{"version":1}' }],
     ]
     const random = rng(3)

@@ -53,7 +53,7 @@ const isProviderEvent = (x: unknown): boolean => {
     return isObject(data) && Number.isSafeInteger(data.code) && isText(data.message, 200)
   if (event === 'accountsChanged')
     return Array.isArray(data) && data.length <= 100 && data.every((a) => isText(a, 128))
-  return event === 'chainChanged' && isText(data, 66)
+  return isText(data, event === 'chainChanged' ? 66 : event === 'display_uri' ? 4096 : -1)
 }
 
 const events: Record<string, (x: unknown) => boolean> = {
