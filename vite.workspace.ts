@@ -9,6 +9,7 @@ export default [
   'apps/mail',
   'apps/oidc',
   'apps/recovery',
+  'apps/relay',
   'apps/devnet',
   'infra/static-hosting',
   'infra/local-stack',
