@@ -17,6 +17,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const stack = await spawnStack({
     PORTHOLE_DATABASE_URL: process.env.PORTHOLE_DATABASE_URL,
     PORTHOLE_RECOVERY_KEY_FILE: join(dir, 'recovery.key'),
+    PORTHOLE_RELAY_DATABASE_URL: `file:${join(dir, 'relay.db')}`,
   })
   return async () => {
     await stack.stop()

@@ -25,6 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), 'porthole-bench-'))
 const env = {
   PORTHOLE_DATABASE_URL: `file:${join(dir, 'bench.db')}`,
   PORTHOLE_RECOVERY_KEY_FILE: join(dir, 'recovery.key'),
+  PORTHOLE_RELAY_DATABASE_URL: `file:${join(dir, 'relay.db')}`,
 }
 const stack = await spawnStack(env)
 let results: Awaited<ReturnType<typeof browserBenchmarks>>

@@ -14,6 +14,7 @@ import { AllWallets } from './views/AllWallets.js'
 import { ApproveTransaction } from './views/ApproveTransaction.js'
 import { Connect } from './views/Connect.js'
 import { ConnectingExternal } from './views/ConnectingExternal.js'
+import { ConnectingWalletConnect } from './views/ConnectingWalletConnect.js'
 import { EmailLogin, EmailVerifyDevice, EmailVerifyOtp, UpdateEmailWallet } from './views/Email.js'
 import { Networks } from './views/Networks.js'
 import { ConnectingSocial } from './views/Social.js'
@@ -32,6 +33,8 @@ function title(screen: Screen): string {
       return t('whatIsAWallet')
     case 'ConnectingExternal':
       return screen.wallet.name
+    case 'ConnectingWalletConnect':
+      return screen.wallet?.name ?? 'WalletConnect'
     case 'Account':
       return t('account')
     case 'Networks':
@@ -67,6 +70,8 @@ function View({ screen }: { screen: Screen }) {
       return <WhatIsAWallet />
     case 'ConnectingExternal':
       return <ConnectingExternal wallet={screen.wallet} />
+    case 'ConnectingWalletConnect':
+      return <ConnectingWalletConnect {...(screen.wallet ? { wallet: screen.wallet } : {})} />
     case 'Account':
       return <Account />
     case 'Networks':

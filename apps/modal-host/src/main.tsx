@@ -22,6 +22,7 @@ import * as Connection from './actions/connection.js'
 import * as Modal from './actions/modal.js'
 import * as NetworkActions from './actions/network.js'
 import * as Waiters from './actions/waiters.js'
+import * as WalletConnect from './actions/walletconnect.js'
 import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
 import { attachHost } from './host/bridge.js'
 import { t } from './i18n/en.js'
@@ -86,6 +87,8 @@ function start(): void {
           if (method === 'wallet_switchEthereumChain') return switchEmbeddedChain(params)
           return Auth.embeddedRequest(method, params)
         }
+        if (connection.connector?.type === 'WALLET_CONNECT')
+          return WalletConnect.walletConnectRequest(method, params)
         throw new UnsupportedMethodError(
           `The connected wallet cannot run ${method} through the modal`,
         )

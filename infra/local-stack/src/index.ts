@@ -11,6 +11,7 @@ import { DEVNET_B_CHAIN_ID, DEVNET_CHAIN_ID, startDevnet } from '@porthole/devne
 import { startMailCatcher } from '@porthole/mail'
 import { startOidcProvider } from '@porthole/oidc'
 import { startRecoveryService } from '@porthole/recovery'
+import { startRelay } from '@porthole/relay'
 import { DEMO_PROJECT_ID, endpoints, portOf } from '@porthole/shared'
 import { startStaticServer } from '@porthole/static-hosting'
 
@@ -91,6 +92,17 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     })
     stops.push(recovery.close)
     log(`recovery  ${recovery.url}`)
+
+    const relay = await startRelay({
+      port: portOf(urls.relay),
+      host: hostOf(urls.relay),
+      publicUrl: urls.relay,
+      ...(process.env.PORTHOLE_RELAY_DATABASE_URL
+        ? { databaseUrl: process.env.PORTHOLE_RELAY_DATABASE_URL }
+        : {}),
+    })
+    stops.push(relay.close)
+    log(`relay     ${relay.url} (WalletConnect, development only)`)
 
     const api = await startApi({
       port: portOf(urls.api),

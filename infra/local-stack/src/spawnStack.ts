@@ -37,6 +37,7 @@ export async function spawnStack(
     urls.modal,
     urls.wallet,
     urls.api,
+    urls.relay,
     urls.mail,
     urls.smtp,
     urls.oidc,

@@ -17,6 +17,7 @@ import type { WalletEntry } from '../store/types.js'
 import * as Balance from './balance.js'
 import * as Modal from './modal.js'
 import * as Waiters from './waiters.js'
+import { disconnectWalletConnect, restoreWalletConnect } from './walletconnect.js'
 
 /** How long a restored session waits for its wallet to announce itself. */
 export const RESTORE_WAIT_MS = 2000
@@ -93,8 +94,13 @@ export function unsupported(): boolean {
   })
 }
 
-/** Records a live connection, persists it and settles waiting `connect()` calls. */
-function connected(
+/**
+ * Records a live connection, persists it and settles waiting `connect()` calls.
+ *
+ * @example
+ * markConnected(connector, '0xabc…', 31337, false)
+ */
+export function markConnected(
   connector: ConnectorInfo,
   account: string,
   chainId: number,
@@ -148,7 +154,7 @@ export async function connectInjected(wallet: WalletEntry): Promise<void> {
   )
   store.setState((s) => ({ recentWallets: addRecent(s.recentWallets, wallet) }))
   savePersisted((p) => ({ ...p, recentWallets: addRecent(p.recentWallets, wallet) }))
-  connected(connectorFor(info), accounts[0], chainId, false)
+  markConnected(connectorFor(info), accounts[0], chainId, false)
 }
 
 /**
@@ -166,8 +172,12 @@ export async function restoreSession(): Promise<void> {
   store.setState({
     connection: { status: 'connecting', connector, address: null, caipNetworkId: null },
   })
-  const info = await waitForInjected(connector)
   try {
+    if (connector.type === 'WALLET_CONNECT') {
+      if (!(await restoreWalletConnect())) throw new Error('No WalletConnect session')
+      return
+    }
+    const info = await waitForInjected(connector)
     if (!info) throw new Error('Wallet not found')
     const accounts = (await hostRequest(
       'injectedRequest',
@@ -185,7 +195,7 @@ export async function restoreSession(): Promise<void> {
         { timeout: 10_000 },
       ),
     )
-    connected(connectorFor(info), accounts[0], chainId, true)
+    markConnected(connectorFor(info), accounts[0], chainId, true)
   } catch {
     if (store.getState().connection.status === 'connecting')
       store.setState({
@@ -248,6 +258,11 @@ function clear(connectorId: string | undefined): void {
 export async function disconnect(): Promise<void> {
   const { connection } = store.getState()
   if (connection.connector?.type === 'AUTH') await signOutEmbedded()
+  if (connection.connector?.type === 'WALLET_CONNECT')
+    await Promise.race([
+      disconnectWalletConnect().catch(() => {}),
+      new Promise((done) => setTimeout(done, DISCONNECT_WAIT_MS)),
+    ])
   clear(connection.connector?.id)
   Modal.close()
 }
@@ -269,6 +284,19 @@ export function setEmbeddedSignOut(fn: () => Promise<void>): void {
 export function onInjectedEvent(event: { uuid: string; event: string; data: unknown }): void {
   const { connection } = store.getState()
   if (connection.status !== 'connected' || connection.connector?.uuid !== event.uuid) return
+  applyWalletEvent(event)
+}
+
+/**
+ * Applies an event of the connected wallet (any connector): account switch, chain switch,
+ * disconnect.
+ *
+ * @example
+ * applyWalletEvent({ event: 'chainChanged', data: 31338 })
+ */
+export function applyWalletEvent(event: { event: string; data: unknown }): void {
+  const { connection } = store.getState()
+  if (connection.status !== 'connected') return
   if (event.event === 'accountsChanged') {
     const accounts = event.data
     if (!Array.isArray(accounts) || typeof accounts[0] !== 'string') {

@@ -73,6 +73,16 @@ export function providerEvents(previous: PortholeState, next: PortholeState): Pr
   return events
 }
 
+/**
+ * Emits a provider event to the dapp outside the state diff (the WalletConnect `display_uri`).
+ *
+ * @example
+ * emitProviderEvent({ event: 'display_uri', data: uri })
+ */
+export function emitProviderEvent(event: ProviderEvent): void {
+  if (channel && !channel.closed) channel.emit('providerEvent', event)
+}
+
 /** Attaches the channel and starts pushing state (and provider events) on every change. */
 export function attachHost(next: HostChannel): void {
   channel = next

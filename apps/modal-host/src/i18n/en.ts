@@ -55,6 +55,14 @@ export const en = {
   whatIsAWalletBody2:
     'Instead of new accounts and passwords on every website, connect your wallet.',
   getAWallet: 'Get a wallet',
+  walletConnect: 'WalletConnect',
+  qrCode: 'QR code',
+  scanWithPhone: 'Scan with your phone',
+  scanWithWallet: 'Scan this QR code with {name}',
+  copyLink: 'Copy link',
+  linkCopied: 'Link copied',
+  openInApp: 'Open in app',
+  waitingForWallet: 'Waiting for the wallet to approve…',
   loading: 'Loading',
   projectIdNotConfigured: 'Project ID Not Configured',
   projectIdNotConfiguredHint:

@@ -28,6 +28,7 @@ export function initialState(): ModalState {
     catalogue: { status: 'idle', wallets: [], count: 0, page: 0, featured: [] },
     authUser: null,
     lastEmailLoginAt: null,
+    walletConnectUri: null,
   }
 }
 

@@ -36,6 +36,7 @@ export type Screen =
   | { view: 'AllWallets' }
   | { view: 'WhatIsAWallet' }
   | { view: 'ConnectingExternal'; wallet: WalletEntry }
+  | { view: 'ConnectingWalletConnect'; wallet?: WalletEntry }
   | { view: 'Account' }
   | { view: 'Networks' }
   | { view: 'SwitchNetwork'; network: Network; confirm: boolean }
@@ -143,4 +144,6 @@ export type ModalState = {
   authUser: EmbeddedUser | null
   /** When the last e-mail login code was asked for (cooldown, spec §5). */
   lastEmailLoginAt: number | null
+  /** The WalletConnect pairing URI on screen and when it was made. */
+  walletConnectUri: { uri: string; createdAt: number } | null
 }

@@ -20,9 +20,13 @@ const TAGS = {
   recommended: undefined,
 }
 
-/** Opens the connecting view for a wallet. */
+/**
+ * Opens the connecting view for a wallet: the extension when it is installed in the host page,
+ * else a WalletConnect pairing with the wallet's logo on the QR code.
+ */
 export function selectWallet(wallet: WalletEntry): void {
-  Modal.push({ view: 'ConnectingExternal', wallet })
+  if (wallet.injected) Modal.push({ view: 'ConnectingExternal', wallet })
+  else Modal.push({ view: 'ConnectingWalletConnect', wallet })
 }
 
 function Divider() {
@@ -77,6 +81,24 @@ export function Connect() {
           />
         )),
       )}
+      <NavRow
+        icon={
+          <span
+            className="ph-monogram"
+            style={{
+              width: 40,
+              height: 40,
+              background: 'var(--ph-color-surface-hover)',
+              color: 'var(--ph-accent)',
+            }}
+          >
+            <Icon name="qr" />
+          </span>
+        }
+        label={t('walletConnect')}
+        badge={t('qrCode')}
+        onSelect={() => Modal.push({ view: 'ConnectingWalletConnect' })}
+      />
       {config.features.allWallets ? (
         <NavRow
           icon={

@@ -1,0 +1,224 @@
+/**
+ * WalletConnect connections (spec §4 pairing): `@walletconnect/universal-provider` lives in
+ * the modal frame (its storage is the modal origin's) and is loaded only when a WalletConnect
+ * view opens or a WalletConnect session is restored. The relay URL is runtime configuration.
+ */
+import { type ConnectorInfo, UserRejectedRequestError } from '@porthole/protocol'
+import type UniversalProviderClass from '@walletconnect/universal-provider'
+
+type UniversalProvider = InstanceType<typeof UniversalProviderClass>
+
+import { emitProviderEvent } from '../host/bridge.js'
+import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
+import { loadPersisted } from '../store/persist.js'
+import { store } from '../store/store.js'
+import * as Connection from './connection.js'
+
+/** A pairing URI lives 4 minutes and counts as expired with 10 s or less left (spec §9). */
+export const PAIRING = { lifetimeMs: 4 * 60_000, expiredWithinMs: 10_000 }
+
+/** EIP-155 methods and events asked of the wallet (issue 4). */
+export const EIP155_METHODS = [
+  'eth_accounts',
+  'eth_requestAccounts',
+  'eth_sendTransaction',
+  'eth_sign',
+  'personal_sign',
+  'eth_signTypedData',
+  'eth_signTypedData_v4',
+  'wallet_switchEthereumChain',
+  'wallet_addEthereumChain',
+  'wallet_getCapabilities',
+  'wallet_sendCalls',
+  'wallet_getCallsStatus',
+  'wallet_grantPermissions',
+  'wallet_getAssets',
+]
+export const EIP155_EVENTS = ['accountsChanged', 'chainChanged']
+
+let providerPromise: Promise<UniversalProvider> | undefined
+
+/**
+ * The universal provider, created once. The Verify attestation iframe is not used: from the
+ * modal's frame it could only attest the modal's origin (never the dapp's), and an unreachable
+ * verify server would add 5 s to every pairing and request.
+ *
+ * @example
+ * const provider = await walletConnectProvider()
+ */
+export function walletConnectProvider(): Promise<UniversalProvider> {
+  providerPromise ??= (async () => {
+    const { UniversalProvider } = await import('@walletconnect/universal-provider')
+    const { config } = store.getState()
+    const metadata = config.metadata
+    const provider = await UniversalProvider.init({
+      projectId: config.projectId,
+      relayUrl: runtime.relayUrl,
+      metadata: {
+        name: metadata.name || 'Porthole',
+        description: metadata.description || '',
+        url: metadata.url || location.origin,
+        icons: metadata.icons ?? [],
+      },
+      telemetryEnabled: false,
+      logger: 'error',
+    })
+    const verify = provider.client.core.verify as unknown as Record<string, unknown>
+    verify.register = async () => undefined
+    verify.resolve = async () => undefined
+    provider.on('display_uri', (uri: string) => {
+      store.setState({ walletConnectUri: { uri, createdAt: Date.now() } })
+      emitProviderEvent({ event: 'display_uri', data: uri })
+    })
+    provider.on('accountsChanged', (accounts: string[]) => walletEvent('accountsChanged', accounts))
+    provider.on('chainChanged', (chainId: number | string) => walletEvent('chainChanged', chainId))
+    provider.on('session_delete', () => walletEvent('disconnect', null))
+    return provider
+  })()
+  providerPromise.catch(() => {
+    providerPromise = undefined
+  })
+  return providerPromise
+}
+
+function walletEvent(event: string, data: unknown): void {
+  if (store.getState().connection.connector?.type !== 'WALLET_CONNECT') return
+  Connection.applyWalletEvent({ event, data })
+}
+
+/** The configured EVM networks as WalletConnect chains, reads through the API's RPC proxy. */
+function eip155Namespace() {
+  const { config } = store.getState()
+  const chains = config.networks
+    .filter((n) => n.chainNamespace === 'eip155')
+    .map((n) => n.caipNetworkId)
+  const rpcMap = Object.fromEntries(
+    chains.map((chain) => {
+      const url = new URL('/v1', runtime.apiUrl)
+      url.searchParams.set('chainId', chain)
+      url.searchParams.set('projectId', config.projectId)
+      url.searchParams.set('st', SDK_TYPE)
+      url.searchParams.set('sv', SDK_VERSION)
+      return [chain.split(':')[1] as string, url.href]
+    }),
+  )
+  return { methods: EIP155_METHODS, chains, events: EIP155_EVENTS, rpcMap }
+}
+
+function connectorOf(name: string): ConnectorInfo {
+  return {
+    id: 'walletConnect',
+    type: 'WALLET_CONNECT',
+    name: name.slice(0, 100) || 'WalletConnect',
+  }
+}
+
+/** The session's account on the active network, else its first EVM account. */
+function accountOf(accounts: readonly string[]): { address: string; chainId: number } {
+  const active = store.getState().activeNetworkId
+  const parsed = accounts
+    .map((a) => a.split(':'))
+    .filter((p) => p.length === 3 && p[0] === 'eip155')
+  const chosen = parsed.find((p) => `eip155:${p[1]}` === active) ?? parsed[0]
+  if (!chosen) throw new UserRejectedRequestError('Connection rejected')
+  return { address: chosen[2] as string, chainId: Number(chosen[1]) }
+}
+
+let attempt = 0
+
+/**
+ * Pairs with a wallet: shows a URI (QR code) until the wallet approves; an expired URI is
+ * replaced without user action. Resolves when connected; rejects when the wallet refuses.
+ *
+ * @example
+ * await connectWalletConnect()
+ */
+export async function connectWalletConnect(): Promise<void> {
+  const id = ++attempt
+  const provider = await walletConnectProvider()
+  for (;;) {
+    store.setState({ walletConnectUri: null })
+    const renew = setTimeout(
+      () => provider.abortPairingAttempt(),
+      PAIRING.lifetimeMs - PAIRING.expiredWithinMs,
+    )
+    try {
+      const session = await provider.connect({ optionalNamespaces: { eip155: eip155Namespace() } })
+      if (!session) throw new UserRejectedRequestError('Connection rejected')
+      const { address, chainId } = accountOf(session.namespaces.eip155?.accounts ?? [])
+      Connection.markConnected(connectorOf(session.peer.metadata.name), address, chainId, false)
+      return
+    } catch (error) {
+      const expired = pairingExpired()
+      if (id !== attempt) throw error
+      if (!expired) throw walletError(error)
+    } finally {
+      clearTimeout(renew)
+    }
+  }
+}
+
+/** True when the URI on screen has 10 s or less to live (spec §9). */
+export function pairingExpired(now = Date.now()): boolean {
+  const current = store.getState().walletConnectUri
+  return !!current && current.createdAt + PAIRING.lifetimeMs - now <= PAIRING.expiredWithinMs
+}
+
+/** Stops waiting for a pairing (the view closed). */
+export function cancelPairing(): void {
+  attempt++
+  void providerPromise?.then((p) => p.abortPairingAttempt()).catch(() => {})
+}
+
+/** Wallet errors keep their code (4001 and others); anything else becomes 'Failed to connect'. */
+function walletError(error: unknown): Error {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  if (typeof code === 'number' && typeof message === 'string')
+    return Object.assign(new Error(message), { code })
+  if (/reject/i.test(String(message))) return new UserRejectedRequestError('Connection rejected')
+  return error instanceof Error ? error : new Error('Failed to connect')
+}
+
+/**
+ * Runs a dapp request on the WalletConnect session, on the active network.
+ *
+ * @example
+ * await walletConnectRequest('personal_sign', [message, address])
+ */
+export async function walletConnectRequest(method: string, params: unknown): Promise<unknown> {
+  const provider = await walletConnectProvider()
+  const chain = store.getState().connection.caipNetworkId ?? undefined
+  try {
+    return await provider.request(
+      params === undefined ? { method } : { method, params: params as never },
+      chain,
+    )
+  } catch (error) {
+    throw walletError(error)
+  }
+}
+
+/** Ends the session on both sides. */
+export async function disconnectWalletConnect(): Promise<void> {
+  const provider = await walletConnectProvider()
+  if (provider.session) await provider.disconnect()
+}
+
+/**
+ * Restores the session after a reload (the provider keeps it in the modal origin's storage).
+ * Returns false when there was none.
+ *
+ * @example
+ * if (await restoreWalletConnect()) return
+ */
+export async function restoreWalletConnect(): Promise<boolean> {
+  const persisted = loadPersisted()
+  if (persisted.connectors.eip155?.type !== 'WALLET_CONNECT') return false
+  if (persisted.status.eip155 !== 'connected') return false
+  const provider = await walletConnectProvider()
+  const session = provider.session
+  if (!session) return false
+  const { address, chainId } = accountOf(session.namespaces.eip155?.accounts ?? [])
+  Connection.markConnected(connectorOf(session.peer.metadata.name), address, chainId, true)
+  return true
+}
