@@ -145,7 +145,7 @@ async function signClient(relayUrl: string, name: string) {
     relayUrl,
     metadata: { name, description: name, url: 'http://localhost', icons: [] },
     storage: memoryStorage() as never,
-    customStoragePrefix: name,
+    customStoragePrefix: `${name}-${Math.random().toString(36).slice(2)}`,
     telemetryEnabled: false,
     logger: 'silent',
   })
@@ -153,7 +153,72 @@ async function signClient(relayUrl: string, name: string) {
   return client
 }
 
+/** A dapp and a wallet paired through `relayUrl`, the wallet answering personal_sign. */
+async function pairedPeers(relayUrl: string) {
+  const dapp = await signClient(relayUrl, 'dapp')
+  const wallet = await signClient(relayUrl, 'wallet')
+  const account = privateKeyToAccount(generatePrivateKey())
+  wallet.on('session_proposal', async ({ id }) => {
+    await wallet.approve({
+      id,
+      namespaces: {
+        eip155: {
+          accounts: [`eip155:31337:${account.address}`],
+          methods: ['personal_sign'],
+          events: [],
+          chains: ['eip155:31337'],
+        },
+      },
+    })
+  })
+  wallet.on('session_request', async ({ id, topic, params }) => {
+    const [message] = params.request.params as [`0x${string}`]
+    const result = await account.signMessage({ message: { raw: message } })
+    await wallet.respond({ topic, response: { id, jsonrpc: '2.0', result } })
+  })
+  const { uri, approval } = await dapp.connect({
+    optionalNamespaces: {
+      eip155: { methods: ['personal_sign'], chains: ['eip155:31337'], events: [] },
+    },
+  })
+  await wallet.pair({ uri: uri as string })
+  const session = await approval()
+  const sign = async (text: string) =>
+    recoverMessageAddress({
+      message: text,
+      signature: await dapp.request<`0x${string}`>({
+        topic: session.topic,
+        chainId: 'eip155:31337',
+        request: { method: 'personal_sign', params: [toHex(text), account.address] },
+      }),
+    })
+  return { dapp, wallet, account, sign }
+}
+
 describe('real WalletConnect clients', () => {
+  test('a relay restart mid-session loses nothing: the clients reconnect and resubscribe', async () => {
+    const file = `file:${join(mkdtempSync(join(tmpdir(), 'relay-')), 'relay.db')}`
+    const first = await relay({ databaseUrl: file })
+    const peers = await pairedPeers(first.url)
+    expect(await peers.sign('before')).toBe(peers.account.address)
+    const port = Number(new URL(first.url).port)
+    await first.close()
+    relays.splice(relays.indexOf(first), 1)
+    await relay({ databaseUrl: file, port })
+    expect(await peers.sign('after')).toBe(peers.account.address)
+  }, 90_000)
+
+  test('a wallet that was offline receives the request when it comes back', async () => {
+    const r = await relay()
+    const peers = await pairedPeers(r.url)
+    const relayer = peers.wallet.core.relayer
+    await relayer.transportClose()
+    const pending = peers.sign('while away')
+    await new Promise((done) => setTimeout(done, 500))
+    await relayer.transportOpen()
+    expect(await pending).toBe(peers.account.address)
+  }, 90_000)
+
   test('pair, approve, personal_sign and a rejection round-trip through the relay', async () => {
     const r = await relay()
     const dapp = await signClient(r.url, 'dapp')

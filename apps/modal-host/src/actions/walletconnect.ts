@@ -73,12 +73,27 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
     provider.on('accountsChanged', (accounts: string[]) => walletEvent('accountsChanged', accounts))
     provider.on('chainChanged', (chainId: number | string) => walletEvent('chainChanged', chainId))
     provider.on('session_delete', () => walletEvent('disconnect', null))
+    // The socket otherwise opens on the first pairing: open it now, off the user's path.
+    void provider.client.core.relayer.transportOpen().catch(() => {})
     return provider
   })()
   providerPromise.catch(() => {
     providerPromise = undefined
   })
   return providerPromise
+}
+
+/**
+ * Loads and starts the provider while the user looks at the Connect view, so a pairing URI
+ * can show within moments of choosing WalletConnect (issue 4: 300 ms on loopback).
+ *
+ * @example
+ * useEffect(warmUpWalletConnect, [])
+ */
+export function warmUpWalletConnect(): void {
+  const start = () => void walletConnectProvider().catch(() => {})
+  if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 500 })
+  else setTimeout(start, 50)
 }
 
 function walletEvent(event: string, data: unknown): void {
@@ -151,7 +166,7 @@ export async function connectWalletConnect(): Promise<void> {
     } catch (error) {
       const expired = pairingExpired()
       if (id !== attempt) throw error
-      if (!expired) throw walletError(error)
+      if (!expired) throw connectError(error)
     } finally {
       clearTimeout(renew)
     }
@@ -168,6 +183,14 @@ export function pairingExpired(now = Date.now()): boolean {
 export function cancelPairing(): void {
   attempt++
   void providerPromise?.then((p) => p.abortPairingAttempt()).catch(() => {})
+}
+
+/** The wallet declined the session (WalletConnect's USER_REJECTED is 5000): 'Connection rejected'. */
+function connectError(error: unknown): Error {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  if (code === 5000 || code === 4001 || /reject/i.test(String(message)))
+    return new UserRejectedRequestError('Connection rejected')
+  return walletError(error)
 }
 
 /** Wallet errors keep their code (4001 and others); anything else becomes 'Failed to connect'. */

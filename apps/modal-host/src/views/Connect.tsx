@@ -1,5 +1,7 @@
+import { useEffect } from 'react'
 import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
+import * as WalletConnect from '../actions/walletconnect.js'
 import { Icon } from '../components/Icon.js'
 import { NavRow, WalletRow } from '../components/WalletRow.js'
 import { useConnectSections } from '../hooks/useWallets.js'
@@ -68,6 +70,7 @@ export function Legal() {
  */
 export function Connect() {
   const { sections, count } = useConnectSections()
+  useEffect(WalletConnect.warmUpWalletConnect, [])
   const config = useModal((s) => s.config)
   const walletSection = (
     <ul className="ph-list" aria-label={t('connectWallet')} key="wallet">
