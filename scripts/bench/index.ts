@@ -11,6 +11,7 @@ import { BENCH_ORIGIN, browserBenchmarks } from './browser.js'
 import { embeddedBenchmarks } from './embedded.js'
 import { SDK_BROTLI_BUDGET, sdkSize } from './sdkSize.js'
 import { bytes, ms } from './stats.js'
+import { relayThroughput, walletConnectBenchmarks } from './walletconnect.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -30,6 +31,7 @@ const env = {
 const stack = await spawnStack(env)
 let results: Awaited<ReturnType<typeof browserBenchmarks>>
 let embedded: Awaited<ReturnType<typeof embeddedBenchmarks>>
+let walletConnect: Awaited<ReturnType<typeof walletConnectBenchmarks>>
 try {
   const allow = spawnSync(
     'npm',
@@ -43,6 +45,7 @@ try {
   if (allow.status !== 0) throw new Error(`Could not allow ${BENCH_ORIGIN}: ${allow.stderr}`)
   results = await browserBenchmarks(ROOT)
   embedded = await embeddedBenchmarks(ROOT)
+  walletConnect = await walletConnectBenchmarks()
 } finally {
   await stack.stop()
   rmSync(dir, { recursive: true, force: true })
@@ -100,8 +103,23 @@ console.log(
 console.log(`Approve click → signature in the host page (personal_sign, n=${approveToSignature.n})`)
 console.log(`  median ${ms(approveToSignature.median)}, p95 ${ms(approveToSignature.p95)}\n`)
 
+console.log('WalletConnect over the local relay (Chromium + WalletKit test wallet)')
+console.log(
+  `  WalletConnect click → URI: median ${ms(walletConnect.toUri.median)}, p95 ${ms(walletConnect.toUri.p95)} (n=${walletConnect.toUri.n})`,
+)
+console.log(
+  `  pair → connected: median ${ms(walletConnect.pairToConnected.median)}, p95 ${ms(walletConnect.pairToConnected.p95)} (n=${walletConnect.pairToConnected.n})`,
+)
+console.log(
+  `  personal_sign round trip: median ${ms(walletConnect.roundTrip.median)}, p95 ${ms(walletConnect.roundTrip.p95)} (n=${walletConnect.roundTrip.n})`,
+)
+const relay = await relayThroughput()
+console.log(
+  `Relay alone: ${relay.clients} clients, ${relay.messages} messages delivered in ${relay.seconds.toFixed(2)} s = ${Math.round(relay.perSecond)} messages/s\n`,
+)
+
 writeFileSync(
   resolve(ROOT, 'bench-results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded, walletConnect, relay }, null, 2)}\n`,
 )
 if (!size.withinBudget) process.exit(1)

@@ -57,7 +57,7 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
       metadata: {
         name: metadata.name || 'Porthole',
         description: metadata.description || '',
-        url: metadata.url || location.origin,
+        url: metadata.url || (globalThis.location?.origin ?? ''),
         icons: metadata.icons ?? [],
       },
       telemetryEnabled: false,

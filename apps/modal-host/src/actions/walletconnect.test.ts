@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+
+// The universal provider is replaced at its edge by a fake that hands out a new pairing URI
+// per connect() and fails that connect() when the pairing attempt is aborted, as the real one
+// does; the modal's renewal logic is what is under test.
+const fake = vi.hoisted(() => {
+  const listeners = new Map<string, (data: unknown) => void>()
+  const state = { uris: [] as string[], abort: undefined as undefined | (() => void) }
+  let approve: ((session: unknown) => void) | undefined
+  let fail: ((error: unknown) => void) | undefined
+  const provider = {
+    client: { core: { verify: {}, relayer: { transportOpen: async () => {} } } },
+    session: undefined as unknown,
+    on: (event: string, listener: (data: unknown) => void) => listeners.set(event, listener),
+    connect: () =>
+      new Promise((resolve, reject) => {
+        const uri = `wc:${String(state.uris.length).padStart(64, '0')}@2?relay-protocol=irn`
+        state.uris.push(uri)
+        approve = resolve
+        fail = reject
+        state.abort = () => reject(new Error('Pairing aborted'))
+        listeners.get('display_uri')?.(uri)
+      }),
+    abortPairingAttempt: () => state.abort?.(),
+    request: vi.fn(async () => '0xsig'),
+    disconnect: vi.fn(async () => {}),
+  }
+  return {
+    provider,
+    state,
+    approve: (accounts: string[]) =>
+      approve?.({ namespaces: { eip155: { accounts } }, peer: { metadata: { name: 'Wallet X' } } }),
+    fail: (error: unknown) => fail?.(error),
+    emitted: [] as unknown[],
+  }
+})
+vi.mock('@walletconnect/universal-provider', () => ({
+  UniversalProvider: { init: async () => fake.provider },
+}))
+vi.mock('../runtime.js', () => ({
+  runtime: { apiUrl: 'http://127.0.0.1:4300', relayUrl: 'ws://127.0.0.1:4400' },
+  SDK_TYPE: 'porthole',
+  SDK_VERSION: '0.1.0',
+}))
+vi.mock('../host/bridge.js', () => ({
+  emitProviderEvent: (event: unknown) => fake.emitted.push(event),
+}))
+vi.mock('./connection.js', () => ({ markConnected: vi.fn(), applyWalletEvent: vi.fn() }))
+
+const WalletConnect = await import('./walletconnect.js')
+const Connection = await import('./connection.js')
+const { store, initialState } = await import('../store/store.js')
+
+beforeEach(() => {
+  vi.useFakeTimers()
+  store.setState(initialState())
+})
+afterEach(() => {
+  vi.useRealTimers()
+  fake.state.uris.length = 0
+  fake.emitted.length = 0
+})
+
+describe('WalletConnect pairing', () => {
+  test('an expiring URI is replaced without user action, and the dapp hears each one', async () => {
+    const connecting = WalletConnect.connectWalletConnect()
+    await vi.waitFor(() => expect(fake.state.uris).toHaveLength(1))
+    expect(store.getState().walletConnectUri?.uri).toBe(fake.state.uris[0])
+    // 4 minutes of life, expired with 10 s left: renewed at 3 min 50 s.
+    await vi.advanceTimersByTimeAsync(3 * 60_000 + 49_000)
+    expect(fake.state.uris).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1_000)
+    await vi.waitFor(() => expect(fake.state.uris).toHaveLength(2))
+    expect(store.getState().walletConnectUri?.uri).toBe(fake.state.uris[1])
+    expect(fake.emitted).toEqual(
+      fake.state.uris.map((uri) => ({ event: 'display_uri', data: uri })),
+    )
+    fake.approve(['eip155:31337:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'])
+    await connecting
+    expect(Connection.markConnected).toHaveBeenCalledWith(
+      { id: 'walletConnect', type: 'WALLET_CONNECT', name: 'Wallet X' },
+      '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      31337,
+      false,
+    )
+  })
+
+  test('pairingExpired: 10 s or less left counts as expired', () => {
+    store.setState({ walletConnectUri: { uri: 'wc:x', createdAt: 0 } })
+    expect(WalletConnect.pairingExpired(4 * 60_000 - 10_001)).toBe(false)
+    expect(WalletConnect.pairingExpired(4 * 60_000 - 10_000)).toBe(true)
+    store.setState({ walletConnectUri: null })
+    expect(WalletConnect.pairingExpired(10 ** 12)).toBe(false)
+  })
+
+  test("a refused session is 'Connection rejected' (4001); other failures keep their code", async () => {
+    const refused = WalletConnect.connectWalletConnect()
+    await vi.waitFor(() => expect(fake.state.uris).toHaveLength(1))
+    // The wallet's rejectSession reaches connect() as WalletConnect's USER_REJECTED (5000).
+    fake.fail(Object.assign(new Error('User rejected.'), { code: 5000 }))
+    await expect(refused).rejects.toMatchObject({ code: 4001, message: 'Connection rejected' })
+
+    const broken = WalletConnect.connectWalletConnect()
+    await vi.waitFor(() => expect(fake.state.uris).toHaveLength(2))
+    fake.fail({ code: 5100, message: 'Unsupported chains.' })
+    await expect(broken).rejects.toMatchObject({ code: 5100, message: 'Unsupported chains.' })
+  })
+})
