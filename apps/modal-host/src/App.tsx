@@ -2,7 +2,7 @@
  * The modal shell: backdrop, dialog card, header, alert, the current view and the toast.
  * Theme tokens come from the host's configuration.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import * as Modal from './actions/modal.js'
 import { Icon } from './components/Icon.js'
 import { t } from './i18n/en.js'
@@ -14,7 +14,6 @@ import { AllWallets } from './views/AllWallets.js'
 import { ApproveTransaction } from './views/ApproveTransaction.js'
 import { Connect } from './views/Connect.js'
 import { ConnectingExternal } from './views/ConnectingExternal.js'
-import { ConnectingWalletConnect } from './views/ConnectingWalletConnect.js'
 import { EmailLogin, EmailVerifyDevice, EmailVerifyOtp, UpdateEmailWallet } from './views/Email.js'
 import { Networks } from './views/Networks.js'
 import { ConnectingSocial } from './views/Social.js'
@@ -22,6 +21,11 @@ import { SwitchActiveChain } from './views/SwitchActiveChain.js'
 import { SwitchNetwork } from './views/SwitchNetwork.js'
 import { UnsupportedChain } from './views/UnsupportedChain.js'
 import { WhatIsAWallet } from './views/WhatIsAWallet.js'
+
+/** The QR view (and its QR encoder) loads with the first WalletConnect pairing. */
+const ConnectingWalletConnect = lazy(async () => ({
+  default: (await import('./views/ConnectingWalletConnect.js')).ConnectingWalletConnect,
+}))
 
 function title(screen: Screen): string {
   switch (screen.view) {
@@ -71,7 +75,13 @@ function View({ screen }: { screen: Screen }) {
     case 'ConnectingExternal':
       return <ConnectingExternal wallet={screen.wallet} />
     case 'ConnectingWalletConnect':
-      return <ConnectingWalletConnect {...(screen.wallet ? { wallet: screen.wallet } : {})} />
+      return (
+        <Suspense
+          fallback={<span className="ph-spinner" role="status" aria-label={t('loading')} />}
+        >
+          <ConnectingWalletConnect {...(screen.wallet ? { wallet: screen.wallet } : {})} />
+        </Suspense>
+      )
     case 'Account':
       return <Account />
     case 'Networks':

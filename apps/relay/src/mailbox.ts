@@ -10,6 +10,9 @@ export type StoredMessage = { topic: string; message: string; publishedAt: numbe
 /** At most this many messages are kept per topic (the oldest go first). */
 export const MAX_PER_TOPIC = 500
 
+/** A topic is trimmed back to {@link MAX_PER_TOPIC} after this many new messages. */
+const TRIM_EVERY = 50
+
 /** The mailbox over a libSQL database (`file:…` or `:memory:`). */
 export type Mailbox = {
   put(message: StoredMessage, ttlSeconds: number): Promise<void>
@@ -43,6 +46,7 @@ export async function openMailbox(url: string): Promise<Mailbox> {
     'write',
   )
   let writes = 0
+  const sinceTrim = new Map<string, number>()
   return {
     async put(message, ttlSeconds) {
       const expires = message.publishedAt + ttlSeconds * 1000
@@ -51,11 +55,17 @@ export async function openMailbox(url: string): Promise<Mailbox> {
               VALUES (?, ?, ?, ?, ?)`,
         args: [message.topic, message.message, message.publishedAt, message.tag, expires],
       })
-      await db.execute({
-        sql: `DELETE FROM messages WHERE topic = ? AND seq NOT IN
-                (SELECT seq FROM messages WHERE topic = ? ORDER BY seq DESC LIMIT ?)`,
-        args: [message.topic, message.topic, MAX_PER_TOPIC],
-      })
+      // Trim a topic only when it may have outgrown its cap (counted since the last trim).
+      const added = (sinceTrim.get(message.topic) ?? 0) + 1
+      sinceTrim.set(message.topic, added)
+      if (added >= TRIM_EVERY) {
+        sinceTrim.delete(message.topic)
+        await db.execute({
+          sql: `DELETE FROM messages WHERE topic = ? AND seq NOT IN
+                  (SELECT seq FROM messages WHERE topic = ? ORDER BY seq DESC LIMIT ?)`,
+          args: [message.topic, message.topic, MAX_PER_TOPIC],
+        })
+      }
       if (++writes % 200 === 0)
         await db.execute({ sql: 'DELETE FROM messages WHERE expires_at <= ?', args: [Date.now()] })
     },
