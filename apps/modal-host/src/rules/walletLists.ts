@@ -12,6 +12,7 @@ export type CatalogueWallet = {
   chrome_store?: string | null
   desktop_link?: string | null
   mobile_link?: string | null
+  universal_link?: string | null
   webapp_link?: string | null
 }
 
@@ -29,6 +30,8 @@ export function fromCatalogue(
     ...(installed ? { injected: installed } : {}),
     ...(wallet.homepage ? { homepage: wallet.homepage } : {}),
     ...(wallet.chrome_store ? { chromeStore: wallet.chrome_store } : {}),
+    ...(wallet.mobile_link ? { mobileLink: wallet.mobile_link } : {}),
+    ...(wallet.universal_link ? { universalLink: wallet.universal_link } : {}),
     ...(wallet.order !== null ? { order: wallet.order } : {}),
   }
 }

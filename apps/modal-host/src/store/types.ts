@@ -26,6 +26,9 @@ export type WalletEntry = {
   injected?: InjectedProviderInfo
   homepage?: string
   chromeStore?: string
+  /** WalletConnect deep links (native scheme, universal https link). */
+  mobileLink?: string
+  universalLink?: string
   /** Catalogue popularity rank. */
   order?: number
 }

@@ -4,7 +4,10 @@ import * as Modal from '../actions/modal.js'
 import * as WalletConnect from '../actions/walletconnect.js'
 import { Icon } from '../components/Icon.js'
 import { Picture } from '../components/Images.js'
+import { hostRequest } from '../host/bridge.js'
 import { t } from '../i18n/en.js'
+import { walletConnectLink } from '../rules/deepLinks.js'
+import { detectPlatform } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
 
@@ -69,6 +72,17 @@ export function ConnectingWalletConnect({ wallet }: { wallet?: WalletEntry }) {
     }
   }, [pair])
 
+  // On a phone the wallet opens from the host's top window (the modal is an iframe).
+  const mobile = ['ios', 'android'].includes(detectPlatform(navigator.userAgent, false).os)
+  const link =
+    mobile && current && wallet
+      ? walletConnectLink(
+          current.uri,
+          wallet,
+          detectPlatform(navigator.userAgent, false).os === 'ios',
+        )
+      : null
+
   const copy = async () => {
     if (!current) return
     try {
@@ -108,6 +122,15 @@ export function ConnectingWalletConnect({ wallet }: { wallet?: WalletEntry }) {
       <p className="ph-muted">
         {wallet ? t('scanWithWallet', { name: wallet.name }) : t('scanWithPhone')}
       </p>
+      {link ? (
+        <button
+          type="button"
+          className="ph-button"
+          onClick={() => void hostRequest('openUrl', link).catch(() => {})}
+        >
+          {t('openInApp')}
+        </button>
+      ) : null}
       <button
         type="button"
         className="ph-button"
