@@ -79,7 +79,10 @@ function View({ screen }: { screen: Screen }) {
         <Suspense
           fallback={<span className="ph-spinner" role="status" aria-label={t('loading')} />}
         >
-          <ConnectingWalletConnect {...(screen.wallet ? { wallet: screen.wallet } : {})} />
+          <ConnectingWalletConnect
+            {...(screen.wallet ? { wallet: screen.wallet } : {})}
+            basic={screen.basic === true}
+          />
         </Suspense>
       )
     case 'Account':

@@ -12,7 +12,7 @@ export type OpeningScreenParameters = {
 /**
  * The first screen when the modal opens (spec §2 "Opening rules"): a requested view wins;
  * connected → Account; no adapters and no address → AllWallets on mobile,
- * ConnectingWalletConnectBasic on desktop (falls back to Connect until WalletConnect lands);
+ * ConnectingWalletConnectBasic on desktop (the QR view, `basic`);
  * otherwise Connect.
  *
  * @example
@@ -23,6 +23,7 @@ export function openingScreen(parameters: OpeningScreenParameters): Screen {
   if (requested === 'Account' && !connected) return { view: 'Connect' }
   if (requested) return { view: requested }
   if (connected) return { view: 'Account' }
-  if (!hasAdapters && isMobile) return { view: 'AllWallets' }
+  if (!hasAdapters)
+    return isMobile ? { view: 'AllWallets' } : { view: 'ConnectingWalletConnect', basic: true }
   return { view: 'Connect' }
 }

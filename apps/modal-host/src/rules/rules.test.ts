@@ -13,6 +13,7 @@ describe('opening rules (spec §2)', () => {
     [{ connected: false, hasAdapters: true, isMobile: false }, 'Connect'],
     [{ connected: false, hasAdapters: true, isMobile: true }, 'Connect'],
     [{ connected: false, hasAdapters: false, isMobile: true }, 'AllWallets'],
+    [{ connected: false, hasAdapters: false, isMobile: false }, 'ConnectingWalletConnect'],
     [
       { connected: true, hasAdapters: true, isMobile: false, requested: 'Networks' as const },
       'Networks',

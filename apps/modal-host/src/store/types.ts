@@ -39,7 +39,7 @@ export type Screen =
   | { view: 'AllWallets' }
   | { view: 'WhatIsAWallet' }
   | { view: 'ConnectingExternal'; wallet: WalletEntry }
-  | { view: 'ConnectingWalletConnect'; wallet?: WalletEntry }
+  | { view: 'ConnectingWalletConnect'; wallet?: WalletEntry; basic?: boolean }
   | { view: 'Account' }
   | { view: 'Networks' }
   | { view: 'SwitchNetwork'; network: Network; confirm: boolean }

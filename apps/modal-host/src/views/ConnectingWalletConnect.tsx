@@ -47,7 +47,14 @@ function QrCode({ uri, wallet }: { uri: string; wallet?: WalletEntry | undefined
  * ConnectingWalletConnect (spec §2, §4): a QR code of the pairing URI (renewed without user
  * action when it expires), copy link, and try again after a refusal.
  */
-export function ConnectingWalletConnect({ wallet }: { wallet?: WalletEntry }) {
+export function ConnectingWalletConnect({
+  wallet,
+  basic = false,
+}: {
+  wallet?: WalletEntry
+  /** ConnectingWalletConnectBasic (no adapters, desktop): the QR code and a way to All Wallets. */
+  basic?: boolean
+}) {
   const current = useModal((s) => s.walletConnectUri)
   const [status, setStatus] = useState<Status>('pairing')
   const attempt = useRef(0)
@@ -140,6 +147,15 @@ export function ConnectingWalletConnect({ wallet }: { wallet?: WalletEntry }) {
       >
         <Icon name="copy" size={16} /> {t('copyLink')}
       </button>
+      {basic ? (
+        <button
+          type="button"
+          className="ph-link-button"
+          onClick={() => Modal.push({ view: 'AllWallets' })}
+        >
+          {t('allWallets')}
+        </button>
+      ) : null}
     </div>
   )
 }
