@@ -105,4 +105,28 @@ describe('WalletConnect pairing', () => {
     fake.fail({ code: 5100, message: 'Unsupported chains.' })
     await expect(broken).rejects.toMatchObject({ code: 5100, message: 'Unsupported chains.' })
   })
+
+  test('Telegram and iOS Safari share one pending connect; other browsers pair anew', async () => {
+    const first = WalletConnect.connectWalletConnect({ share: true })
+    await vi.waitFor(() => expect(fake.state.uris).toHaveLength(1))
+    const again = WalletConnect.connectWalletConnect({ share: true })
+    WalletConnect.cancelPairing() // the view closed: the shared pairing stays
+    expect(again).toBe(first)
+    expect(fake.state.uris).toHaveLength(1)
+    fake.approve(['eip155:31337:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'])
+    await Promise.all([first, again])
+
+    const safari =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
+    expect(WalletConnect.sharesPendingConnect(safari, false)).toBe(true)
+    expect(
+      WalletConnect.sharesPendingConnect(safari.replace('Version/17.0', 'CriOS/120.0'), false),
+    ).toBe(false)
+    expect(
+      WalletConnect.sharesPendingConnect('Mozilla/5.0 (X11; Linux x86_64) Chrome/150', false),
+    ).toBe(false)
+    expect(
+      WalletConnect.sharesPendingConnect('Mozilla/5.0 (X11; Linux x86_64) Chrome/150', true),
+    ).toBe(true)
+  })
 })

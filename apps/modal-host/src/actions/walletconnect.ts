@@ -140,6 +140,24 @@ function accountOf(accounts: readonly string[]): { address: string; chainId: num
 }
 
 let attempt = 0
+/** The pending pairing that Telegram and iOS Safari share between views (spec §4). */
+let shared: Promise<void> | undefined
+
+/**
+ * True where leaving for the wallet app may suspend the page (Telegram mini apps, iOS Safari):
+ * there one pending connect is shared instead of a new pairing per visit of the view.
+ *
+ * @example
+ * sharesPendingConnect('Mozilla/5.0 (iPhone; …) Version/17.0 Mobile/15E148 Safari/604.1', false) // true
+ */
+export function sharesPendingConnect(userAgent: string, telegram: boolean): boolean {
+  if (telegram) return true
+  return (
+    /iPhone|iPad|iPod/.test(userAgent) &&
+    /Safari\//.test(userAgent) &&
+    !/CriOS|FxiOS|EdgiOS|OPiOS/.test(userAgent)
+  )
+}
 
 /**
  * Pairs with a wallet: shows a URI (QR code) until the wallet approves; an expired URI is
@@ -148,7 +166,20 @@ let attempt = 0
  * @example
  * await connectWalletConnect()
  */
-export async function connectWalletConnect(): Promise<void> {
+export function connectWalletConnect(options: { share?: boolean } = {}): Promise<void> {
+  if (options.share && shared && !pairingExpired()) return shared
+  const pending = pair()
+  if (options.share) {
+    shared = pending
+    const forget = () => {
+      if (shared === pending) shared = undefined
+    }
+    pending.then(forget, forget)
+  }
+  return pending
+}
+
+async function pair(): Promise<void> {
   const id = ++attempt
   const provider = await walletConnectProvider()
   for (;;) {
@@ -181,6 +212,7 @@ export function pairingExpired(now = Date.now()): boolean {
 
 /** Stops waiting for a pairing (the view closed). */
 export function cancelPairing(): void {
+  if (shared) return // kept for the user's return from the wallet app
   attempt++
   void providerPromise?.then((p) => p.abortPairingAttempt()).catch(() => {})
 }

@@ -63,7 +63,9 @@ export function ConnectingWalletConnect({
     const id = ++attempt.current
     setStatus('pairing')
     try {
-      await WalletConnect.connectWalletConnect()
+      await WalletConnect.connectWalletConnect({
+        share: WalletConnect.sharesPendingConnect(navigator.userAgent, 'Telegram' in window),
+      })
     } catch (error) {
       if (id !== attempt.current) return
       setStatus((error as { code?: number }).code === 4001 ? 'rejected' : 'failed')
