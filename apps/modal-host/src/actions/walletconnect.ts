@@ -9,6 +9,7 @@ import type UniversalProviderClass from '@walletconnect/universal-provider'
 type UniversalProvider = InstanceType<typeof UniversalProviderClass>
 
 import { emitProviderEvent } from '../host/bridge.js'
+import { walletConnectNamespaces } from '../rules/walletConnectNamespaces.js'
 import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
 import { loadPersisted } from '../store/persist.js'
 import { store } from '../store/store.js'
@@ -16,25 +17,6 @@ import * as Connection from './connection.js'
 
 /** A pairing URI lives 4 minutes and counts as expired with 10 s or less left (spec §9). */
 export const PAIRING = { lifetimeMs: 4 * 60_000, expiredWithinMs: 10_000 }
-
-/** EIP-155 methods and events asked of the wallet (issue 4). */
-export const EIP155_METHODS = [
-  'eth_accounts',
-  'eth_requestAccounts',
-  'eth_sendTransaction',
-  'eth_sign',
-  'personal_sign',
-  'eth_signTypedData',
-  'eth_signTypedData_v4',
-  'wallet_switchEthereumChain',
-  'wallet_addEthereumChain',
-  'wallet_getCapabilities',
-  'wallet_sendCalls',
-  'wallet_getCallsStatus',
-  'wallet_grantPermissions',
-  'wallet_getAssets',
-]
-export const EIP155_EVENTS = ['accountsChanged', 'chainChanged']
 
 let providerPromise: Promise<UniversalProvider> | undefined
 
@@ -101,23 +83,17 @@ function walletEvent(event: string, data: unknown): void {
   Connection.applyWalletEvent({ event, data })
 }
 
-/** The configured EVM networks as WalletConnect chains, reads through the API's RPC proxy. */
-function eip155Namespace() {
+/** The pairing's namespaces for the configured networks; EVM reads go to the API's proxy. */
+function namespaces() {
   const { config } = store.getState()
-  const chains = config.networks
-    .filter((n) => n.chainNamespace === 'eip155')
-    .map((n) => n.caipNetworkId)
-  const rpcMap = Object.fromEntries(
-    chains.map((chain) => {
-      const url = new URL('/v1', runtime.apiUrl)
-      url.searchParams.set('chainId', chain)
-      url.searchParams.set('projectId', config.projectId)
-      url.searchParams.set('st', SDK_TYPE)
-      url.searchParams.set('sv', SDK_VERSION)
-      return [chain.split(':')[1] as string, url.href]
-    }),
-  )
-  return { methods: EIP155_METHODS, chains, events: EIP155_EVENTS, rpcMap }
+  return walletConnectNamespaces(config.networks, (chain) => {
+    const url = new URL('/v1', runtime.apiUrl)
+    url.searchParams.set('chainId', chain)
+    url.searchParams.set('projectId', config.projectId)
+    url.searchParams.set('st', SDK_TYPE)
+    url.searchParams.set('sv', SDK_VERSION)
+    return url.href
+  })
 }
 
 function connectorOf(name: string): ConnectorInfo {
@@ -189,7 +165,7 @@ async function pair(): Promise<void> {
       PAIRING.lifetimeMs - PAIRING.expiredWithinMs,
     )
     try {
-      const session = await provider.connect({ optionalNamespaces: { eip155: eip155Namespace() } })
+      const session = await provider.connect({ optionalNamespaces: namespaces() })
       if (!session) throw new UserRejectedRequestError('Connection rejected')
       const { address, chainId } = accountOf(session.namespaces.eip155?.accounts ?? [])
       Connection.markConnected(connectorOf(session.peer.metadata.name), address, chainId, false)
