@@ -1,3 +1,4 @@
+export * from './blockchainApi.js'
 export * from './caip.js'
 export * from './endpoints.js'
 export * from './format.js'
