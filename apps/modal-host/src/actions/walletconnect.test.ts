@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 
 // The universal provider is replaced at its edge by a fake that hands out a new pairing URI
-// per connect() and fails that connect() when the pairing attempt is aborted, as the real one
-// does; the modal's renewal logic is what is under test.
+// per connect() and, like the real one (2.25), has no way to abort a pending connect(): a new
+// connect() is the renewal. The modal's renewal logic is what is under test.
 const fake = vi.hoisted(() => {
   const listeners = new Map<string, (data: unknown) => void>()
-  const state = { uris: [] as string[], abort: undefined as undefined | (() => void) }
+  const state = { uris: [] as string[] }
   let approve: ((session: unknown) => void) | undefined
   let fail: ((error: unknown) => void) | undefined
   const provider = {
@@ -18,10 +18,8 @@ const fake = vi.hoisted(() => {
         state.uris.push(uri)
         approve = resolve
         fail = reject
-        state.abort = () => reject(new Error('Pairing aborted'))
         listeners.get('display_uri')?.(uri)
       }),
-    abortPairingAttempt: () => state.abort?.(),
     request: vi.fn(async () => '0xsig'),
     disconnect: vi.fn(async () => {}),
   }

@@ -155,25 +155,34 @@ export function connectWalletConnect(options: { share?: boolean } = {}): Promise
   return pending
 }
 
+/**
+ * One pairing attempt until it settles. The provider's own abort is a no-op since 2.21, so an
+ * expiring URI is replaced by starting a new connect(): it drops the old pairing (the provider
+ * unsubscribes every pending pairing first) and shows a new URI; the old promise is abandoned.
+ */
 async function pair(): Promise<void> {
   const id = ++attempt
   const provider = await walletConnectProvider()
   for (;;) {
     store.setState({ walletConnectUri: null })
-    const renew = setTimeout(
-      () => provider.abortPairingAttempt(),
-      PAIRING.lifetimeMs - PAIRING.expiredWithinMs,
-    )
+    const connecting = provider.connect({ optionalNamespaces: namespaces() })
+    connecting.catch(() => {}) // an abandoned attempt may still reject later
+    let renew: ReturnType<typeof setTimeout> | undefined
+    const expiring = new Promise<'expired'>((resolve) => {
+      renew = setTimeout(() => resolve('expired'), PAIRING.lifetimeMs - PAIRING.expiredWithinMs)
+    })
     try {
-      const session = await provider.connect({ optionalNamespaces: namespaces() })
+      const session = await Promise.race([connecting, expiring])
+      if (session === 'expired') {
+        if (id !== attempt) throw new Error('Pairing cancelled')
+        continue
+      }
       if (!session) throw new UserRejectedRequestError('Connection rejected')
       const { address, chainId } = accountOf(session.namespaces.eip155?.accounts ?? [])
       Connection.markConnected(connectorOf(session.peer.metadata.name), address, chainId, false)
       return
     } catch (error) {
-      const expired = pairingExpired()
-      if (id !== attempt) throw error
-      if (!expired) throw connectError(error)
+      throw id === attempt ? connectError(error) : error
     } finally {
       clearTimeout(renew)
     }
@@ -186,11 +195,13 @@ export function pairingExpired(now = Date.now()): boolean {
   return !!current && current.createdAt + PAIRING.lifetimeMs - now <= PAIRING.expiredWithinMs
 }
 
-/** Stops waiting for a pairing (the view closed). */
+/**
+ * Stops renewing the pairing (the view closed). A wallet that still approves the URI it
+ * scanned connects all the same.
+ */
 export function cancelPairing(): void {
   if (shared) return // kept for the user's return from the wallet app
   attempt++
-  void providerPromise?.then((p) => p.abortPairingAttempt()).catch(() => {})
 }
 
 /** The wallet declined the session (WalletConnect's USER_REJECTED is 5000): 'Connection rejected'. */
