@@ -13,6 +13,7 @@ import { store } from '../store/store.js'
 import { walletRequest } from '../wallet/frame.js'
 import * as Balance from './balance.js'
 import * as Modal from './modal.js'
+import { walletConnectRequest } from './walletconnect.js'
 
 /**
  * Finds a configured network by CAIP-2 id, or resolves a network object; 'Network not found'
@@ -45,9 +46,14 @@ async function switchWallet(network: Network): Promise<void> {
     store.setState({ authUser: user })
     return
   }
+  const chainId = toHexChainId(network.id)
+  if (connection.connector?.type === 'WALLET_CONNECT') {
+    // A chain the session approved switches at once; another is asked of the wallet.
+    await walletConnectRequest('wallet_switchEthereumChain', [{ chainId }])
+    return
+  }
   const uuid = connection.connector?.uuid
   if (!uuid) throw new BaseError('No connector found for connection')
-  const chainId = toHexChainId(network.id)
   const switchChain = () =>
     hostRequest('injectedRequest', {
       uuid,
