@@ -92,6 +92,15 @@ export function ConnectingWalletConnect({
         )
       : null
 
+  // Choosing a wallet on a phone opens it as soon as the URI exists (once per visit; the
+  // button below opens it again). The tap's user activation still covers the host's open.
+  const autoOpened = useRef(false)
+  useEffect(() => {
+    if (!link || autoOpened.current) return
+    autoOpened.current = true
+    void hostRequest('openUrl', link).catch(() => {})
+  }, [link])
+
   const copy = async () => {
     if (!current) return
     try {
