@@ -19,6 +19,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     PORTHOLE_RECOVERY_KEY_FILE: join(dir, 'recovery.key'),
     PORTHOLE_RELAY_DATABASE_URL: `file:${join(dir, 'relay.db')}`,
   })
+  // Tests that restart the relay signal the stack process (SIGUSR2).
+  process.env.PORTHOLE_E2E_STACK_PID = String(stack.pid)
   return async () => {
     await stack.stop()
     rmSync(dir, { recursive: true, force: true })

@@ -34,4 +34,13 @@ const shutdown = async (signal: string) => {
   process.exit(0)
 }
 process.on('SIGINT', () => void shutdown('SIGINT'))
+// SIGUSR2 restarts the WalletConnect relay (as a relay deploy would): the e2e tests check that
+// sessions survive it.
+process.on('SIGUSR2', () => {
+  console.log('SIGUSR2: restarting the WalletConnect relay…')
+  void stack.restartRelay().then(
+    () => console.log('relay restarted'),
+    (error: unknown) => console.error(`relay restart failed: ${(error as Error).message}`),
+  )
+})
 process.on('SIGTERM', () => void shutdown('SIGTERM'))

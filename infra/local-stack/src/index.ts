@@ -41,6 +41,11 @@ export type Stack = {
   projectId: string
   tokens: { address: string; symbol: string; decimals: number; chainId: number }[]
   stop(): Promise<void>
+  /**
+   * Stops the WalletConnect relay, waits `downMs` (default 1000) and starts it again on the
+   * same port and mailbox, as a relay deploy would: clients must reconnect and lose nothing.
+   */
+  restartRelay(downMs?: number): Promise<void>
 }
 
 /**
@@ -58,6 +63,7 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     if (!existsSync(path))
       throw new Error(`Missing build output for ${name} (${path}): run npm run build`)
   const stops: (() => Promise<void>)[] = []
+  let restartRelay: Stack['restartRelay'] = async () => {}
   const stop = async () => {
     for (const fn of stops.splice(0).reverse()) await fn().catch(() => {})
   }
@@ -93,15 +99,21 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     stops.push(recovery.close)
     log(`recovery  ${recovery.url}`)
 
-    const relay = await startRelay({
+    const relayOptions = {
       port: portOf(urls.relay),
       host: hostOf(urls.relay),
       publicUrl: urls.relay,
       ...(process.env.PORTHOLE_RELAY_DATABASE_URL
         ? { databaseUrl: process.env.PORTHOLE_RELAY_DATABASE_URL }
         : {}),
-    })
-    stops.push(relay.close)
+    }
+    let relay = await startRelay(relayOptions)
+    stops.push(() => relay.close())
+    restartRelay = async (downMs = 1000) => {
+      await relay.close()
+      await new Promise((done) => setTimeout(done, downMs))
+      relay = await startRelay(relayOptions)
+    }
     log(`relay     ${relay.url} (WalletConnect, development only)`)
 
     const api = await startApi({
@@ -151,7 +163,13 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
         chainId: d.chainId,
       })),
     )
-    return { urls, projectId: DEMO_PROJECT_ID, tokens, stop }
+    return {
+      urls,
+      projectId: DEMO_PROJECT_ID,
+      tokens,
+      stop,
+      restartRelay: (ms) => restartRelay(ms),
+    }
   } catch (error) {
     await stop()
     throw error

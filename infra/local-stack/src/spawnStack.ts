@@ -30,7 +30,7 @@ function portInUse(port: number): Promise<boolean> {
  */
 export async function spawnStack(
   env: Record<string, string> = {},
-): Promise<{ stop(): Promise<void> }> {
+): Promise<{ pid: number; stop(): Promise<void> }> {
   const urls = endpoints({ ...process.env, ...env })
   const ports = [
     urls.demo,
@@ -51,9 +51,10 @@ export async function spawnStack(
     throw new Error(
       `Ports ${busy.join(', ')} are in use: stop \`npm start\` (or whatever holds them) first.`,
     )
+  // One process (no tsx wrapper in between), so signals reach the stack itself.
   const child: ChildProcess = spawn(
-    resolve(ROOT, 'node_modules/.bin/tsx'),
-    [resolve(ROOT, 'infra/local-stack/src/cli.ts')],
+    process.execPath,
+    ['--import', 'tsx', resolve(ROOT, 'infra/local-stack/src/cli.ts')],
     { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   )
   let output = ''
@@ -77,6 +78,7 @@ export async function spawnStack(
     })
   })
   return {
+    pid: child.pid as number,
     stop: () =>
       new Promise<void>((done) => {
         child.removeAllListeners('exit')
