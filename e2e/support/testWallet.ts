@@ -51,7 +51,7 @@ export async function startTestWallet(options: {
   } = options
   let account = privateKeyToAccount(privateKey)
   let mode: 'approve' | 'reject' = 'approve'
-  const requests: { method: string; params: unknown }[] = []
+  const requests: { method: string; params: unknown; chainId: string }[] = []
   const core = new Core({
     projectId: 'e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0',
     relayUrl,
@@ -106,7 +106,7 @@ export async function startTestWallet(options: {
   }
   const onRequest = async ({ id, topic, params }: WalletKitTypes.SessionRequest) => {
     const { method, params: args } = params.request
-    requests.push({ method, params: args })
+    requests.push({ method, params: args, chainId: params.chainId })
     const chainId = Number(params.chainId.split(':')[1])
     if (mode === 'reject') {
       await kit.respondSessionRequest({

@@ -1,8 +1,10 @@
-import type { Page } from '@playwright/test'
-import { type Hex, parseEther, recoverMessageAddress } from 'viem'
+import { createConnection } from 'node:net'
+import { devices, type Page } from '@playwright/test'
+import { createPublicClient, type Hex, http, parseEther, recoverMessageAddress } from 'viem'
 import { providerRequest } from '../support/embedded.js'
 import {
   DEMO_URL,
+  DEVNET_B_RPC,
   devnet,
   expect,
   modal,
@@ -31,7 +33,9 @@ test.afterEach(async () => {
 async function startPairing(page: Page): Promise<string> {
   await page.goto(DEMO_URL)
   await waitForPorthole(page)
-  await page.evaluate(`window.__uri = new Promise((done) => porthole.on('display_uri', done));
+  await page.evaluate(`window.__uris = [];
+    window.__uri = new Promise((done) => porthole.on('display_uri', (uri) => {
+      window.__uris.push(uri); done(uri) }));
     window.__events = [];
     for (const name of ['accountsChanged', 'chainChanged', 'disconnect'])
       porthole.getProvider('eip155').on(name, (data) => window.__events.push([name, data]));
@@ -139,4 +143,167 @@ test('a wallet that rejects the session leaves the modal with Connection rejecte
   await wallet.pair(uri as string)
   const outcome = (await page.evaluate('window.__connect')) as { value?: { address: string } }
   expect(outcome.value?.address).toBe(ADDRESS)
+})
+
+test('the dapp switches network over the session; requests then run on the new chain', async ({
+  page,
+}) => {
+  await connectWallet(page)
+  await page.evaluate(`porthole.switchNetwork('eip155:31338')`)
+  expect((await state(page)).caipNetworkId).toBe('eip155:31338')
+  expect(await providerRequest(page, 'eth_chainId', [])).toEqual({ value: '0x7a6a' })
+  const devnetB = createPublicClient({ transport: http(DEVNET_B_RPC) })
+  const sent = await providerRequest(page, 'eth_sendTransaction', [
+    { from: ADDRESS, to: OTHER_ADDRESS, value: '0x1' },
+  ])
+  expect((await devnetB.waitForTransactionReceipt({ hash: sent.value as Hex })).status).toBe(
+    'success',
+  )
+  expect(wallet.requests.at(-1)).toMatchObject({
+    method: 'eth_sendTransaction',
+    chainId: 'eip155:31338',
+  })
+  const events = (await page.evaluate('window.__events')) as [string, unknown][]
+  expect(events).toContainEqual(['chainChanged', '0x7a6a'])
+})
+
+test('an expiring pairing URI is replaced without user action (4 min life, renewed with 10 s left)', async ({
+  page,
+}) => {
+  await page.clock.install()
+  const first = await startPairing(page)
+  // At 3 min 45 s the URI still has 15 s to live: it stays.
+  await page.clock.fastForward('03:45')
+  await page.waitForTimeout(300)
+  expect(await page.evaluate('window.__uris')).toEqual([first])
+  // At 3 min 51 s it has 9 s left, which counts as expired: a new one replaces it.
+  await page.clock.fastForward('00:06')
+  await expect.poll(() => page.evaluate('window.__uris.length')).toBe(2)
+  const second = ((await page.evaluate('window.__uris')) as string[])[1] as string
+  expect(second).toMatch(/^wc:[0-9a-f]{64}@2\?/)
+  expect(second).not.toBe(first)
+  await expect(modal(page).getByTestId('walletconnect-qr')).toHaveAttribute('data-uri', second)
+  await wallet.pair(second)
+  const outcome = (await page.evaluate('window.__connect')) as { value?: { address: string } }
+  expect(outcome.value?.address).toBe(ADDRESS)
+})
+
+/** Resolves when something does (or no longer does) listen on the relay's port. */
+async function relayListening(listening: boolean): Promise<void> {
+  const probe = () =>
+    new Promise<boolean>((done) => {
+      const socket = createConnection({ port: 4400, host: '127.0.0.1' })
+      socket.once('connect', () => {
+        socket.destroy()
+        done(true)
+      })
+      socket.once('error', () => done(false))
+    })
+  await expect.poll(probe, { timeout: 10_000, intervals: [50] }).toBe(listening)
+}
+
+/** Stops the stack's relay for a restart (SIGUSR2 to the stack process): it is back in ~1 s. */
+async function relayRestarting(): Promise<void> {
+  const pid = Number(process.env.PORTHOLE_E2E_STACK_PID)
+  if (!pid)
+    throw new Error(
+      'PORTHOLE_E2E_STACK_PID is not set: with PORTHOLE_E2E_REUSE_STACK=1 set it to the stack process id',
+    )
+  process.kill(pid, 'SIGUSR2')
+  await relayListening(false)
+}
+
+test('the relay restarting mid-session loses neither the session nor a request sent while it was down', async ({
+  page,
+}) => {
+  await connectWallet(page)
+  await relayRestarting()
+  // Sent while the relay is down: it must arrive once both sides are back.
+  const pending = providerRequest(page, 'personal_sign', ['0x646f776e', ADDRESS])
+  await relayListening(true)
+  const signed = await pending
+  expect(await recoverMessageAddress({ message: 'down', signature: signed.value as Hex })).toBe(
+    ADDRESS,
+  )
+  expect((await state(page)).status).toBe('connected')
+
+  // A second restart, then requests in both directions still work.
+  await relayRestarting()
+  await relayListening(true)
+  const again = await providerRequest(page, 'personal_sign', ['0x6869', ADDRESS])
+  expect(await recoverMessageAddress({ message: 'hi', signature: again.value as Hex })).toBe(
+    ADDRESS,
+  )
+  await wallet.switchChain(31338)
+  await expect.poll(async () => (await state(page)).caipNetworkId).toBe('eip155:31338')
+})
+
+test.describe('on an iPhone', () => {
+  const { defaultBrowserType: _webkit, ...iPhone } = devices['iPhone 13']
+  test.use(iPhone)
+
+  test("choosing a wallet opens its link with the pairing URI from the host's top window; the wallet pairs from it", async ({
+    page,
+    context,
+  }) => {
+    // MetaMask's universal link, answered locally: this stands in for the wallet app.
+    await context.route('https://metamask.app.link/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>wallet</title>' }),
+    )
+    await page.goto(DEMO_URL)
+    await waitForPorthole(page)
+    await page.evaluate(`window.__uri = new Promise((done) => porthole.on('display_uri', done));
+      window.__connect = porthole.connect().then(
+        (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } }));
+      undefined`)
+    const opened = context.waitForEvent('page')
+    await modal(page)
+      .getByRole('button', { name: /^MetaMask/ })
+      .first()
+      .click()
+    const app = await opened
+    const link = new URL(app.url())
+    expect(link.origin + link.pathname).toBe('https://metamask.app.link/wc')
+    const uri = link.searchParams.get('uri') as string
+    expect(uri).toBe(await page.evaluate('window.__uri'))
+    await app.close()
+
+    // 'Open in app' opens it again (the first attempt may not have reached the app).
+    const reopened = context.waitForEvent('page')
+    await modal(page).getByRole('button', { name: 'Open in app' }).click()
+    expect(new URL((await reopened).url()).searchParams.get('uri')).toBe(uri)
+
+    await wallet.pair(uri)
+    const outcome = (await page.evaluate('window.__connect')) as { value?: { address: string } }
+    expect(outcome.value?.address).toBe(ADDRESS)
+  })
+})
+
+test.describe('on an Android phone', () => {
+  const { defaultBrowserType: _chromium, ...pixel } = devices['Pixel 7']
+  test.use(pixel)
+
+  test('choosing a wallet opens its native scheme link with the pairing URI, and the page stays', async ({
+    page,
+  }) => {
+    await page.goto(DEMO_URL)
+    await waitForPorthole(page)
+    await page.evaluate(`window.__uri = new Promise((done) => porthole.on('display_uri', done));
+      window.__connect = porthole.connect().then(
+        (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } }));
+      undefined`)
+    const opened = page.waitForRequest((request) => request.url().startsWith('metamask://'))
+    await modal(page)
+      .getByRole('button', { name: /^MetaMask/ })
+      .first()
+      .click()
+    const link = (await opened).url()
+    expect(link.startsWith('metamask://wc?uri=')).toBe(true)
+    const uri = decodeURIComponent(link.slice('metamask://wc?uri='.length))
+    expect(uri).toBe(await page.evaluate('window.__uri'))
+    expect(page.url()).toBe(`${DEMO_URL}/`)
+    await wallet.pair(uri)
+    const outcome = (await page.evaluate('window.__connect')) as { value?: { address: string } }
+    expect(outcome.value?.address).toBe(ADDRESS)
+  })
 })
