@@ -86,9 +86,12 @@ export async function walletConnectBenchmarks() {
   }
 }
 
-/** The relay alone: 100 clients in 50 pairs, each publisher sends 200 messages to its peer. */
-export async function relayThroughput(clients = 100, perPublisher = 200) {
-  const relay = await startRelay({ port: 0, databaseUrl: ':memory:' })
+/**
+ * The relay alone: 100 clients in 50 pairs, each publisher sends 200 messages to its peer;
+ * the mailbox in memory or in a file (as `npm start` runs it).
+ */
+export async function relayThroughput(clients = 100, perPublisher = 200, databaseUrl = ':memory:') {
+  const relay = await startRelay({ port: 0, databaseUrl })
   const sockets: WebSocket[] = []
   try {
     for (let i = 0; i < clients; i++) {

@@ -127,13 +127,17 @@ export async function startRelay(parameters: StartRelayParameters = {}): Promise
     counters.delivered++
   }
 
+  // Handlers do their in-memory work before their first await, so frames take effect in the
+  // order they arrive while their database writes are committed together.
   const subscribe = async (socket: WebSocket, topic: string) => {
     const set = subscribers.get(topic) ?? new Set<WebSocket>()
     subscribers.set(topic, set)
     set.add(socket)
     topicsOfSocket.get(socket)?.add(topic)
-    // Whatever waited for this topic is delivered now (clients drop duplicates).
-    for (const message of await mailbox.forTopic(topic)) push(socket, message)
+    // Whatever waited for this topic is delivered now (clients drop duplicates); what is
+    // published after this moment is pushed as it comes.
+    const upTo = mailbox.lastSeq()
+    for (const message of await mailbox.forTopic(topic, { upTo })) push(socket, message)
     return subscriptionId(topic)
   }
 
@@ -143,11 +147,12 @@ export async function startRelay(parameters: StartRelayParameters = {}): Promise
     topicsOfSocket.get(socket)?.delete(topic)
   }
 
-  const publish = async (from: WebSocket, { topic, message, ttl, tag }: Publish) => {
+  /** Pushes to the topic's other subscribers at once; resolves when the mailbox has it. */
+  const publish = (from: WebSocket, { topic, message, ttl, tag }: Publish) => {
     const stored: StoredMessage = { topic, message, publishedAt: Date.now(), tag }
-    await mailbox.put(stored, ttl)
     counters.published++
     for (const socket of subscribers.get(topic) ?? []) if (socket !== from) push(socket, stored)
+    return mailbox.put(stored, ttl)
   }
 
   const methods: Record<string, (socket: WebSocket, params: unknown) => Promise<unknown>> = {
@@ -174,7 +179,7 @@ export async function startRelay(parameters: StartRelayParameters = {}): Promise
       const list = isObject(p) ? p.messages : undefined
       if (!Array.isArray(list)) throw new ParamsError('messages must be an array')
       const messages = list.map((m) => publishOf(m, maxTtlSeconds))
-      for (const message of messages) await publish(socket, message)
+      await Promise.all(messages.map((message) => publish(socket, message)))
       return true
     },
     irn_fetchMessages: async (_socket, p) => ({
@@ -190,14 +195,11 @@ export async function startRelay(parameters: StartRelayParameters = {}): Promise
     wc_proposeSession: async (socket, p) => {
       if (!isObject(p)) throw new ParamsError('params must be an object')
       const topic = topicOf(p.pairingTopic, 'pairingTopic')
-      await subscribe(socket, topic)
-      await publish(
-        socket,
-        publishOf(
-          { topic, message: p.sessionProposal, ttl: p.ttl, tag: TAGS.proposal },
-          maxTtlSeconds,
-        ),
+      const proposal = publishOf(
+        { topic, message: p.sessionProposal, ttl: p.ttl, tag: TAGS.proposal },
+        maxTtlSeconds,
       )
+      await Promise.all([subscribe(socket, topic), publish(socket, proposal)])
       return true
     },
     // The wallet approves: the answer goes to the pairing topic, the settlement to the new
@@ -206,31 +208,24 @@ export async function startRelay(parameters: StartRelayParameters = {}): Promise
       if (!isObject(p)) throw new ParamsError('params must be an object')
       const pairingTopic = topicOf(p.pairingTopic, 'pairingTopic')
       const sessionTopic = topicOf(p.sessionTopic, 'sessionTopic')
-      await subscribe(socket, sessionTopic)
-      await publish(
-        socket,
-        publishOf(
-          {
-            topic: pairingTopic,
-            message: p.sessionProposalResponse,
-            ttl: p.ttl,
-            tag: TAGS.proposalResponse,
-          },
-          maxTtlSeconds,
-        ),
+      const response = publishOf(
+        {
+          topic: pairingTopic,
+          message: p.sessionProposalResponse,
+          ttl: p.ttl,
+          tag: TAGS.proposalResponse,
+        },
+        maxTtlSeconds,
       )
-      await publish(
-        socket,
-        publishOf(
-          {
-            topic: sessionTopic,
-            message: p.sessionSettlementRequest,
-            ttl: p.ttl,
-            tag: TAGS.settle,
-          },
-          maxTtlSeconds,
-        ),
+      const settle = publishOf(
+        { topic: sessionTopic, message: p.sessionSettlementRequest, ttl: p.ttl, tag: TAGS.settle },
+        maxTtlSeconds,
       )
+      await Promise.all([
+        subscribe(socket, sessionTopic),
+        publish(socket, response),
+        publish(socket, settle),
+      ])
       return true
     },
   }
@@ -296,12 +291,9 @@ export async function startRelay(parameters: StartRelayParameters = {}): Promise
       if (++missed > 2) return socket.terminate()
       socket.ping()
     }, pingIntervalMs)
-    // Frames of one socket are handled in order (a subscribe before the publish that follows).
-    let queue = Promise.resolve()
-    socket.on('message', (data) => {
-      const text = data.toString()
-      queue = queue.then(() => onFrame(socket, text)).catch(() => {})
-    })
+    // Not queued: each frame's effects happen in arrival order (see `subscribe`), and a slow
+    // commit does not hold up the frames behind it.
+    socket.on('message', (data) => void onFrame(socket, data.toString()).catch(() => {}))
     socket.on('close', () => {
       clearInterval(pinger)
       for (const topic of topicsOfSocket.get(socket) ?? []) unsubscribe(socket, topic)
@@ -312,7 +304,7 @@ export async function startRelay(parameters: StartRelayParameters = {}): Promise
 
   await new Promise<void>((ok, fail) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      mailbox.close()
+      void mailbox.close()
       fail(
         error.code === 'EADDRINUSE'
           ? new Error(`Port ${port} is in use: the relay cannot start`)
@@ -340,7 +332,7 @@ export async function startRelay(parameters: StartRelayParameters = {}): Promise
         server.close(() => done())
         server.closeAllConnections()
       })
-      mailbox.close()
+      await mailbox.close()
     },
   }
 }
