@@ -9,6 +9,8 @@ export type Runtime = {
   walletUrl: string
   modalUrl: string
   relayUrl: string
+  /** The WalletConnect Cloud project id for the relay ('' = send the Porthole project id). */
+  walletConnectProjectId: string
   projectId: string
   /** The host page's origin, from the frame URL; `''` when missing or malformed. */
   hostOrigin: string
@@ -32,6 +34,8 @@ export function readRuntime(doc: Document = document, href = location.href): Run
     walletUrl: meta.walletUrl ?? DEFAULT_ENDPOINTS.wallet,
     modalUrl: meta.modalUrl ?? url.origin,
     relayUrl: meta.relayUrl ?? DEFAULT_ENDPOINTS.relay,
+    walletConnectProjectId:
+      typeof meta.walletConnectProjectId === 'string' ? meta.walletConnectProjectId : '',
     projectId: (url.searchParams.get('projectId') ?? '').slice(0, 128),
     hostOrigin,
   }

@@ -25,6 +25,16 @@ test('replaces the placeholder with attribute-escaped JSON that parses back', ()
   expect(JSON.parse(decoded)).toEqual(config)
 })
 
+test('the WalletConnect Cloud project id is written only when set', () => {
+  const read = (html: string) =>
+    JSON.parse((/content="([^"]*)"/.exec(html)?.[1] ?? '').replaceAll('&quot;', '"'))
+  const meta = '<meta content="__PORTHOLE_CONFIG__">'
+  expect(read(injectRuntimeConfig(meta, config))).not.toHaveProperty('walletConnectProjectId')
+  expect(
+    read(injectRuntimeConfig(meta, { ...config, walletConnectProjectId: 'f00d'.repeat(8) })),
+  ).toMatchObject({ walletConnectProjectId: 'f00d'.repeat(8) })
+})
+
 test('a hostile value cannot leave the attribute', () => {
   const html = injectRuntimeConfig('<meta content="__PORTHOLE_CONFIG__">', {
     ...config,

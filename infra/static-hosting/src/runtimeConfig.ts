@@ -14,6 +14,11 @@ export type RuntimeConfig = {
   relayUrl: string
   /** The recovery key service the wallet frame calls (embedded wallet). */
   recoveryUrl: string
+  /**
+   * The WalletConnect Cloud project id the modal presents to the relay (the public relay
+   * network needs one); absent, the Porthole project id is sent (the local relay accepts any).
+   */
+  walletConnectProjectId?: string
 }
 
 /**
@@ -40,9 +45,16 @@ export function escapeHtmlAttribute(text: string): string {
  * // '<meta name="porthole-config" content="{&quot;apiUrl&quot;:…}">'
  */
 export function injectRuntimeConfig(html: string, config: RuntimeConfig): string {
-  const { apiUrl, walletUrl, modalUrl, relayUrl, recoveryUrl } = config
+  const { apiUrl, walletUrl, modalUrl, relayUrl, recoveryUrl, walletConnectProjectId } = config
   const value = escapeHtmlAttribute(
-    JSON.stringify({ apiUrl, walletUrl, modalUrl, relayUrl, recoveryUrl }),
+    JSON.stringify({
+      apiUrl,
+      walletUrl,
+      modalUrl,
+      relayUrl,
+      recoveryUrl,
+      ...(walletConnectProjectId ? { walletConnectProjectId } : {}),
+    }),
   )
   return html.replaceAll(CONFIG_PLACEHOLDER, () => value)
 }

@@ -31,6 +31,11 @@ export type StaticServerParameters = {
   relayUrl: string
   /** The recovery key service (wallet CSP and runtime config); default `endpoints().recovery`. */
   recoveryUrl?: string
+  /**
+   * The WalletConnect Cloud project id for the public relay; default
+   * `PORTHOLE_WALLETCONNECT_PROJECT_ID` (unset: the modal sends the Porthole project id).
+   */
+  walletConnectProjectId?: string
   /** Public URLs of the two front-ends. */
   frameOrigins: { modal: string; wallet: string }
   /** More files by URL path, e.g. `{ '/sdk.js': 'packages/sdk/dist/sdk.js' }`. */
@@ -98,6 +103,8 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
     modalUrl: frameOrigins.modal,
     relayUrl,
     recoveryUrl,
+    walletConnectProjectId:
+      parameters.walletConnectProjectId ?? process.env.PORTHOLE_WALLETCONNECT_PROJECT_ID ?? '',
   }
   const entries = new Map<string, Promise<Entry>>()
 

@@ -34,7 +34,8 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
     const { config } = store.getState()
     const metadata = config.metadata
     const provider = await UniversalProvider.init({
-      projectId: config.projectId,
+      // The public relay knows WalletConnect Cloud project ids; the local one accepts any.
+      projectId: runtime.walletConnectProjectId || config.projectId,
       relayUrl: runtime.relayUrl,
       metadata: {
         name: metadata.name || 'Porthole',
