@@ -2,7 +2,7 @@
  * The modal shell: backdrop, dialog card, header, alert, the current view and the toast.
  * Theme tokens come from the host's configuration.
  */
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import * as Modal from './actions/modal.js'
 import { Icon } from './components/Icon.js'
 import { t } from './i18n/en.js'
@@ -14,6 +14,7 @@ import { AllWallets } from './views/AllWallets.js'
 import { ApproveTransaction } from './views/ApproveTransaction.js'
 import { Connect } from './views/Connect.js'
 import { ConnectingExternal } from './views/ConnectingExternal.js'
+import { ConnectingWalletConnectView } from './views/ConnectingWalletConnectView.js'
 import { EmailLogin, EmailVerifyDevice, EmailVerifyOtp, UpdateEmailWallet } from './views/Email.js'
 import { Networks } from './views/Networks.js'
 import { ConnectingSocial } from './views/Social.js'
@@ -21,11 +22,6 @@ import { SwitchActiveChain } from './views/SwitchActiveChain.js'
 import { SwitchNetwork } from './views/SwitchNetwork.js'
 import { UnsupportedChain } from './views/UnsupportedChain.js'
 import { WhatIsAWallet } from './views/WhatIsAWallet.js'
-
-/** The QR view (and its QR encoder) loads with the first WalletConnect pairing. */
-const ConnectingWalletConnect = lazy(async () => ({
-  default: (await import('./views/ConnectingWalletConnect.js')).ConnectingWalletConnect,
-}))
 
 function title(screen: Screen): string {
   switch (screen.view) {
@@ -76,14 +72,10 @@ function View({ screen }: { screen: Screen }) {
       return <ConnectingExternal wallet={screen.wallet} />
     case 'ConnectingWalletConnect':
       return (
-        <Suspense
-          fallback={<span className="ph-spinner" role="status" aria-label={t('loading')} />}
-        >
-          <ConnectingWalletConnect
-            {...(screen.wallet ? { wallet: screen.wallet } : {})}
-            basic={screen.basic === true}
-          />
-        </Suspense>
+        <ConnectingWalletConnectView.View
+          {...(screen.wallet ? { wallet: screen.wallet } : {})}
+          basic={screen.basic === true}
+        />
       )
     case 'Account':
       return <Account />

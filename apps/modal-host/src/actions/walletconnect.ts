@@ -56,8 +56,10 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
     provider.on('accountsChanged', (accounts: string[]) => walletEvent('accountsChanged', accounts))
     provider.on('chainChanged', (chainId: number | string) => walletEvent('chainChanged', chainId))
     provider.on('session_delete', () => walletEvent('disconnect', null))
-    // The socket otherwise opens on the first pairing: open it now, off the user's path.
-    void provider.client.core.relayer.transportOpen().catch(() => {})
+    // The socket otherwise opens on the first pairing (transportOpen() skips a client with no
+    // topics yet): open it now, off the user's path.
+    const relayer = provider.client.core.relayer as { toEstablishConnection?(): Promise<void> }
+    void relayer.toEstablishConnection?.().catch(() => {})
     return provider
   })()
   providerPromise.catch(() => {
@@ -67,14 +69,18 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
 }
 
 /**
- * Loads and starts the provider while the user looks at the Connect view, so a pairing URI
- * can show within moments of choosing WalletConnect (issue 4: 300 ms on loopback).
+ * Loads and starts the provider (and opens its socket) while the user looks at the Connect
+ * view, so a pairing URI can show within moments of choosing WalletConnect (issue 4: 300 ms
+ * on loopback); `preloadView` fetches the QR view in the same idle moment.
  *
  * @example
- * useEffect(warmUpWalletConnect, [])
+ * useEffect(() => warmUpWalletConnect(QrView.preload), [])
  */
-export function warmUpWalletConnect(): void {
-  const start = () => void walletConnectProvider().catch(() => {})
+export function warmUpWalletConnect(preloadView?: () => Promise<unknown>): void {
+  const start = () => {
+    void walletConnectProvider().catch(() => {})
+    void preloadView?.().catch(() => {})
+  }
   if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 500 })
   else setTimeout(start, 50)
 }

@@ -9,6 +9,7 @@ import { t } from '../i18n/en.js'
 import { detectPlatform, socialName, visibleSocials } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
+import { ConnectingWalletConnectView } from './ConnectingWalletConnectView.js'
 import { EmailForm } from './Email.js'
 import { SocialIcon, startSocial } from './Social.js'
 
@@ -70,7 +71,7 @@ export function Legal() {
  */
 export function Connect() {
   const { sections, count } = useConnectSections()
-  useEffect(WalletConnect.warmUpWalletConnect, [])
+  useEffect(() => WalletConnect.warmUpWalletConnect(ConnectingWalletConnectView.preload), [])
   const config = useModal((s) => s.config)
   const walletSection = (
     <ul className="ph-list" aria-label={t('connectWallet')} key="wallet">
