@@ -95,6 +95,18 @@ test('a wallet pairs with the QR code URI; personal_sign and a devnet transactio
   ])
 })
 
+test('a machine that reports itself offline (loopback only) still pairs with the local relay', async ({
+  page,
+}) => {
+  // Chromium says navigator.onLine === false when no interface but loopback is up.
+  await page.addInitScript(() =>
+    Object.defineProperty(Navigator.prototype, 'onLine', { get: () => false }),
+  )
+  await connectWallet(page)
+  const signed = await providerRequest(page, 'personal_sign', ['0x6869', ADDRESS])
+  expect(signed.value).toMatch(/^0x[0-9a-f]{130}$/)
+})
+
 test('chain and account changes in the wallet reach the modal and the dapp', async ({ page }) => {
   await connectWallet(page)
   await wallet.switchChain(31338)

@@ -49,6 +49,12 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
     const verify = provider.client.core.verify as unknown as Record<string, unknown>
     verify.register = async () => undefined
     verify.resolve = async () => undefined
+    // The clients refuse every call while navigator.onLine is false, which a machine with only
+    // a loopback interface reports: a relay on loopback needs no other network.
+    if (isLoopback(runtime.relayUrl))
+      for (const part of [provider.client.core.relayer, provider.client.engine] as unknown[])
+        (part as { confirmOnlineStateOrThrow(): Promise<void> }).confirmOnlineStateOrThrow =
+          async () => {}
     provider.on('display_uri', (uri: string) => {
       store.setState({ walletConnectUri: { uri, createdAt: Date.now() } })
       emitProviderEvent({ event: 'display_uri', data: uri })
@@ -66,6 +72,16 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
     providerPromise = undefined
   })
   return providerPromise
+}
+
+/** True for a ws(s) URL on 127.0.0.0/8, ::1 or localhost. */
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname
+    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
+  } catch {
+    return false
+  }
 }
 
 /**
