@@ -108,6 +108,9 @@ console.log(
   `  WalletConnect click → URI: median ${ms(walletConnect.toUri.median)}, p95 ${ms(walletConnect.toUri.p95)} (n=${walletConnect.toUri.n})`,
 )
 console.log(
+  `  … clicked as soon as Connect shows (provider still loading): median ${ms(walletConnect.toUriCold.median)}, p95 ${ms(walletConnect.toUriCold.p95)} (n=${walletConnect.toUriCold.n})`,
+)
+console.log(
   `  pair → connected: median ${ms(walletConnect.pairToConnected.median)}, p95 ${ms(walletConnect.pairToConnected.p95)} (n=${walletConnect.pairToConnected.n})`,
 )
 console.log(
