@@ -52,9 +52,10 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
     // The clients refuse every call while navigator.onLine is false, which a machine with only
     // a loopback interface reports: a relay on loopback needs no other network.
     if (isLoopback(runtime.relayUrl))
-      for (const part of [provider.client.core.relayer, provider.client.engine] as unknown[])
-        (part as { confirmOnlineStateOrThrow(): Promise<void> }).confirmOnlineStateOrThrow =
-          async () => {}
+      for (const part of [provider.client.core.relayer, provider.client.engine])
+        if (part)
+          (part as { confirmOnlineStateOrThrow?(): Promise<void> }).confirmOnlineStateOrThrow =
+            async () => {}
     provider.on('display_uri', (uri: string) => {
       store.setState({ walletConnectUri: { uri, createdAt: Date.now() } })
       emitProviderEvent({ event: 'display_uri', data: uri })
