@@ -19,6 +19,16 @@ function client(): HttpClient {
   return http
 }
 
+/**
+ * The client bound at handshake, for modules that add endpoints (api/blockchain.ts).
+ *
+ * @example
+ * const chains = await getApiClient().get('/v1/supported-chains')
+ */
+export function getApiClient(): HttpClient {
+  return client()
+}
+
 /** `/projects/v1/origins`: the project's allowed host origins. */
 export async function getAllowedOrigins(): Promise<string[]> {
   const { allowedOrigins } = await client().get<{ allowedOrigins: string[] }>(

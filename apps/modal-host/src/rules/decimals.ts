@@ -1,0 +1,64 @@
+/**
+ * Exact decimal arithmetic for display (spec §9 "Display"): the blockchain data service gives
+ * amounts as decimal strings ('1.5') and values as numbers; both are turned into scaled bigints
+ * so that no float rounding shows up on screen ('1.005' stays 1.005, not 1.00499…).
+ */
+import { formatAmount } from '@porthole/shared'
+
+const DECIMAL = /^([+-])?(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i
+
+/** Parameters of {@link parseDecimal}: the text or number, and the scale to express it in. */
+export type ParseDecimalParameters = { value: string | number; decimals: number }
+
+/** The integer `value × 10^decimals` rounded toward zero, or `undefined` for a non-number. */
+export type ParseDecimalReturnType = bigint | undefined
+
+/**
+ * Parses a decimal string ('1.5', '-0.25', '.5', '1e-7') or a finite number into an integer
+ * scaled by `decimals`, rounding toward zero (a balance is never shown larger than it is).
+ * Anything else (empty, 'abc', NaN, Infinity, '1,5') gives `undefined`.
+ *
+ * @example
+ * parseDecimal({ value: '1.5', decimals: 6 }) // 1500000n
+ * parseDecimal({ value: 0.1, decimals: 2 }) // 10n
+ */
+export function parseDecimal(parameters: ParseDecimalParameters): ParseDecimalReturnType {
+  const { value, decimals } = parameters
+  if (typeof value === 'number' && !Number.isFinite(value)) return undefined
+  // String(number) is the shortest text that reads back as the same double: 0.1 → '0.1'.
+  const match = DECIMAL.exec(String(value).trim())
+  if (!match) return undefined
+  const [, sign, whole = '', fraction = '', exponent] = match
+  if (!whole && !fraction) return undefined
+  const shift = decimals + (exponent ? Number(exponent) : 0)
+  if (!Number.isSafeInteger(shift) || Math.abs(shift) > 1000) return undefined
+  const digits = `${whole}${fraction}`
+  // digits × 10^(shift - fraction.length)
+  const scale = shift - fraction.length
+  const scaled =
+    scale >= 0
+      ? BigInt(digits || '0') * 10n ** BigInt(scale)
+      : BigInt(digits.slice(0, Math.max(0, digits.length + scale)) || '0')
+  return sign === '-' ? -scaled : scaled
+}
+
+/** Parameters of {@link formatDecimal}. */
+export type FormatDecimalParameters = {
+  value: string | number
+  /** Fraction digits shown (3 for balances and quantities, 2 for currency). */
+  digits: number
+}
+
+/**
+ * Formats a decimal string or number with exactly `digits` fraction digits, rounding toward
+ * zero, thousands grouped with commas. A value that is not a number shows as '—'.
+ *
+ * @example
+ * formatDecimal({ value: '1.5', digits: 3 }) // '1.500'
+ * formatDecimal({ value: 1234.567, digits: 2 }) // '1,234.56'
+ */
+export function formatDecimal(parameters: FormatDecimalParameters): string {
+  const { value, digits } = parameters
+  const scaled = parseDecimal({ value, decimals: digits })
+  return scaled === undefined ? '—' : formatAmount(scaled, digits, digits)
+}
