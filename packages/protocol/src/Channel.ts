@@ -222,7 +222,7 @@ export function create<Out extends Contract, In extends Contract>(
                     cancel(
                       new ResourceUnavailableError(
                         `Request timed out after ${timeout} ms: ${method}`,
-                        { data: { timeout, method } },
+                        { data: { timeout } },
                       ),
                     ),
                   timeout,

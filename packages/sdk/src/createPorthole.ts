@@ -28,8 +28,10 @@ import type { ConnectResult, Porthole, PortholeOptions } from './types.js'
 
 type ModalChannel = Channel.Channel<HostToModal, ModalToHost>
 
-/** Where this script was loaded from, captured while it runs. */
-const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src
+/** The script tag that loaded this code, captured while it runs (`sdk.js` reads its data too). */
+export const currentScript = document.currentScript as HTMLScriptElement | null
+/** Where this script was loaded from. */
+const scriptUrl = currentScript?.src
 
 /**
  * Creates a Porthole instance: the modal frame is created (hidden) at once so `open()` is

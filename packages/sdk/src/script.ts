@@ -4,10 +4,10 @@
  * `window.porthole` synchronously from the data attributes, and `window.Porthole.createPorthole`
  * creates more instances.
  */
-import { createPorthole } from './createPorthole.js'
+import { createPorthole, currentScript } from './createPorthole.js'
 import type { PortholeOptions } from './types.js'
 
-const data = (document.currentScript as HTMLScriptElement | null)?.dataset ?? {}
+const data = currentScript?.dataset ?? {}
 const options: Record<string, unknown> = {}
 // data-project-id → projectId, data-networks="eip155:1,eip155:8453" → a list, "true"/"false" → booleans.
 for (const [key, value = ''] of Object.entries(data))

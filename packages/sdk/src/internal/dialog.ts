@@ -26,6 +26,7 @@ export type Dialog = {
 export function mountDialog(src: string, onCancel: () => void): Dialog {
   const dialog = document.createElement('dialog')
   const frame = document.createElement('iframe')
+  const root = document.documentElement
   let opener: Element | null = null
   let overflow = ''
   // An invisible full-viewport box (a modal dialog is fixed at inset 0 by the UA stylesheet):
@@ -45,7 +46,7 @@ export function mountDialog(src: string, onCancel: () => void): Dialog {
     event.preventDefault()
     onCancel()
   })
-  ;(document.body || document.documentElement).append(dialog)
+  ;(document.body || root).append(dialog)
   return {
     frame,
     get shown() {
@@ -54,15 +55,15 @@ export function mountDialog(src: string, onCancel: () => void): Dialog {
     show() {
       if (dialog.open) return
       opener = document.activeElement
-      overflow = document.documentElement.style.overflow
-      document.documentElement.style.overflow = 'hidden'
+      overflow = root.style.overflow
+      root.style.overflow = 'hidden'
       dialog.showModal()
       frame.focus()
     },
     hide() {
       if (!dialog.open) return
       dialog.close()
-      document.documentElement.style.overflow = overflow
+      root.style.overflow = overflow
       ;(opener as HTMLElement | null)?.focus?.()
       opener = null
     },

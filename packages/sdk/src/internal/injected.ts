@@ -16,7 +16,7 @@ const EVENTS: InjectedEventName[] = ['accountsChanged', 'chainChanged', 'connect
 
 /** Methods the modal may run on an injected wallet (defence in depth: the modal is trusted). */
 export const MODAL_METHODS =
-  /^(?:eth_(?:requestAccounts|accounts|chainId)|wallet_(?:switchEthereumChain|addEthereumChain|getCapabilities|getAssets)|personal_sign)$/
+  /^(?:eth_(?:requestAccounts|accounts|chainId|sendTransaction)|wallet_(?:switchEthereumChain|addEthereumChain|getCapabilities|getAssets)|personal_sign)$/
 
 const isProvider = (p: unknown): p is EIP1193Provider =>
   !!p && typeof (p as EIP1193Provider).request === 'function'
