@@ -21,6 +21,7 @@ import { ConnectingSocial } from './views/Social.js'
 import { SwitchActiveChain } from './views/SwitchActiveChain.js'
 import { SwitchNetwork } from './views/SwitchNetwork.js'
 import { UnsupportedChain } from './views/UnsupportedChain.js'
+import { WalletSend, WalletSendPreview, WalletSendSelectToken } from './views/WalletSend.js'
 import { WhatIsAWallet } from './views/WhatIsAWallet.js'
 
 function title(screen: Screen): string {
@@ -57,6 +58,12 @@ function title(screen: Screen): string {
       return t('updateEmail')
     case 'ApproveTransaction':
       return t('approveTransaction')
+    case 'WalletSend':
+      return t('send')
+    case 'WalletSendSelectToken':
+      return t('selectToken')
+    case 'WalletSendPreview':
+      return t('reviewSend')
   }
 }
 
@@ -106,6 +113,12 @@ function View({ screen }: { screen: Screen }) {
       return <UpdateEmailWallet stage={screen.stage} email={screen.email} />
     case 'ApproveTransaction':
       return <ApproveTransaction />
+    case 'WalletSend':
+      return <WalletSend />
+    case 'WalletSendSelectToken':
+      return <WalletSendSelectToken />
+    case 'WalletSendPreview':
+      return <WalletSendPreview />
   }
 }
 

@@ -16,6 +16,7 @@ import {
 import { isOriginAllowed } from '@porthole/shared'
 import { createRoot } from 'react-dom/client'
 import { App } from './App.js'
+import * as Analytics from './actions/analytics.js'
 import * as Auth from './actions/auth.js'
 import * as Config from './actions/config.js'
 import * as Connection from './actions/connection.js'
@@ -107,6 +108,7 @@ function start(): void {
         })
       }
       Config.applyHello(hello)
+      Analytics.startAnalytics()
       if (!runtime.projectId)
         store.setState({ alert: { code: 4100, message: NOT_CONFIGURED, fatal: true } })
       channel.on('injectedProviders', ({ providers }) => Connection.setInjectedProviders(providers))
@@ -120,6 +122,9 @@ function start(): void {
   })
 }
 
+// Errors nobody caught are reported once, here at the app's edge (at most 5 per 60 s).
+addEventListener('error', (event) => Analytics.reportError(event.error ?? event.message))
+addEventListener('unhandledrejection', (event) => Analytics.reportError(event.reason))
 Auth.watchWalletFrame()
 const root = document.getElementById('root')
 if (root) createRoot(root).render(<App />)

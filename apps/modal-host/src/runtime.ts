@@ -11,6 +11,8 @@ export type Runtime = {
   relayUrl: string
   /** The WalletConnect Cloud project id for the relay ('' = send the Porthole project id). */
   walletConnectProjectId: string
+  /** Origins of chain RPC endpoints the modal may call besides the API (its CSP allows them). */
+  rpcOrigins: string[]
   projectId: string
   /** The host page's origin, from the frame URL; `''` when missing or malformed. */
   hostOrigin: string
@@ -36,6 +38,9 @@ export function readRuntime(doc: Document = document, href = location.href): Run
     relayUrl: meta.relayUrl ?? DEFAULT_ENDPOINTS.relay,
     walletConnectProjectId:
       typeof meta.walletConnectProjectId === 'string' ? meta.walletConnectProjectId : '',
+    rpcOrigins: Array.isArray(meta.rpcOrigins)
+      ? meta.rpcOrigins.filter((o): o is string => typeof o === 'string')
+      : [],
     projectId: (url.searchParams.get('projectId') ?? '').slice(0, 128),
     hostOrigin,
   }

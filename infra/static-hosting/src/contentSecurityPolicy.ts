@@ -14,6 +14,8 @@ export type ContentSecurityPolicyParameters = {
   walletUrl: string
   /** The recovery key service: only the wallet app talks to it. */
   recoveryUrl: string
+  /** Chain RPC origins the modal may call besides the API (its fallback transports). */
+  rpcOrigins?: readonly string[] | undefined
 }
 
 /**
@@ -44,12 +46,16 @@ export function cspSource(url: string): string {
 export function contentSecurityPolicy(parameters: ContentSecurityPolicyParameters): string {
   const api = cspSource(parameters.apiUrl)
   const relay = cspSource(parameters.relayUrl)
+  const extra =
+    parameters.kind === 'wallet'
+      ? [cspSource(parameters.recoveryUrl)]
+      : (parameters.rpcOrigins ?? []).map(cspSource)
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: ${api}`,
-    `connect-src 'self' ${api} ${relay}${parameters.kind === 'wallet' ? ` ${cspSource(parameters.recoveryUrl)}` : ''}`,
+    ['connect-src', "'self'", api, relay, ...extra].join(' '),
     ...(parameters.kind === 'modal' ? [`frame-src ${cspSource(parameters.walletUrl)}`] : []),
     "font-src 'self'",
     "base-uri 'none'",

@@ -19,6 +19,8 @@ export type RuntimeConfig = {
    * network needs one); absent, the Porthole project id is sent (the local relay accepts any).
    */
   walletConnectProjectId?: string
+  /** Chain RPC origins the modal may call besides the API (also in its CSP `connect-src`). */
+  rpcOrigins?: string[]
 }
 
 /**
@@ -45,7 +47,8 @@ export function escapeHtmlAttribute(text: string): string {
  * // '<meta name="porthole-config" content="{&quot;apiUrl&quot;:…}">'
  */
 export function injectRuntimeConfig(html: string, config: RuntimeConfig): string {
-  const { apiUrl, walletUrl, modalUrl, relayUrl, recoveryUrl, walletConnectProjectId } = config
+  const { apiUrl, walletUrl, modalUrl, relayUrl, recoveryUrl, walletConnectProjectId, rpcOrigins } =
+    config
   const value = escapeHtmlAttribute(
     JSON.stringify({
       apiUrl,
@@ -54,6 +57,7 @@ export function injectRuntimeConfig(html: string, config: RuntimeConfig): string
       relayUrl,
       recoveryUrl,
       ...(walletConnectProjectId ? { walletConnectProjectId } : {}),
+      ...(rpcOrigins?.length ? { rpcOrigins } : {}),
     }),
   )
   return html.replaceAll(CONFIG_PLACEHOLDER, () => value)

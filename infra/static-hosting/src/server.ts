@@ -36,6 +36,11 @@ export type StaticServerParameters = {
    * `PORTHOLE_WALLETCONNECT_PROJECT_ID` (unset: the modal sends the Porthole project id).
    */
   walletConnectProjectId?: string
+  /**
+   * Chain RPC origins the modal may call directly, as fallbacks of the API's RPC proxy; default
+   * `PORTHOLE_RPC_ORIGINS` (comma list), else none.
+   */
+  rpcOrigins?: string[]
   /** Public URLs of the two front-ends. */
   frameOrigins: { modal: string; wallet: string }
   /** More files by URL path, e.g. `{ '/sdk.js': 'packages/sdk/dist/sdk.js' }`. */
@@ -105,6 +110,10 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
     recoveryUrl,
     walletConnectProjectId:
       parameters.walletConnectProjectId ?? process.env.PORTHOLE_WALLETCONNECT_PROJECT_ID ?? '',
+    rpcOrigins: (
+      parameters.rpcOrigins ??
+      (process.env.PORTHOLE_RPC_ORIGINS ?? '').split(',').filter((o) => o.trim())
+    ).map((o) => new URL(o.trim()).origin),
   }
   const entries = new Map<string, Promise<Entry>>()
 
@@ -204,6 +213,7 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
         apiUrl,
         relayUrl,
         recoveryUrl,
+        rpcOrigins: runtimeConfig.rpcOrigins,
         walletUrl: frameOrigins.wallet,
         frameAncestors: frameAncestorsPolicy({
           kind,

@@ -1,12 +1,12 @@
 /**
- * The connected account's native balance, read from the chain through the API's RPC proxy.
- * Cached 30 s; after a failure it is retried only 30 s later (spec §9).
+ * The connected account's native balance, read from the chain (the API's RPC proxy first, then
+ * the network's reachable RPC URLs). Cached 30 s; after a failure it is retried only 30 s
+ * later (spec §9).
  */
-import { rpcRequest } from '../chain/rpc.js'
+import { getBalance } from 'viem/actions'
+import { chainClient } from '../chain/client.js'
+import { BALANCE_RETRY_MS, CACHE_DURATIONS } from '../rules/caches.js'
 import { store } from '../store/store.js'
-
-export const BALANCE_CACHE_MS = 30_000
-export const BALANCE_RETRY_MS = 30_000
 
 /** The clock, replaceable in tests. */
 export const clock = { now: () => Date.now() }
@@ -27,21 +27,18 @@ export async function refresh(options: { force?: boolean } = {}): Promise<void> 
   const key = `${network.caipNetworkId}:${connection.address}`
   const age = balance?.key === key ? clock.now() - balance.fetchedAt : Number.POSITIVE_INFINITY
   if (balance?.key === key && balance.failed && age < BALANCE_RETRY_MS) return
-  if (!options.force && age < BALANCE_CACHE_MS) return
+  if (!options.force && age < CACHE_DURATIONS.nativeBalance) return
   if (inFlight) return inFlight
   const { symbol, decimals } = network.nativeCurrency
   inFlight = (async () => {
     try {
-      const hex = await rpcRequest<string>(
-        network.caipNetworkId,
-        'eth_getBalance',
-        [connection.address, 'latest'],
-        config.projectId,
-      )
+      const value = await getBalance(chainClient(network), {
+        address: connection.address as `0x${string}`,
+      })
       store.setState({
         balance: {
           key,
-          value: BigInt(hex),
+          value,
           symbol,
           decimals,
           fetchedAt: clock.now(),

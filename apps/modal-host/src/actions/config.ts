@@ -56,6 +56,9 @@ export function resolveConfig(
     features: {
       ...DEFAULT_CONFIG.features,
       ...(features.allWallets === undefined ? {} : { allWallets: features.allWallets }),
+      ...(features.analytics === undefined ? {} : { analytics: features.analytics }),
+      ...(features.send === undefined ? {} : { send: features.send }),
+      ...(features.history === undefined ? {} : { history: features.history }),
       ...(features.legalCheckbox === undefined ? {} : { legalCheckbox: features.legalCheckbox }),
       ...(features.collapseWallets === undefined
         ? {}

@@ -10,12 +10,14 @@ import {
 } from '@porthole/protocol'
 import { getAddress } from 'viem'
 import { hostRequest } from '../host/bridge.js'
+import { initialSendState } from '../rules/send.js'
 import { shouldShowUnsupportedChain } from '../rules/unsupportedChain.js'
 import { addRecent, loadPersisted, savePersisted } from '../store/persist.js'
-import { store } from '../store/store.js'
+import { initialState, store } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
 import * as Balance from './balance.js'
 import * as Modal from './modal.js'
+import { forgetTokenSources } from './tokens.js'
 import * as Waiters from './waiters.js'
 import { disconnectWalletConnect, restoreWalletConnect } from './walletconnect.js'
 
@@ -230,9 +232,16 @@ function waitForInjected(connector: ConnectorInfo): Promise<InjectedProviderInfo
 
 /** Clears the connection (spec §4 "Reset"); the connector is remembered as disconnected. */
 function clear(connectorId: string | undefined): void {
+  forgetTokenSources()
+  const fresh = initialState()
   store.setState({
     connection: { status: 'disconnected', connector: null, address: null, caipNetworkId: null },
     balance: null,
+    accountTab: fresh.accountTab,
+    tokens: fresh.tokens,
+    nfts: fresh.nfts,
+    activity: fresh.activity,
+    send: fresh.send,
   })
   savePersisted((p) => {
     const { eip155: _removed, ...connectors } = p.connectors
@@ -314,7 +323,11 @@ export function applyWalletEvent(event: { event: string; data: unknown }): void 
     }
     const caipNetworkId = `eip155:${chainId}`
     if (caipNetworkId === connection.caipNetworkId) return
-    store.setState({ connection: { ...connection, caipNetworkId }, activeNetworkId: caipNetworkId })
+    store.setState({
+      connection: { ...connection, caipNetworkId },
+      activeNetworkId: caipNetworkId,
+      send: initialSendState, // spec §4: switching the active network resets the send state
+    })
     savePersisted((p) => ({ ...p, activeNetworkId: caipNetworkId }))
     void Balance.refresh({ force: true })
     const { history, open } = store.getState()

@@ -8,9 +8,11 @@ import { type Network, resolveNetwork, toHexChainId } from '@porthole/shared'
 import { networkImageUrl } from '../api/client.js'
 import { hostRequest } from '../host/bridge.js'
 import { networkSwitchView } from '../rules/networkSwitchView.js'
+import { initialSendState } from '../rules/send.js'
 import { savePersisted } from '../store/persist.js'
 import { store } from '../store/store.js'
 import { walletRequest } from '../wallet/frame.js'
+import { track } from './analytics.js'
 import * as Balance from './balance.js'
 import * as Modal from './modal.js'
 import { walletConnectRequest } from './walletconnect.js'
@@ -83,16 +85,21 @@ async function switchWallet(network: Network): Promise<void> {
   }
 }
 
-/** Makes `network` the active one (connected or not) and remembers it. */
+/**
+ * Makes `network` the active one (connected or not) and remembers it; the send state resets
+ * (spec §4) and SWITCH_NETWORK is tracked (spec §7).
+ */
 function activate(network: Network): void {
   const { connection } = store.getState()
   store.setState({
     activeNetworkId: network.caipNetworkId,
+    send: initialSendState,
     ...(connection.status === 'connected'
       ? { connection: { ...connection, caipNetworkId: network.caipNetworkId } }
       : {}),
   })
   savePersisted((p) => ({ ...p, activeNetworkId: network.caipNetworkId }))
+  track('SWITCH_NETWORK', { network: network.caipNetworkId })
   void Balance.refresh({ force: true })
 }
 

@@ -90,6 +90,11 @@ export type CreateNetworkTransportParameters = {
   rank?: RankOptions | false | undefined
   /** Per-request timeout; {@link RPC_TIMEOUT_MS} by default. */
   timeout?: number | undefined
+  /**
+   * The origins the page may reach (its CSP `connect-src`): the network's own RPC URLs on
+   * other origins are left out. Every URL when undefined.
+   */
+  rpcOrigins?: readonly string[] | undefined
 }
 
 /**
@@ -104,7 +109,14 @@ export function createNetworkTransport(
 ): FallbackTransport {
   const { network, apiUrl, projectId, timeout = RPC_TIMEOUT_MS } = parameters
   const proxy = proxyRpcUrl({ apiUrl, caipNetworkId: network.caipNetworkId, projectId })
-  const own = network.rpcUrls.default.http.filter((url) => url !== proxy)
+  const reachable = (url: string) => {
+    try {
+      return !parameters.rpcOrigins || parameters.rpcOrigins.includes(new URL(url).origin)
+    } catch {
+      return false
+    }
+  }
+  const own = network.rpcUrls.default.http.filter((url) => url !== proxy && reachable(url))
   const transports = [
     http(proxy, { timeout, batch: { batchSize: RPC_BATCH_SIZE }, key: 'proxy', name: 'API proxy' }),
     ...[...new Set(own)].map((url) => http(url, { timeout })),
@@ -142,6 +154,7 @@ export type GetChainClientParameters = {
   projectId: string
   rank?: RankOptions | false | undefined
   timeout?: number | undefined
+  rpcOrigins?: readonly string[] | undefined
 }
 
 const clients = new Map<string, Client>()
@@ -162,6 +175,7 @@ export function getChainClient(parameters: GetChainClientParameters): Client {
     apiUrl,
     projectId,
     network.rpcUrls.default.http,
+    parameters.rpcOrigins,
   ])
   let client = clients.get(key)
   if (!client) {

@@ -17,6 +17,7 @@ const paths = {
   shield: 'M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z',
   wallet: 'M4 7h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H4zm0 0V6a2 2 0 0 1 2-2h9M16 13h.01',
   qr: 'M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 14h2v2h-2zM18 18h2v2h-2zM14 18h2M18 14h2',
+  send: 'M4 12l16-8-6 16-2-7zM12 13l8-9',
 } as const
 
 /** An icon name. */

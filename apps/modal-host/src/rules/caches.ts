@@ -120,7 +120,7 @@ export function canRetry(parameters: CanRetryParameters): boolean {
 export type BalanceFetchDecisionParameters<value> = {
   entry: CacheEntry<value> | undefined
   kind?: 'balance' | 'nativeBalance' | undefined
-  /** When the last fetch failed (the Send state's `lastRetry`), or `null`. */
+  /** When the last fetch failed, or `null`. */
   lastFailure: number | null
   /** Skip the cache (the API's `forceUpdate`, e.g. after a send). */
   forceUpdate?: boolean | undefined
@@ -138,7 +138,7 @@ export type BalanceFetchDecisionReturnType<value> =
  * failure nothing is fetched, even when forced; otherwise fetch.
  *
  * @example
- * const decision = balanceFetchDecision({ entry, lastFailure: send.lastRetry, now: Date.now() })
+ * const decision = balanceFetchDecision({ entry, lastFailure: tokens.lastFailure, now: Date.now() })
  * if (decision.action === 'fetch') await getBalances(address, { chainId })
  */
 export function balanceFetchDecision<value>(

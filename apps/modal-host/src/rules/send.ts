@@ -311,22 +311,23 @@ export async function prepareSend(
   return { kind: valid.kind, amount, receiver, request }
 }
 
-/** The Send state of spec §3. */
+/**
+ * The Send state of spec §3 (token, amount, receiver and its profile, loading). The token
+ * balances it picks from are the Tokens tab's (one fetch, one 30 s retry gap), and the USD
+ * value of the balance is derived from the chosen token, so neither is kept twice here.
+ */
 export type SendState = {
   token: BalanceEntry | null
   sendTokenAmount: string | null
   receiverAddress: string | null
   receiverProfileImageUrl: string | null
   receiverProfileName: string | null
-  networkBalanceInUSD: string | null
   loading: boolean
-  tokenBalances: BalanceEntry[]
-  /** When the token balances last failed (ms); a retry waits 30 s from it (spec §5). */
-  lastRetry: number | null
 }
 
 /**
- * The Send state before anything is chosen.
+ * The Send state before anything is chosen, and after a successful send or a network switch
+ * (spec §4: token, amount, receiver, profile and loading are reset).
  *
  * @example
  * store.setState({ send: initialSendState })
@@ -337,24 +338,5 @@ export const initialSendState: SendState = {
   receiverAddress: null,
   receiverProfileImageUrl: null,
   receiverProfileName: null,
-  networkBalanceInUSD: null,
   loading: false,
-  tokenBalances: [],
-  lastRetry: null,
-}
-
-/**
- * The Send state after a successful send or a network switch (spec §4): token, amount,
- * receiver, profile, loading and balances (token balances and their USD total) are reset;
- * `lastRetry` is kept, so the 30 s retry gap after a failed balance fetch still holds.
- *
- * @example
- * store.setState((s) => ({ send: resetSendState(s.send) }))
- */
-export function resetSendState(state: SendState): SendState {
-  return {
-    ...initialSendState,
-    tokenBalances: [],
-    lastRetry: state.lastRetry,
-  }
 }

@@ -10,6 +10,9 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
   themeVariables: {},
   features: {
     allWallets: true,
+    analytics: true,
+    send: true,
+    history: true,
     email: true,
     socials: ['google', 'x', 'discord', 'apple', 'github', 'facebook'],
     legalCheckbox: false,

@@ -3,6 +3,8 @@
  * `store.setState`; components read with `useModal(selector)`.
  */
 import { create } from 'zustand'
+import { initialTransactionListState } from '../rules/activity.js'
+import { initialSendState } from '../rules/send.js'
 import { DEFAULT_CONFIG } from './defaults.js'
 import { loadPersisted } from './persist.js'
 import type { ModalState } from './types.js'
@@ -29,6 +31,11 @@ export function initialState(): ModalState {
     authUser: null,
     lastEmailLoginAt: null,
     walletConnectUri: null,
+    accountTab: 'tokens',
+    tokens: { cache: {}, lastFailure: null, loading: false },
+    nfts: { key: null, entries: [], next: null, loading: false, failed: false },
+    activity: { ...initialTransactionListState, account: null },
+    send: initialSendState,
   }
 }
 

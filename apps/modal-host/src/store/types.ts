@@ -11,7 +11,10 @@ import type {
   Metadata,
   SocialProvider,
 } from '@porthole/protocol'
-import type { ChainNamespace, Network } from '@porthole/shared'
+import type { BalanceEntry, ChainNamespace, Network, NftEntry } from '@porthole/shared'
+import type { TransactionListState } from '../rules/activity.js'
+import type { Cache } from '../rules/caches.js'
+import type { SendState } from '../rules/send.js'
 import type { CatalogueWallet } from '../rules/walletLists.js'
 
 /** A wallet as lists show it: from the catalogue, an injected announcement, or both. */
@@ -57,6 +60,9 @@ export type Screen =
   | { view: 'ConnectingSocial'; provider: SocialProvider }
   | { view: 'UpdateEmailWallet'; stage: 'new' | 'primary' | 'secondary'; email: string }
   | { view: 'ApproveTransaction'; method: string }
+  | { view: 'WalletSend' }
+  | { view: 'WalletSendSelectToken' }
+  | { view: 'WalletSendPreview' }
 
 /** A view name. */
 export type ViewName = Screen['view']
@@ -90,7 +96,16 @@ export type ResolvedConfig = {
   themeMode: 'light' | 'dark'
   themeVariables: Record<string, string | number>
   features: Required<
-    Pick<Features, 'allWallets' | 'email' | 'legalCheckbox' | 'collapseWallets'>
+    Pick<
+      Features,
+      | 'allWallets'
+      | 'email'
+      | 'legalCheckbox'
+      | 'collapseWallets'
+      | 'analytics'
+      | 'send'
+      | 'history'
+    >
   > & {
     socials: string[] | false
     connectMethodsOrder: ('email' | 'social' | 'wallet')[]
@@ -115,6 +130,31 @@ export type Balance = {
   fetchedAt: number
   failed: boolean
 }
+
+/** The Account view's tabs (spec §2). */
+export type AccountTab = 'tokens' | 'nfts' | 'activity'
+
+/** Token balances of the blockchain data service (or the wallet's own asset discovery). */
+export type TokensState = {
+  /** Balances by account on a network (`cacheKey`), 30 s fresh (spec §9). */
+  cache: Cache<BalanceEntry[]>
+  /** When the last fetch failed: the next waits 30 s from it (spec §5). */
+  lastFailure: number | null
+  loading: boolean
+}
+
+/** The NFTs the account holds on the active network. */
+export type NftsState = {
+  /** The account on a network these belong to (`cacheKey`). */
+  key: string | null
+  entries: NftEntry[]
+  next: string | null
+  loading: boolean
+  failed: boolean
+}
+
+/** The Activity list (spec §3 transaction list state) and the account it belongs to. */
+export type ActivityState = TransactionListState & { account: string | null }
 
 /** The wallet catalogue as loaded so far (`/getWallets`). */
 export type CatalogueState = {
@@ -149,4 +189,9 @@ export type ModalState = {
   lastEmailLoginAt: number | null
   /** The WalletConnect pairing URI on screen and when it was made. */
   walletConnectUri: { uri: string; createdAt: number } | null
+  accountTab: AccountTab
+  tokens: TokensState
+  nfts: NftsState
+  activity: ActivityState
+  send: SendState
 }

@@ -8,6 +8,7 @@ import { Avatar, NetworkImage } from '../components/Images.js'
 import { t } from '../i18n/en.js'
 import { authDisplayName } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
+import { AccountTabs } from './AccountTabs.js'
 
 /** The active network's button (opens Networks), or an unknown-network state. */
 export function NetworkButton() {
@@ -31,7 +32,8 @@ export function NetworkButton() {
 
 /**
  * Account: address (first 4 and last 6 characters), native balance from the chain with 3
- * decimals, the network, the wallet, explorer link and disconnect.
+ * decimals, the network, the wallet, Send, the Tokens / NFTs / Activity tabs, explorer link
+ * and disconnect.
  */
 export function Account() {
   const connection = useModal((s) => s.connection)
@@ -39,6 +41,9 @@ export function Account() {
   const authUser = useModal((s) => s.authUser)
   const networks = useModal((s) => s.config.networks)
   const network = networks.find((n) => n.caipNetworkId === connection.caipNetworkId)
+  const sendEnabled = useModal((s) => s.config.features.send)
+  // Spec §6: Send is EVM and Solana only (Solana sends arrive with the Solana issue).
+  const sendable = sendEnabled && network?.chainNamespace === 'eip155'
   useEffect(() => {
     void Balance.refresh()
   }, [])
@@ -80,6 +85,18 @@ export function Account() {
         <span className="ph-balance" data-testid="account-balance">
           {shownBalance}
         </span>
+        {sendable ? (
+          <div className="ph-actions">
+            <button
+              type="button"
+              className="ph-button"
+              data-variant="secondary"
+              onClick={() => Modal.push({ view: 'WalletSend' })}
+            >
+              <Icon name="send" size={16} /> {t('send')}
+            </button>
+          </div>
+        ) : null}
         {authUser && authDisplayName(authUser) ? (
           <span className="ph-muted" data-testid="account-user">
             {authDisplayName(authUser)}
@@ -90,6 +107,7 @@ export function Account() {
           </span>
         ) : null}
       </div>
+      {network?.chainNamespace === 'eip155' ? <AccountTabs /> : null}
       <ul className="ph-list">
         {explorer ? (
           <li>

@@ -14,6 +14,7 @@ import {
   type WalletToModal,
   WalletToModalSchema,
 } from '@porthole/protocol'
+import { reportError } from '../actions/analytics.js'
 import { runtime } from '../runtime.js'
 import { store } from '../store/store.js'
 
@@ -41,7 +42,9 @@ export function onWalletChannel(listener: (channel: WalletChannel) => void): voi
 
 function fail(message: string, reason: 'iframe_load_failed' | 'iframe_request_timeout') {
   store.setState({ alert: { code: -32002, message, fatal: false } })
-  return new ResourceUnavailableError(message, { data: { reason } })
+  const error = new ResourceUnavailableError(message, { data: { reason } })
+  reportError(error, { category: 'EMBEDDED_WALLET_ERROR', event: reason }) // spec §8
+  return error
 }
 
 /**

@@ -1,0 +1,260 @@
+/**
+ * Send (spec §4 Send): WalletSend (token, amount, receiver), WalletSendSelectToken (the Tokens
+ * tab's balances, searchable) and WalletSendPreview (what will happen, then the wallet asks).
+ */
+import { truncateAddress } from '@porthole/shared'
+import { useEffect, useState } from 'react'
+import * as Modal from '../actions/modal.js'
+import * as Send from '../actions/send.js'
+import * as Tokens from '../actions/tokens.js'
+import { Icon } from '../components/Icon.js'
+import { NetworkImage, Picture } from '../components/Images.js'
+import { t } from '../i18n/en.js'
+import { formatDecimal } from '../rules/decimals.js'
+import type { PrepareSendReturnType } from '../rules/send.js'
+import { formatBalance, formatCurrency, tokenList } from '../rules/tokens.js'
+import { useModal } from '../store/store.js'
+
+/** The message of a send error (the spec's strings are the errors' short messages). */
+function messageOf(error: unknown): string {
+  const e = error as { shortMessage?: string; message?: string }
+  return e?.shortMessage ?? e?.message ?? 'Something went wrong'
+}
+
+/** The amount's value in USD at the token's price, 2 decimals. */
+function usd(amount: string | null, price: number | undefined): string | null {
+  if (!amount || !price || !/^\d*\.?\d+$|^\d+\.$/.test(amount.trim())) return null
+  return formatCurrency(Number(amount) * price)
+}
+
+/** WalletSend: the token (choose it), the amount (with Max) and the receiver address. */
+export function WalletSend() {
+  const send = useModal((s) => s.send)
+  const [error, setError] = useState<string | null>(null)
+  const [checking, setChecking] = useState(false)
+  useEffect(() => {
+    void Tokens.refreshTokens()
+  }, [])
+  const { token } = send
+  const preview = async () => {
+    setChecking(true)
+    try {
+      await Send.previewSend()
+      setError(null)
+      Modal.push({ view: 'WalletSendPreview' })
+    } catch (e) {
+      setError(messageOf(e))
+      Modal.shake()
+    } finally {
+      setChecking(false)
+    }
+  }
+  const value = usd(send.sendTokenAmount, token?.price)
+  return (
+    <form
+      className="ph-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        void preview()
+      }}
+    >
+      <div className="ph-field">
+        <span className="ph-label" id="ph-send-token-label">
+          {t('selectToken')}
+        </span>
+        <button
+          type="button"
+          className="ph-row ph-select"
+          aria-labelledby="ph-send-token-label"
+          data-testid="send-token"
+          data-autofocus
+          onClick={() => Modal.push({ view: 'WalletSendSelectToken' })}
+        >
+          {token ? (
+            <>
+              <Picture src={token.iconUrl} name={token.symbol} size={32} />
+              <span className="ph-row-name ph-stack">
+                <span>{token.symbol}</span>
+                <span className="ph-muted">
+                  {t('balanceOf', { amount: formatBalance(token.quantity) })}
+                </span>
+              </span>
+            </>
+          ) : (
+            <span className="ph-row-name ph-muted">{t('selectToken')}</span>
+          )}
+          <Icon name="chevron" size={16} />
+        </button>
+      </div>
+      <label className="ph-field">
+        <span className="ph-label">{t('amount')}</span>
+        <span className="ph-search ph-flush">
+          <input
+            name="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="0"
+            value={send.sendTokenAmount ?? ''}
+            onChange={(event) => Send.setSendAmount(event.target.value)}
+          />
+          {token ? (
+            <button
+              type="button"
+              className="ph-link-button"
+              onClick={() => Send.setSendAmount(token.quantity.numeric)}
+            >
+              {t('max')}
+            </button>
+          ) : null}
+        </span>
+        {value ? <span className="ph-muted">${value}</span> : null}
+      </label>
+      <label className="ph-field">
+        <span className="ph-label">{t('receiverAddress')}</span>
+        <span className="ph-search ph-flush">
+          <input
+            name="receiver"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={t('receiverPlaceholder')}
+            value={send.receiverAddress ?? ''}
+            onChange={(event) => Send.setSendReceiver(event.target.value)}
+          />
+        </span>
+      </label>
+      {error ? (
+        <p className="ph-field-error" role="alert" data-testid="send-error">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" className="ph-button" disabled={checking}>
+        {t('previewSend')}
+      </button>
+    </form>
+  )
+}
+
+/** WalletSendSelectToken: the account's tokens on the active network, searchable. */
+export function WalletSendSelectToken() {
+  const entries = useModal((s) => Tokens.currentTokens(s))
+  const [query, setQuery] = useState('')
+  useEffect(() => {
+    void Tokens.refreshTokens()
+  }, [])
+  const wanted = query.trim().toLowerCase()
+  const list = tokenList(entries ?? []).filter(
+    (x) =>
+      !wanted || x.symbol.toLowerCase().includes(wanted) || x.name.toLowerCase().includes(wanted),
+  )
+  return (
+    <>
+      <label className="ph-search">
+        <Icon name="search" size={18} />
+        <span className="ph-visually-hidden">{t('searchToken')}</span>
+        <input
+          type="search"
+          placeholder={t('searchToken')}
+          value={query}
+          autoComplete="off"
+          spellCheck={false}
+          data-autofocus
+          onChange={(event) => setQuery(event.target.value)}
+        />
+      </label>
+      <ul className="ph-list">
+        {list.map((token) => (
+          <li key={`${token.chainId}:${token.address ?? 'native'}`}>
+            <button
+              type="button"
+              className="ph-row"
+              onClick={() => {
+                Send.setSendToken(token)
+                Modal.back()
+              }}
+            >
+              <Picture src={token.iconUrl} name={token.symbol} size={36} />
+              <span className="ph-row-name ph-stack">
+                <span>{token.name}</span>
+                <span className="ph-muted">
+                  {formatBalance(token.quantity)} {token.symbol}
+                </span>
+              </span>
+              <span className="ph-amount">${formatCurrency(token.value ?? 0)}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {entries && !list.length ? <p className="ph-muted ph-center">{t('noTokens')}</p> : null}
+    </>
+  )
+}
+
+/** WalletSendPreview: amount, token, value, receiver and network; Send asks the wallet. */
+export function WalletSendPreview() {
+  const send = useModal((s) => s.send)
+  const network = useModal((s) =>
+    s.config.networks.find((n) => n.caipNetworkId === s.connection.caipNetworkId),
+  )
+  const [prepared, setPrepared] = useState<PrepareSendReturnType | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    Send.previewSend().then(setPrepared, (e: unknown) => setError(messageOf(e)))
+  }, [])
+  const { token } = send
+  if (send.loading)
+    return (
+      <div className="ph-center" aria-live="polite">
+        <span className="ph-loader">
+          {token ? <Picture src={token.iconUrl} name={token.symbol} size={72} /> : null}
+        </span>
+        <h3>{t('approveInWallet')}</h3>
+        <p className="ph-muted">{t('sendApproveInWallet')}</p>
+      </div>
+    )
+  const value = usd(send.sendTokenAmount, token?.price)
+  return (
+    <div className="ph-form" data-testid="send-preview">
+      <div className="ph-preview">
+        {token ? <Picture src={token.iconUrl} name={token.symbol} size={48} /> : null}
+        <strong className="ph-preview-amount">
+          {formatDecimal({ value: send.sendTokenAmount ?? '0', digits: 3 })} {token?.symbol}
+        </strong>
+        {value ? <span className="ph-muted">${value}</span> : null}
+      </div>
+      <dl className="ph-details">
+        <dt>{t('sendTo')}</dt>
+        <dd title={prepared?.receiver.address}>
+          {prepared ? truncateAddress(prepared.receiver.address) : '…'}
+        </dd>
+        <dt>{t('network')}</dt>
+        <dd>
+          {network ? <NetworkImage network={network} size={16} /> : null} {network?.name}
+        </dd>
+      </dl>
+      {error ? (
+        <p className="ph-field-error" role="alert" data-testid="send-error">
+          {error}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className="ph-button"
+        disabled={!prepared}
+        onClick={async () => {
+          try {
+            await Send.sendTokens()
+            Modal.showToast(t('sendSubmitted'), 'success')
+          } catch (e) {
+            setError(messageOf(e))
+          }
+        }}
+      >
+        {t('sendConfirm')}
+      </button>
+      <button type="button" className="ph-button" data-variant="secondary" onClick={Modal.back}>
+        {t('cancel')}
+      </button>
+    </div>
+  )
+}
