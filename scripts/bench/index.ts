@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { spawnStack } from '@porthole/local-stack/spawn'
 import { BENCH_ORIGIN, browserBenchmarks } from './browser.js'
+import { chainDataBenchmarks } from './chaindata.js'
 import { embeddedBenchmarks } from './embedded.js'
 import { SDK_BROTLI_BUDGET, sdkSize } from './sdkSize.js'
 import { bytes, ms } from './stats.js'
@@ -130,9 +131,10 @@ for (const [label, r] of [
     `Relay alone, mailbox ${label}: ${r.clients} clients, ${r.messages} messages delivered in ${r.seconds.toFixed(2)} s = ${Math.round(r.perSecond)} messages/s`,
   )
 console.log('')
+const chaindata = await chainDataBenchmarks()
 
 writeFileSync(
   resolve(ROOT, 'bench-results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded, walletConnect, relay, relayFile }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded, walletConnect, relay, relayFile, chaindata }, null, 2)}\n`,
 )
 if (!size.withinBudget) process.exit(1)

@@ -108,6 +108,10 @@ const TOKENS: Badge[] = [
   { id: 'link', label: 'LINK', title: 'Chainlink', background: '#2A5ADA' },
   { id: 'uni', label: 'UNI', title: 'Uniswap', background: '#E5006D' },
   { id: 'xdai', label: 'xDAI', title: 'xDAI', background: '#04795B' },
+  // The devnet test tokens (apps/devnet) and the icon of tokens without one of their own.
+  { id: 'pusd', label: 'pUSD', title: 'Porthole USD', background: '#0E9F6E' },
+  { id: 'prt', label: 'PRT', title: 'Porthole Token', background: '#7C3AED' },
+  { id: 'token', label: '?', title: 'Token', background: '#6B7280' },
 ]
 
 function escapeXml(text: string): string {

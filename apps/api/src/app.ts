@@ -6,6 +6,11 @@ import { createCleanup } from './auth/cleanupExpired.js'
 import { type AuthKeys, loadAuthKeys } from './auth/keys.js'
 import { createMailer, type Mailer } from './auth/mailer.js'
 import { createSocialClients } from './auth/social.js'
+import type { ChainData, IdentityResolver } from './chaindata/ChainData.js'
+import { createHttpChainData } from './chaindata/createHttpChainData.js'
+import { createLocalChainData } from './chaindata/createLocalChainData.js'
+import { createFixedPriceSource, type PriceSource } from './chaindata/prices.js'
+import { resolveIdentity } from './chaindata/resolveIdentity.js'
 import { type ApiConfigOverrides, resolveConfig } from './config.js'
 import type { Db } from './db/Db.js'
 import { ApiError } from './errors.js'
@@ -19,8 +24,10 @@ import { analyticsRoutes } from './routes/analytics.js'
 import { authAccountRoutes } from './routes/authAccount.js'
 import { authEmailRoutes } from './routes/authEmail.js'
 import { authSocialRoutes } from './routes/authSocial.js'
+import { chainDataRoutes } from './routes/chainData.js'
 import { FRAME_CHECK_PATH, framePolicyRoutes } from './routes/framePolicy.js'
 import { imageRoutes } from './routes/images.js'
+import { nftMetadataRoutes } from './routes/nftMetadata.js'
 import { projectConfigRoutes } from './routes/projectConfig.js'
 import { rpcRoutes } from './routes/rpc.js'
 import { walletRoutes } from './routes/wallets.js'
@@ -34,6 +41,15 @@ export type CreateAppParameters = {
   assets?: ImageAssets
   /** Sends login mail (default: SMTP to `config.auth.smtpUrl`). */
   mailer?: Mailer
+  /**
+   * The blockchain data service (default: an external provider when `chainData.externalUrl` is
+   * set, else this API's index and chain RPC).
+   */
+  chainData?: ChainData
+  /** Prices (default: the fixed table `config.chainData.prices`). */
+  prices?: PriceSource
+  /** Names and avatars (default: none yet, see `resolveIdentity`). */
+  identity?: IdentityResolver
 }
 
 /**
@@ -41,6 +57,9 @@ export type CreateAppParameters = {
  * - `GET /health` → `{ ok: true }` (no project needed);
  * - `GET /projects/v1/origins`, `GET /appkit/v1/config`, `GET /getAnalyticsConfig`;
  * - `GET /getWallets`, the four image endpoints, `POST /e`, `POST /v1` (chain RPC);
+ * - the blockchain data service (`/v1/supported-chains`, `/v1/identity/…`, `/v1/account/…`,
+ *   `/v1/fungible/price`; see `routes/chainData.ts`) and the devnet NFT metadata (`/nft/v1/…`,
+ *   open to any caller);
  * - `GET /projects/v1/frame-policy`, `GET /projects/v1/frame-check` (for nginx; they answer
  *   for any projectId, and frame-check is readable by any origin);
  * - embedded-wallet auth under `/auth/v1` (e-mail code, device approval, social login,
@@ -60,6 +79,9 @@ export function createApp({
   config: overrides = {},
   assets,
   mailer,
+  chainData,
+  prices,
+  identity,
 }: CreateAppParameters): Hono<AppEnv> {
   const config = resolveConfig(overrides)
   const projects = createProjectCache(db, { ttlMs: config.projectCacheMs })
@@ -112,12 +134,30 @@ export function createApp({
   projectConfigRoutes(app, guard)
   framePolicyRoutes(app, [limit], { projects, modalOrigin: config.modalOrigin })
   walletRoutes(app, guard, { db, publicUrl: config.publicUrl })
-  imageRoutes(app, guard, assets ?? loadImageAssets(config.assetsDir))
+  const images = assets ?? loadImageAssets(config.assetsDir)
+  imageRoutes(app, guard, images)
   analyticsRoutes(app, guard, { db })
   rpcRoutes(app, guard, { upstreams: config.upstreams, timeoutMs: config.rpcTimeoutMs })
   authEmailRoutes(app, auth)
   authSocialRoutes(app, auth)
   authAccountRoutes(app, auth)
-  // Blockchain data endpoints (spec §7 "Blockchain data service", /v1/...) come in a later issue.
+  const priceSource = prices ?? createFixedPriceSource(config.chainData.prices)
+  chainDataRoutes(app, guard, {
+    chainData:
+      chainData ??
+      (config.chainData.externalUrl
+        ? createHttpChainData({ url: config.chainData.externalUrl, timeoutMs: config.rpcTimeoutMs })
+        : createLocalChainData({
+            db,
+            config: config.chainData,
+            prices: priceSource,
+            publicUrl: config.publicUrl,
+            hasIcon: (symbol) => images.tokens.has(symbol),
+            rpcTimeoutMs: config.rpcTimeoutMs,
+          })),
+    identity: identity ?? resolveIdentity,
+    currencies: priceSource.currencies,
+  })
+  nftMetadataRoutes(app, [limit], { publicUrl: config.publicUrl })
   return app
 }

@@ -3,6 +3,7 @@ import { endpoints } from '@porthole/shared'
 import { z } from 'zod'
 import { DEFAULT_ASSETS_DIR } from './assets/loadImageAssets.js'
 import { CaipNetworkId } from './catalogue/catalogue.js'
+import { type ChainDataConfig, resolveChainDataConfig } from './chaindata/config.js'
 
 /** The social providers of the embedded-wallet login (spec §5). */
 export const AuthSocialProvider = z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
@@ -64,10 +65,15 @@ export type ApiConfig = {
   credentialOrigins: readonly string[]
   /** Embedded-wallet auth. */
   auth: AuthConfig
+  /** Blockchain data service (indexed chains, prices, spam list, caches; see `chaindata/config.ts`). */
+  chainData: ChainDataConfig
 }
 
-/** What callers may override: any field, and any part of `auth`. */
-export type ApiConfigOverrides = Partial<Omit<ApiConfig, 'auth'>> & { auth?: Partial<AuthConfig> }
+/** What callers may override: any field, and any part of `auth` and `chainData`. */
+export type ApiConfigOverrides = Partial<Omit<ApiConfig, 'auth' | 'chainData'>> & {
+  auth?: Partial<AuthConfig>
+  chainData?: Partial<ChainDataConfig>
+}
 
 /** Environment variables read by {@link resolveConfig} (besides the `@porthole/shared` endpoints). */
 export const CONFIG_ENV = {
@@ -108,6 +114,7 @@ const Upstreams = z.record(CaipNetworkId, z.url({ protocol: /^https?$/ }))
  * Builds the API configuration: defaults from `@porthole/shared` `endpoints()` (CORS for the
  * modal and wallet origins, the modal origin of the wallet's frame policy, devnet upstreams for `eip155:31337` and `eip155:31338`), then the
  * environment, then `overrides`. `upstreams` from env and overrides are merged over the defaults.
+ * `chainData` comes from `resolveChainDataConfig` (indexed chains read through `upstreams`).
  *
  * @example
  * const config = resolveConfig({ rateLimit: false })
@@ -135,7 +142,7 @@ export function resolveConfig(
             positive(ratePerSecond, CONFIG_ENV.ratePerSecond) ?? DEFAULT_RATE_LIMIT.ratePerSecond,
           burst: positive(burst, CONFIG_ENV.burst) ?? DEFAULT_RATE_LIMIT.burst,
         }
-  const { auth: authOverrides, ...rest } = overrides
+  const { auth: authOverrides, chainData: chainDataOverrides, ...rest } = overrides
   const walletUrl = rest.walletUrl ?? urls.wallet
   const auth: AuthConfig = {
     smtpUrl: urls.smtp,
@@ -167,6 +174,7 @@ export function resolveConfig(
     walletUrl: walletUrl.replace(/\/+$/, ''),
     upstreams,
     auth,
+    chainData: { ...resolveChainDataConfig(env, { upstreams }), ...chainDataOverrides },
   }
 }
 

@@ -15,6 +15,9 @@ export const API_ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Media Type' },
   RATE_LIMITED: { status: 429, message: 'Rate Limited' },
   SERVER_ERROR: { status: 500, message: 'Server Error' },
+  // Blockchain data (/v1/account/…, /v1/fungible/price, …).
+  UNSUPPORTED_CHAIN: { status: 400, message: 'Unsupported chain' },
+  CHAIN_UNAVAILABLE: { status: 503, message: 'Chain data unavailable' },
   // Embedded-wallet auth (/auth/v1).
   UNAUTHENTICATED: { status: 401, message: 'Unauthenticated' },
   FEATURE_DISABLED: { status: 403, message: 'This login method is not enabled for the project' },

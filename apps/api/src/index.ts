@@ -27,6 +27,7 @@ export {
   seedWallets,
   type Wallet,
 } from './catalogue/index.js'
+export * from './chaindata/index.js'
 export {
   type ApiConfig,
   type ApiConfigOverrides,

@@ -6,8 +6,13 @@
  * Embedded-wallet auth (README.md beside this package): PORTHOLE_SMTP_URL, PORTHOLE_MAIL_FROM,
  * PORTHOLE_WALLET_URL, PORTHOLE_OIDC_URL, PORTHOLE_SOCIAL_<PROVIDER>_ISSUER / _CLIENT_ID /
  * _CLIENT_SECRET, PORTHOLE_SHARE_KEY, PORTHOLE_API_SIGNING_KEY, PORTHOLE_API_KEY_DIR.
+ * Blockchain data (see `chaindata/config.ts`): PORTHOLE_INDEXER=off (no indexer in this process),
+ * PORTHOLE_INDEXER_CHAINS, PORTHOLE_INDEXER_POLL_MS, PORTHOLE_PRICES, PORTHOLE_KNOWN_TOKENS,
+ * PORTHOLE_SPAM_CONTRACTS, PORTHOLE_BALANCE_CACHE_MS, PORTHOLE_NFT_METADATA_ORIGINS,
+ * PORTHOLE_IPFS_GATEWAY, PORTHOLE_CHAIN_DATA_URL.
  */
 import { endpoints, portOf } from '@porthole/shared'
+import { indexerEnabled } from './chaindata/config.js'
 import { redactUrl } from './db/openDatabase.js'
 import { startApi } from './server.js'
 
@@ -17,6 +22,7 @@ const api = await startApi({
   host: apiUrl.hostname.replace(/^\[|\]$/g, ''),
   ...(process.env.PORTHOLE_DATABASE_URL ? { databaseUrl: process.env.PORTHOLE_DATABASE_URL } : {}),
   seedDemo: process.env.PORTHOLE_SEED_DEMO !== '0',
+  indexer: indexerEnabled(process.env),
 })
 console.log(
   `Porthole API listening on ${api.url} (database: ${redactUrl(process.env.PORTHOLE_DATABASE_URL ?? 'default .data/porthole.db')})`,

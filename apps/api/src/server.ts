@@ -4,7 +4,10 @@ import { serve } from '@hono/node-server'
 import { endpoints, portOf } from '@porthole/shared'
 import { createApp } from './app.js'
 import { seedWallets } from './catalogue/seedWallets.js'
-import { type ApiConfigOverrides, CONFIG_ENV } from './config.js'
+import { createIndexer, type Indexer } from './chaindata/createIndexer.js'
+import { localCollectionMetadata } from './chaindata/devnetCollections.js'
+import { createNftMetadataFetcher } from './chaindata/nftMetadata.js'
+import { type ApiConfig, type ApiConfigOverrides, CONFIG_ENV, resolveConfig } from './config.js'
 import type { Db } from './db/Db.js'
 import { defaultDatabaseUrl, openDatabase } from './db/openDatabase.js'
 import { filePath, isMemoryUrl } from './db/openSqlite.js'
@@ -28,6 +31,12 @@ export type StartApiParameters = ApiConfigOverrides & {
   seedDemo?: boolean
   /** The demo host origin its allowlist gets; default `endpoints().demo`. */
   demoOrigin?: string
+  /**
+   * Run the chain indexer in this process over `chainData.chains` (default off; never with an
+   * external data provider). `main.ts` and the local stack turn it on (`main.ts` unless
+   * `PORTHOLE_INDEXER=off`: a stateless API fleet runs `indexerMain.ts` once beside it).
+   */
+  indexer?: boolean
 }
 
 /** A running API. */
@@ -36,13 +45,16 @@ export type StartApiReturnType = {
   url: string
   port: number
   db: Db
-  /** Stops listening and closes the database it opened. */
+  /** The indexer running in this process, if any. */
+  indexer: Indexer | undefined
+  /** Stops listening and the indexer, and closes the database it opened. */
   close(): Promise<void>
 }
 
 /**
  * Opens the database (migrations applied), seeds the wallet catalogue (and the demo project
- * unless `seedDemo: false`), and serves the API on loopback.
+ * unless `seedDemo: false`), serves the API on loopback and, with `indexer: true`, starts the
+ * chain indexer.
  *
  * @example
  * const api = await startApi({ port: 0, databaseUrl: ':memory:' })
@@ -57,35 +69,53 @@ export async function startApi(parameters: StartApiParameters = {}): Promise<Sta
     db: given,
     seedDemo = true,
     demoOrigin,
+    indexer: runIndexer = false,
     ...config
   } = parameters
   const db = given ?? (await openDatabase(databaseUrl === undefined ? {} : { url: databaseUrl }))
   try {
     await seedWallets(db)
     if (seedDemo) await seedDemoProject(db, demoOrigin === undefined ? {} : { demoOrigin })
-    const server = await listen(
-      port,
-      host,
-      (boundUrl) =>
-        createApp({
-          db,
-          config: {
-            ...config,
-            publicUrl: config.publicUrl ?? (process.env[CONFIG_ENV.publicUrl] || boundUrl),
-            auth: {
-              ...keyDirOf(given ? undefined : (databaseUrl ?? defaultDatabaseUrl())),
-              ...config.auth,
-            },
-          },
-        }).fetch,
-    )
+    let resolved: ApiConfig | undefined
+    const server = await listen(port, host, (boundUrl) => {
+      resolved = resolveConfig({
+        ...config,
+        publicUrl: config.publicUrl ?? (process.env[CONFIG_ENV.publicUrl] || boundUrl),
+        auth: {
+          ...keyDirOf(given ? undefined : (databaseUrl ?? defaultDatabaseUrl())),
+          ...config.auth,
+        },
+      })
+      return createApp({ db, config: resolved }).fetch
+    })
     const address = server.address() as AddressInfo
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
+    const chainData = resolved!.chainData
+    const indexer =
+      runIndexer && !chainData.externalUrl && chainData.chains.length
+        ? createIndexer({
+            db,
+            chains: chainData.chains,
+            pollIntervalMs: chainData.pollIntervalMs,
+            rpcTimeoutMs: resolved!.rpcTimeoutMs,
+            nftMetadata: createNftMetadataFetcher({
+              allowedOrigins:
+                chainData.nftMetadataOrigins === '*'
+                  ? '*'
+                  : [new URL(resolved!.publicUrl).origin, ...chainData.nftMetadataOrigins],
+              ipfsGateway: chainData.ipfsGateway,
+              local: localCollectionMetadata(resolved!.publicUrl),
+            }),
+          })
+        : undefined
+    indexer?.start()
     return {
       url,
       port: address.port,
       db,
+      indexer,
       close: async () => {
+        await indexer?.stop()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           server.closeAllConnections()

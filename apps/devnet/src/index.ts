@@ -4,6 +4,7 @@
 import { type StartAnvilParameters, startAnvil } from './anvil.ts'
 import { DEVNET_CHAIN_ID } from './chain.ts'
 import { deployTestTokens, type TestToken } from './deploy.ts'
+import { type SeedDevnetReturnType, seedDevnet, seedGenesisTimestamp } from './seed.ts'
 
 export { testErc20Abi } from './abi/erc20.ts'
 export { testErc721Abi } from './abi/erc721.ts'
@@ -36,11 +37,28 @@ export {
   TEST_TOKENS,
   type TestToken,
 } from './deploy.ts'
+export {
+  SEED_COLLECTIONS,
+  SEED_FIRST_NONCE,
+  SEED_GENESIS_AGE_DAYS,
+  type SeedCollection,
+  type SeedDevnetParameters,
+  type SeedDevnetReturnType,
+  SeedError,
+  seedDevnet,
+  seedGenesisTimestamp,
+  seedPlan,
+} from './seed.ts'
 
 /** Options of {@link startDevnet}. */
 export type StartDevnetParameters = Partial<StartAnvilParameters> & {
   /** Deploy and fund the test tokens; default true. */
   deploy?: boolean
+  /**
+   * Seed NFT collections and months of history (`seedDevnet`) after the tokens: the chain then
+   * starts with a genesis 430 days old. `apiUrl` is the API serving the collections' metadata.
+   */
+  seed?: { apiUrl: string } | undefined
 }
 
 /** A running devnet. */
@@ -49,13 +67,16 @@ export type StartDevnetReturnType = {
   chainId: number
   /** The deployed test tokens (empty when `deploy: false`). */
   tokens: TestToken[]
+  /** What the seed did, when asked for. */
+  seeded: SeedDevnetReturnType | undefined
   /** Stops anvil; resolves once it has exited. */
   stop(): Promise<void>
 }
 
 /**
- * Starts anvil (default port 8545, chain 31337) and deploys the test tokens. The local stack
- * runs two: chain 31337 on 8545 and chain 31338 on 8546.
+ * Starts anvil (default port 8545, chain 31337) and deploys the test tokens, and with `seed`
+ * the NFT collections and history of `seedDevnet`. The local stack runs two, seeded: chain
+ * 31337 on 8545 and chain 31338 on 8546.
  *
  * @example
  * const devnet = await startDevnet({ port: 8546, chainId: 31338 })
@@ -65,11 +86,23 @@ export type StartDevnetReturnType = {
 export async function startDevnet(
   parameters: StartDevnetParameters = {},
 ): Promise<StartDevnetReturnType> {
-  const { deploy = true, port = 8545, chainId = DEVNET_CHAIN_ID, ...rest } = parameters
-  const anvil = await startAnvil({ ...rest, port, chainId })
+  const { deploy = true, seed, port = 8545, chainId = DEVNET_CHAIN_ID, ...rest } = parameters
+  const now = Math.floor(Date.now() / 1000)
+  const anvil = await startAnvil({
+    ...rest,
+    port,
+    chainId,
+    args: [
+      ...(rest.args ?? []),
+      ...(seed ? ['--timestamp', String(seedGenesisTimestamp(now))] : []),
+    ],
+  })
   try {
-    const tokens = deploy ? await deployTestTokens({ rpcUrl: anvil.rpcUrl }) : []
-    return { rpcUrl: anvil.rpcUrl, chainId, tokens, stop: anvil.stop }
+    const tokens = deploy || seed ? await deployTestTokens({ rpcUrl: anvil.rpcUrl }) : []
+    const seeded = seed
+      ? await seedDevnet({ rpcUrl: anvil.rpcUrl, apiUrl: seed.apiUrl })
+      : undefined
+    return { rpcUrl: anvil.rpcUrl, chainId, tokens, seeded, stop: anvil.stop }
   } catch (error) {
     await anvil.stop()
     throw error

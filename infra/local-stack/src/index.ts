@@ -69,8 +69,20 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
   }
   try {
     const [devnet, devnetB] = await Promise.all([
-      startDevnet({ port: portOf(urls.devnet), chainId: DEVNET_CHAIN_ID, silent: true }),
-      startDevnet({ port: portOf(urls.devnetB), chainId: DEVNET_B_CHAIN_ID, silent: true }),
+      // Seeded with NFT collections (metadata on the API) and months of history; the API's
+      // indexer follows both.
+      startDevnet({
+        port: portOf(urls.devnet),
+        chainId: DEVNET_CHAIN_ID,
+        silent: true,
+        seed: { apiUrl: urls.api },
+      }),
+      startDevnet({
+        port: portOf(urls.devnetB),
+        chainId: DEVNET_B_CHAIN_ID,
+        silent: true,
+        seed: { apiUrl: urls.api },
+      }),
     ])
     stops.push(devnet.stop, devnetB.stop)
     log(
@@ -119,6 +131,7 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     const api = await startApi({
       port: portOf(urls.api),
       demoOrigin: urls.demo,
+      indexer: true,
       ...(parameters.databaseUrl ? { databaseUrl: parameters.databaseUrl } : {}),
     })
     stops.push(api.close)
@@ -128,6 +141,8 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
       apiUrl: urls.api,
       relayUrl: urls.relay,
       frameOrigins: { modal: urls.modal, wallet: urls.wallet },
+      // The devnets answer the modal directly too: the fallbacks of the API's RPC proxy.
+      rpcOrigins: [urls.devnet, urls.devnetB],
     }
     const modal = await startStaticServer({
       ...frames,

@@ -155,6 +155,113 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    name: 'blockchain data: indexed blocks, transactions, transfers, tokens, NFTs',
+    statements: [
+      // One row per indexed chain (CAIP-2 id): the last indexed block and the chain's genesis
+      // hash (a different genesis means a new chain behind the same id: start over).
+      `CREATE TABLE chain_cursors (
+        chain_id TEXT PRIMARY KEY,
+        genesis_hash TEXT NOT NULL,
+        block_number BIGINT NOT NULL,
+        block_hash TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+      )`,
+      // The most recent indexed blocks (a window), to find the common ancestor after a reorg.
+      `CREATE TABLE chain_blocks (
+        chain_id TEXT NOT NULL,
+        number BIGINT NOT NULL,
+        hash TEXT NOT NULL,
+        timestamp BIGINT NOT NULL,
+        PRIMARY KEY (chain_id, number)
+      )`,
+      // Transactions that moved value (at least one transfer). Addresses are lower-case hex.
+      `CREATE TABLE chain_transactions (
+        chain_id TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        block_number BIGINT NOT NULL,
+        tx_index INTEGER NOT NULL,
+        timestamp BIGINT NOT NULL,
+        from_address TEXT NOT NULL,
+        to_address TEXT,
+        nonce BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        PRIMARY KEY (chain_id, hash)
+      )`,
+      'CREATE INDEX chain_transactions_block ON chain_transactions (chain_id, block_number)',
+      // kind: native (log_index -1), erc20, erc721; token '' for native; amount in base units.
+      `CREATE TABLE chain_transfers (
+        chain_id TEXT NOT NULL,
+        tx_hash TEXT NOT NULL,
+        log_index INTEGER NOT NULL,
+        block_number BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        token TEXT NOT NULL,
+        from_address TEXT NOT NULL,
+        to_address TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        token_id TEXT,
+        PRIMARY KEY (chain_id, tx_hash, log_index)
+      )`,
+      'CREATE INDEX chain_transfers_block ON chain_transfers (chain_id, block_number)',
+      'CREATE INDEX chain_transfers_nft ON chain_transfers (chain_id, token, token_id, block_number)',
+      // Each account's transactions (history pages walk this index, newest first).
+      `CREATE TABLE chain_account_txs (
+        account TEXT NOT NULL,
+        chain_id TEXT NOT NULL,
+        timestamp BIGINT NOT NULL,
+        block_number BIGINT NOT NULL,
+        tx_index INTEGER NOT NULL,
+        tx_hash TEXT NOT NULL,
+        PRIMARY KEY (account, chain_id, block_number, tx_index)
+      )`,
+      'CREATE INDEX chain_account_txs_time ON chain_account_txs (account, timestamp, chain_id, block_number, tx_index)',
+      'CREATE INDEX chain_account_txs_block ON chain_account_txs (chain_id, block_number)',
+      // Tokens an account has ever sent or received (the balance endpoint reads these).
+      `CREATE TABLE chain_account_tokens (
+        chain_id TEXT NOT NULL,
+        account TEXT NOT NULL,
+        token TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        first_block BIGINT NOT NULL,
+        PRIMARY KEY (chain_id, account, token)
+      )`,
+      'CREATE INDEX chain_account_tokens_block ON chain_account_tokens (chain_id, first_block)',
+      // Token metadata read once per contract from the chain.
+      `CREATE TABLE chain_tokens (
+        chain_id TEXT NOT NULL,
+        address TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        symbol TEXT NOT NULL,
+        decimals INTEGER NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (chain_id, address)
+      )`,
+      // ERC-721 tokens and their current owner; token_key is the id as 64 hex digits (sorts
+      // like the number). Metadata (tokenURI → name, image) is resolved after indexing.
+      `CREATE TABLE chain_nfts (
+        chain_id TEXT NOT NULL,
+        contract TEXT NOT NULL,
+        token_id TEXT NOT NULL,
+        token_key TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        block_number BIGINT NOT NULL,
+        log_index INTEGER NOT NULL,
+        token_uri TEXT,
+        name TEXT,
+        image_url TEXT,
+        metadata_state TEXT NOT NULL,
+        metadata_attempts INTEGER NOT NULL DEFAULT 0,
+        metadata_retry_at BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (chain_id, contract, token_id)
+      )`,
+      'CREATE INDEX chain_nfts_owner ON chain_nfts (owner, chain_id, contract, token_key)',
+      'CREATE INDEX chain_nfts_metadata ON chain_nfts (metadata_state, metadata_retry_at)',
+      'CREATE INDEX chain_nfts_block ON chain_nfts (chain_id, block_number)',
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

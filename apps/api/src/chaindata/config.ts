@@ -1,0 +1,298 @@
+/**
+ * Configuration of the blockchain data service (spec §7): which chains are indexed, known
+ * tokens, prices, the spam list, caches, NFT metadata fetching, and an optional external data
+ * provider that replaces the local index (a hosted deployment on mainnets).
+ */
+import { z } from 'zod'
+import type { IndexedChain } from './createIndexer.js'
+
+/** A token the balance endpoint always reads on its chain (even if the account never touched it). */
+export type KnownToken = { address: string; name: string; symbol: string; decimals: number }
+
+/** Everything the blockchain data endpoints and the indexer need. */
+export type ChainDataConfig = {
+  /** The indexed chains (what `/v1/supported-chains` lists when the index answers). */
+  chains: readonly IndexedChain[]
+  /** Known tokens per CAIP-2 id. */
+  knownTokens: Readonly<Record<string, readonly KnownToken[]>>
+  /** USD prices keyed by `<caip2>:native` or CAIP-10 token id (lower case). */
+  prices: Readonly<Record<string, number>>
+  /** NFT contracts whose tokens are spam, as lower-case CAIP-10 ids. */
+  spamContracts: readonly string[]
+  /** How long a balance answer is reused per (chain, address) unless `forceUpdate`. */
+  balanceCacheMs: number
+  /** Indexer head polling interval. */
+  pollIntervalMs: number
+  /** Origins NFT metadata may be fetched from (`'*'`: any); the API's own is always allowed. */
+  nftMetadataOrigins: readonly string[] | '*'
+  /** Gateway for `ipfs://` metadata and images, if any. */
+  ipfsGateway: string | undefined
+  /**
+   * Base URL of an external data provider speaking these same endpoints (query parameters in
+   * it, such as its own `projectId`, are sent with every call); the local index is then unused.
+   */
+  externalUrl: string | undefined
+}
+
+/**
+ * Environment variables of the blockchain data service.
+ *
+ * @example
+ * process.env[CHAIN_DATA_ENV.prices] // PORTHOLE_PRICES
+ */
+export const CHAIN_DATA_ENV = {
+  indexer: 'PORTHOLE_INDEXER',
+  chains: 'PORTHOLE_INDEXER_CHAINS',
+  pollMs: 'PORTHOLE_INDEXER_POLL_MS',
+  prices: 'PORTHOLE_PRICES',
+  knownTokens: 'PORTHOLE_KNOWN_TOKENS',
+  spam: 'PORTHOLE_SPAM_CONTRACTS',
+  balanceCacheMs: 'PORTHOLE_BALANCE_CACHE_MS',
+  nftOrigins: 'PORTHOLE_NFT_METADATA_ORIGINS',
+  ipfsGateway: 'PORTHOLE_IPFS_GATEWAY',
+  externalUrl: 'PORTHOLE_CHAIN_DATA_URL',
+} as const
+
+/**
+ * The devnets of the local stack (apps/devnet): chain ids, tokens and seeded collections.
+ *
+ * @example
+ * DEVNET_CHAIN_IDS // ['eip155:31337', 'eip155:31338']
+ */
+export const DEVNET_CHAIN_IDS = ['eip155:31337', 'eip155:31338'] as const
+
+/**
+ * pUSD and PRT, at the same addresses on both devnets (dev account 0, nonces 0 and 1).
+ *
+ * @example
+ * DEVNET_TOKENS[0].symbol // 'pUSD'
+ */
+export const DEVNET_TOKENS: readonly KnownToken[] = [
+  {
+    address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    name: 'Porthole USD',
+    symbol: 'pUSD',
+    decimals: 6,
+  },
+  {
+    address: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+    name: 'Porthole Token',
+    symbol: 'PRT',
+    decimals: 18,
+  },
+]
+
+/**
+ * The seeded spam NFT collection on the devnets (dev account 0, nonce 23).
+ *
+ * @example
+ * `eip155:31337:${DEVNET_SPAM_COLLECTION}` // in the default spam list
+ */
+export const DEVNET_SPAM_COLLECTION = '0x322813Fd9A801c5507c9de605d63CEA4f2CE6c44'
+
+/**
+ * Default USD prices: the devnets' ETH 3000, pUSD 1, PRT 0.25.
+ *
+ * @example
+ * DEFAULT_PRICES['eip155:31337:native'] // 3000
+ */
+export const DEFAULT_PRICES: Readonly<Record<string, number>> = Object.fromEntries(
+  DEVNET_CHAIN_IDS.flatMap((chain) => [
+    [`${chain}:native`, 3000],
+    [`${chain}:${DEVNET_TOKENS[0]!.address.toLowerCase()}`, 1],
+    [`${chain}:${DEVNET_TOKENS[1]!.address.toLowerCase()}`, 0.25],
+  ]),
+)
+
+/**
+ * Default balance cache per (chain, address).
+ *
+ * @example
+ * createTtlCache({ ttlMs: DEFAULT_BALANCE_CACHE_MS })
+ */
+export const DEFAULT_BALANCE_CACHE_MS = 5000
+
+/**
+ * Thrown for an invalid blockchain data setting.
+ *
+ * @example
+ * resolveChainDataConfig({ PORTHOLE_PRICES: 'x' }, { upstreams }) // throws InvalidChainDataConfigError
+ */
+export class InvalidChainDataConfigError extends Error {
+  override name = 'InvalidChainDataConfigError' as const
+}
+
+const Caip2 = z.string().regex(/^eip155:[1-9]\d{0,15}$/, 'an eip155 CAIP-2 id')
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x address')
+const ChainsJson = z.record(
+  Caip2,
+  z.object({
+    startBlock: z.union([z.number().int().min(0), z.literal('latest')]).default(0),
+    confirmations: z.number().int().min(0).max(1000).default(0),
+    rpcUrl: z.url({ protocol: /^https?$/ }).optional(),
+  }),
+)
+const PricesJson = z.record(
+  z.string().regex(/^eip155:\d+:(native|0x[0-9a-fA-F]{40})$/, '<caip2>:native or a CAIP-10 id'),
+  z.number().min(0),
+)
+const KnownTokensJson = z.record(
+  Caip2,
+  z.array(
+    z.object({
+      address: Address,
+      name: z.string().max(100),
+      symbol: z.string().max(32),
+      decimals: z.number().int().min(0).max(255),
+    }),
+  ),
+)
+const Caip10 = z.string().regex(/^eip155:\d+:0x[0-9a-fA-F]{40}$/, 'a CAIP-10 contract id')
+
+/**
+ * Resolves the blockchain data configuration from the environment. Indexed chains default to
+ * the two devnets, each read through its `upstreams` entry; `PORTHOLE_INDEXER_CHAINS` is a
+ * comma list of CAIP-2 ids or JSON `{ "<caip2>": { startBlock, confirmations, rpcUrl } }`.
+ *
+ * @example
+ * const config = resolveChainDataConfig({}, { upstreams: { 'eip155:31337': 'http://127.0.0.1:8545' } })
+ * config.chains[0] // { chainId: 'eip155:31337', rpcUrl: 'http://127.0.0.1:8545', startBlock: 0, confirmations: 0 }
+ */
+export function resolveChainDataConfig(
+  env: Record<string, string | undefined>,
+  { upstreams }: { upstreams: Readonly<Record<string, string>> },
+): ChainDataConfig {
+  const chainsText = env[CHAIN_DATA_ENV.chains]?.trim()
+  let chainEntries: [
+    string,
+    { startBlock: number | 'latest'; confirmations: number; rpcUrl?: string | undefined },
+  ][]
+  if (chainsText?.startsWith('{'))
+    chainEntries = Object.entries(parseJson(ChainsJson, chainsText, CHAIN_DATA_ENV.chains))
+  else
+    chainEntries = (chainsText ? chainsText.split(',') : [...DEVNET_CHAIN_IDS])
+      .map((id) => id.trim())
+      .filter(Boolean)
+      .map((id) => {
+        if (!Caip2.safeParse(id).success)
+          throw new InvalidChainDataConfigError(
+            `${CHAIN_DATA_ENV.chains}: ${id} is not an eip155 CAIP-2 id`,
+          )
+        return [id, { startBlock: 0, confirmations: 0 }]
+      })
+  const chains: IndexedChain[] = []
+  for (const [chainId, options] of chainEntries) {
+    const rpcUrl = options.rpcUrl ?? upstreams[chainId]
+    if (!rpcUrl) {
+      // The default devnets are indexed only when the API knows their RPC.
+      if (chainsText)
+        throw new InvalidChainDataConfigError(
+          `${CHAIN_DATA_ENV.chains}: no RPC for ${chainId} (add it to PORTHOLE_RPC_UPSTREAMS)`,
+        )
+      continue
+    }
+    chains.push({
+      chainId,
+      rpcUrl,
+      startBlock: options.startBlock,
+      confirmations: options.confirmations,
+    })
+  }
+
+  const knownTokens: Record<string, readonly KnownToken[]> = Object.fromEntries(
+    DEVNET_CHAIN_IDS.map((chain) => [chain, DEVNET_TOKENS]),
+  )
+  if (env[CHAIN_DATA_ENV.knownTokens])
+    Object.assign(
+      knownTokens,
+      parseJson(KnownTokensJson, env[CHAIN_DATA_ENV.knownTokens]!, CHAIN_DATA_ENV.knownTokens),
+    )
+
+  const prices: Record<string, number> = { ...DEFAULT_PRICES }
+  if (env[CHAIN_DATA_ENV.prices])
+    for (const [key, value] of Object.entries(
+      parseJson(PricesJson, env[CHAIN_DATA_ENV.prices]!, CHAIN_DATA_ENV.prices),
+    ))
+      prices[key.toLowerCase()] = value
+
+  const spamText = env[CHAIN_DATA_ENV.spam]
+  const spamContracts =
+    spamText === undefined
+      ? DEVNET_CHAIN_IDS.map((chain) => `${chain}:${DEVNET_SPAM_COLLECTION}`.toLowerCase())
+      : spamText
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean)
+          .map((id) => {
+            if (!Caip10.safeParse(id).success)
+              throw new InvalidChainDataConfigError(
+                `${CHAIN_DATA_ENV.spam}: ${id} is not a CAIP-10 id`,
+              )
+            return id.toLowerCase()
+          })
+
+  const origins = env[CHAIN_DATA_ENV.nftOrigins]?.trim()
+  const externalUrl = env[CHAIN_DATA_ENV.externalUrl]?.trim() || undefined
+  if (externalUrl && !/^https?:\/\//.test(externalUrl))
+    throw new InvalidChainDataConfigError(`${CHAIN_DATA_ENV.externalUrl} must be an http(s) URL`)
+  const ipfsGateway = env[CHAIN_DATA_ENV.ipfsGateway]?.trim() || undefined
+  if (ipfsGateway && !/^https?:\/\//.test(ipfsGateway))
+    throw new InvalidChainDataConfigError(`${CHAIN_DATA_ENV.ipfsGateway} must be an http(s) URL`)
+  return {
+    chains,
+    knownTokens,
+    prices,
+    spamContracts,
+    balanceCacheMs:
+      nonNegative(env[CHAIN_DATA_ENV.balanceCacheMs], CHAIN_DATA_ENV.balanceCacheMs) ??
+      DEFAULT_BALANCE_CACHE_MS,
+    pollIntervalMs: nonNegative(env[CHAIN_DATA_ENV.pollMs], CHAIN_DATA_ENV.pollMs) ?? 500,
+    nftMetadataOrigins:
+      origins === '*'
+        ? '*'
+        : (origins ?? '')
+            .split(',')
+            .map((origin) => origin.trim())
+            .filter(Boolean)
+            .map((origin) => new URL(origin).origin),
+    ipfsGateway,
+    externalUrl,
+  }
+}
+
+/**
+ * Whether the API process runs the indexer: on unless `PORTHOLE_INDEXER` is `off` (or `0`,
+ * `false`), for a stateless API fleet with a separate indexer process (`indexerMain.ts`).
+ *
+ * @example
+ * indexerEnabled({ PORTHOLE_INDEXER: 'off' }) // false
+ */
+export function indexerEnabled(env: Record<string, string | undefined>): boolean {
+  const value = env[CHAIN_DATA_ENV.indexer]?.trim().toLowerCase()
+  return !(value === 'off' || value === '0' || value === 'false')
+}
+
+function parseJson<Schema extends z.ZodType>(
+  schema: Schema,
+  text: string,
+  name: string,
+): z.output<Schema> {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    throw new InvalidChainDataConfigError(`${name} is not JSON`)
+  }
+  const parsed = schema.safeParse(raw)
+  if (!parsed.success)
+    throw new InvalidChainDataConfigError(`${name}: ${z.prettifyError(parsed.error)}`)
+  return parsed.data
+}
+
+function nonNegative(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined
+  const number = Number(value)
+  if (!Number.isFinite(number) || number < 0)
+    throw new InvalidChainDataConfigError(`${name} must be a number ≥ 0`)
+  return number
+}
