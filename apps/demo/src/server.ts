@@ -15,6 +15,9 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 }
 
+/** `?networks=` of the demo page: a comma list of CAIP-2 ids (anything else is ignored). */
+const NETWORK_LIST = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}(,[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}){0,19}$/
+
 /** Parameters of {@link startDemoServer}. */
 export type StartDemoServerParameters = {
   port: number
@@ -38,10 +41,13 @@ export async function startDemoServer(
   const { port, modalUrl, projectId } = parameters
   const root = parameters.root ?? DIST
   const template = await readFile(join(root, 'index.html'), 'utf8')
-  const page = (devWallet: boolean) =>
+  const page = (devWallet: boolean, networks: string | null) =>
     template
       .replaceAll('__PORTHOLE_MODAL_URL__', modalUrl.replace(/"/g, '&quot;'))
       .replaceAll('__PORTHOLE_PROJECT_ID__', projectId.replace(/"/g, '&quot;'))
+      .replace(/data-networks="[^"]*"/, (attribute) =>
+        networks && NETWORK_LIST.test(networks) ? `data-networks="${networks}"` : attribute,
+      )
       .replace(
         '<script\n',
         devWallet ? '<script src="/dev-wallet.js"></script>\n    <script\n' : '<script\n',
@@ -56,7 +62,9 @@ export async function startDemoServer(
     try {
       if (path === '/' || path === '/index.html') {
         response.writeHead(200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache' })
-        return response.end(page(url.searchParams.get('devWallet') === '1'))
+        return response.end(
+          page(url.searchParams.get('devWallet') === '1', url.searchParams.get('networks')),
+        )
       }
       const file = join(root, path)
       if (!file.startsWith(root)) throw new Error('outside root')
