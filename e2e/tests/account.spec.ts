@@ -240,7 +240,7 @@ test('the send errors: amount and receiver required, token required, too much, a
   expect(await tokenBalance(PUSD, FRIEND)).toBe(before)
 })
 
-test("the data service down shows 'Token Balance Unavailable'; balances come back 30 s later, not before", async ({
+test("the data service down shows 'Token Balance Unavailable' (the native balance still comes from the devnet's RPC); balances come back 30 s later, not before", async ({
   page,
 }) => {
   await page.clock.install()
@@ -249,10 +249,16 @@ test("the data service down shows 'Token Balance Unavailable'; balances come bac
     asked++
     return route.abort('connectionrefused')
   })
+  // The API's RPC proxy is down too: the native balance comes from the devnet's own RPC, the
+  // next transport of the network's ranked fallback.
+  await page.route(`${API}/v1?**`, (route) => route.abort('connectionrefused'))
   await openAccount(page)
   const frame = modal(page)
   await expect(frame.getByText('Token Balance Unavailable').first()).toBeVisible()
   expect(asked).toBe(1)
+  const eth = await devnet.getBalance({ address: ADDRESS })
+  await expect(frame.getByTestId('account-balance')).toHaveText(`${formatAmount(eth, 18, 3)} ETH`)
+  await page.unroute(`${API}/v1?**`)
   await page.unroute(`${API}/v1/account/*/balance**`)
   const answered: number[] = []
   page.on('response', (response) => {

@@ -32,6 +32,7 @@ export function initialState(): ModalState {
     lastEmailLoginAt: null,
     walletConnectUri: null,
     accountTab: 'tokens',
+    identities: {},
     tokens: { cache: {}, lastFailure: null, loading: false },
     nfts: { key: null, entries: [], next: null, loading: false, failed: false },
     activity: { ...initialTransactionListState, account: null },

@@ -11,7 +11,13 @@ import type {
   Metadata,
   SocialProvider,
 } from '@porthole/protocol'
-import type { BalanceEntry, ChainNamespace, Network, NftEntry } from '@porthole/shared'
+import type {
+  BalanceEntry,
+  ChainNamespace,
+  IdentityResponse,
+  Network,
+  NftEntry,
+} from '@porthole/shared'
 import type { TransactionListState } from '../rules/activity.js'
 import type { Cache } from '../rules/caches.js'
 import type { SendState } from '../rules/send.js'
@@ -190,6 +196,8 @@ export type ModalState = {
   /** The WalletConnect pairing URI on screen and when it was made. */
   walletConnectUri: { uri: string; createdAt: number } | null
   accountTab: AccountTab
+  /** Names and avatars by lower-cased address (`/v1/identity`, 5 min). */
+  identities: Cache<IdentityResponse>
   tokens: TokensState
   nfts: NftsState
   activity: ActivityState

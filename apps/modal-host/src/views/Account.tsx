@@ -1,10 +1,11 @@
 import { formatAmount, truncateAddress } from '@porthole/shared'
 import { useEffect } from 'react'
 import * as Balance from '../actions/balance.js'
+import { identityOf, refreshIdentity } from '../actions/identity.js'
 import * as Modal from '../actions/modal.js'
 import { DisconnectRow } from '../components/DisconnectRow.js'
 import { Icon } from '../components/Icon.js'
-import { Avatar, NetworkImage } from '../components/Images.js'
+import { Avatar, NetworkImage, Picture } from '../components/Images.js'
 import { t } from '../i18n/en.js'
 import { authDisplayName } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
@@ -44,9 +45,12 @@ export function Account() {
   const sendEnabled = useModal((s) => s.config.features.send)
   // Spec §6: Send is EVM and Solana only (Solana sends arrive with the Solana issue).
   const sendable = sendEnabled && network?.chainNamespace === 'eip155'
+  const identity = useModal((s) => identityOf(s, s.connection.address))
+  // biome-ignore lint/correctness/useExhaustiveDependencies: per connected address
   useEffect(() => {
     void Balance.refresh()
-  }, [])
+    void refreshIdentity()
+  }, [connection.address])
   const address = connection.address ?? ''
   const explorer = network?.blockExplorers?.default.url
   const copy = async () => {
@@ -68,7 +72,16 @@ export function Account() {
     <>
       <div className="ph-account">
         <NetworkButton />
-        <Avatar address={address} />
+        {identity?.avatar ? (
+          <Picture src={identity.avatar} name={identity.name ?? address} size={64} />
+        ) : (
+          <Avatar address={address} />
+        )}
+        {identity?.name ? (
+          <strong className="ph-profile-name" data-testid="account-name">
+            {identity.name}
+          </strong>
+        ) : null}
         <div className="ph-address">
           <span data-testid="account-address" title={address}>
             {truncateAddress(address)}
