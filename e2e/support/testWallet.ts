@@ -51,6 +51,8 @@ export async function startTestWallet(options: {
   } = options
   let account = privateKeyToAccount(privateKey)
   let mode: 'approve' | 'reject' = 'approve'
+  /** What `wallet_getAssets` answers (ERC-7811); undefined: no asset discovery reported. */
+  let assets: Record<string, unknown> | undefined
   const requests: { method: string; params: unknown; chainId: string }[] = []
   const core = new Core({
     projectId: 'e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0',
@@ -81,6 +83,11 @@ export async function startTestWallet(options: {
       })
     }
     if (method === 'wallet_switchEthereumChain') return null
+    if (method === 'wallet_getCapabilities')
+      return assets
+        ? Object.fromEntries(chains.map((c) => [toHex(c), { assetDiscovery: { supported: true } }]))
+        : {}
+    if (method === 'wallet_getAssets' && assets) return assets
     throw Object.assign(new Error(`Unsupported method ${method}`), { code: 4200 })
   }
 
@@ -95,6 +102,8 @@ export async function startTestWallet(options: {
             'eth_signTypedData_v4',
             'eth_sendTransaction',
             'wallet_switchEthereumChain',
+            'wallet_getCapabilities',
+            'wallet_getAssets',
           ],
           events: ['accountsChanged', 'chainChanged'],
           accounts: chains.map((c) => `eip155:${c}:${account.address}`),
@@ -140,6 +149,10 @@ export async function startTestWallet(options: {
     requests,
     setMode: (next: 'approve' | 'reject') => {
       mode = next
+    },
+    /** Reports asset discovery and answers `wallet_getAssets` with `next` (undefined: neither). */
+    setAssets: (next: Record<string, unknown> | undefined) => {
+      assets = next
     },
     pair: (uri: string) => kit.pair({ uri }),
     session,

@@ -319,3 +319,34 @@ test.describe('on an Android phone', () => {
     expect(outcome.value?.address).toBe(ADDRESS)
   })
 })
+
+test('a wallet that reports asset discovery lists its own assets in Tokens; an invalid answer is ignored for the API’s', async ({
+  page,
+}) => {
+  const points = {
+    address: '0x00000000000000000000000000000000000A11CE',
+    balance: '0x3039', // 123.45 at 2 decimals
+    type: 'ERC20',
+    metadata: { name: 'Wallet Points', symbol: 'WPT', decimals: 2, price: 2, iconUrl: '' },
+  }
+  wallet.setAssets({ '0x7a69': [points] })
+  await connectWallet(page)
+  await page.evaluate('porthole.open()')
+  const tokens = modal(page).getByTestId('tokens')
+  // A token only the wallet knows: the list is the wallet's.
+  await expect(tokens).toContainText('123.450 WPT')
+  await expect(tokens).not.toContainText('pUSD')
+  expect(wallet.requests.map((r) => r.method)).toEqual(
+    expect.arrayContaining(['wallet_getCapabilities', 'wallet_getAssets']),
+  )
+
+  // The same wallet now answers with a price that is not a number (spec §5): ignored, and the
+  // data service's balances show instead.
+  wallet.setAssets({ '0x7a69': [{ ...points, metadata: { ...points.metadata, price: '2' } }] })
+  await page.reload()
+  await waitForPorthole(page)
+  await expect.poll(async () => (await state(page)).status, { timeout: 20_000 }).toBe('connected')
+  await page.evaluate('porthole.open()')
+  await expect(tokens).toContainText('pUSD')
+  await expect(tokens).not.toContainText('WPT')
+})
