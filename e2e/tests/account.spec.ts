@@ -49,6 +49,16 @@ const erc721 = [
   },
 ] as const
 
+/** The names of the analytics events the page posts to the API, as they are sent. */
+function analyticsEvents(page: Page): string[] {
+  const events: string[] = []
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().startsWith(`${API}/e?`))
+      events.push(JSON.parse(request.postData() ?? '{}').props?.event)
+  })
+  return events
+}
+
 /** Opens the demo with the dev wallet holding account 5, connects, and opens Account. */
 async function openAccount(page: Page): Promise<void> {
   await page.addInitScript(devWalletScript({ mode: 'approve', privateKey: KEY }))
@@ -177,11 +187,7 @@ async function fillSend(page: Page, parts: { token?: string; amount?: string; to
 test('sending ETH and then pUSD moves them on chain; the modal returns to Account and SEND_* reach analytics', async ({
   page,
 }) => {
-  const events: string[] = []
-  page.on('request', (request) => {
-    if (request.method() === 'POST' && request.url().startsWith(`${API}/e?`))
-      events.push(JSON.parse(request.postData() ?? '{}').props?.event)
-  })
+  const events = analyticsEvents(page)
   await openAccount(page)
   const frame = modal(page)
 
@@ -277,11 +283,7 @@ test("the data service down shows 'Token Balance Unavailable' (the native balanc
 test('network switching: same network does nothing; no account in the namespace → SwitchActiveChain; a switch updates tokens and SWITCH_NETWORK is tracked', async ({
   page,
 }) => {
-  const events: string[] = []
-  page.on('request', (request) => {
-    if (request.method() === 'POST' && request.url().startsWith(`${API}/e?`))
-      events.push(JSON.parse(request.postData() ?? '{}').props?.event)
-  })
+  const events = analyticsEvents(page)
   await page.addInitScript(devWalletScript({ mode: 'approve', privateKey: KEY }))
   // The demo page also configuring Solana, where the visitor has no account.
   await page.goto(

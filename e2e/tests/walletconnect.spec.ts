@@ -250,6 +250,16 @@ test('the relay restarting mid-session loses neither the session nor a request s
   await expect.poll(async () => (await state(page)).caipNetworkId).toBe('eip155:31338')
 })
 
+/** Opens the demo and starts `connect()`; the URI the SDK emits lands in `window.__uri`. */
+async function startPhoneConnect(page: Page): Promise<void> {
+  await page.goto(DEMO_URL)
+  await waitForPorthole(page)
+  await page.evaluate(`window.__uri = new Promise((done) => porthole.on('display_uri', done));
+    window.__connect = porthole.connect().then(
+      (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } }));
+    undefined`)
+}
+
 test.describe('on an iPhone', () => {
   const { defaultBrowserType: _webkit, ...iPhone } = devices['iPhone 13']
   test.use(iPhone)
@@ -262,12 +272,7 @@ test.describe('on an iPhone', () => {
     await context.route('https://metamask.app.link/**', (route) =>
       route.fulfill({ contentType: 'text/html', body: '<title>wallet</title>' }),
     )
-    await page.goto(DEMO_URL)
-    await waitForPorthole(page)
-    await page.evaluate(`window.__uri = new Promise((done) => porthole.on('display_uri', done));
-      window.__connect = porthole.connect().then(
-        (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } }));
-      undefined`)
+    await startPhoneConnect(page)
     const opened = context.waitForEvent('page')
     await modal(page)
       .getByRole('button', { name: /^MetaMask/ })
@@ -298,12 +303,7 @@ test.describe('on an Android phone', () => {
   test('choosing a wallet opens its native scheme link with the pairing URI, and the page stays', async ({
     page,
   }) => {
-    await page.goto(DEMO_URL)
-    await waitForPorthole(page)
-    await page.evaluate(`window.__uri = new Promise((done) => porthole.on('display_uri', done));
-      window.__connect = porthole.connect().then(
-        (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } }));
-      undefined`)
+    await startPhoneConnect(page)
     const opened = page.waitForRequest((request) => request.url().startsWith('metamask://'))
     await modal(page)
       .getByRole('button', { name: /^MetaMask/ })

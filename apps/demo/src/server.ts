@@ -16,7 +16,8 @@ const TYPES: Record<string, string> = {
 }
 
 /** `?networks=` of the demo page: a comma list of CAIP-2 ids (anything else is ignored). */
-const NETWORK_LIST = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}(,[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}){0,19}$/
+const NETWORK_LIST =
+  /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}(,[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}){0,19}$/
 
 /** Parameters of {@link startDemoServer}. */
 export type StartDemoServerParameters = {

@@ -1,6 +1,8 @@
 /**
  * Deploys the devnet's test ERC-20 tokens from dev account 0 and funds every dev account.
  */
+
+import { DEVNET_TOKENS } from '@porthole/shared/devnet'
 import {
   type Address,
   createPublicClient,
@@ -32,20 +34,7 @@ export type TestToken = {
  * @example
  * const pUSD = TEST_TOKENS[0] // { name: 'Porthole USD', symbol: 'pUSD', decimals: 6, address: '0x5FbD…' }
  */
-export const TEST_TOKENS = [
-  {
-    address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-    name: 'Porthole USD',
-    symbol: 'pUSD',
-    decimals: 6,
-  },
-  {
-    address: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
-    name: 'Porthole Token',
-    symbol: 'PRT',
-    decimals: 18,
-  },
-] as const satisfies readonly TestToken[]
+export const TEST_TOKENS = DEVNET_TOKENS satisfies readonly TestToken[]
 
 /**
  * Whole tokens of each test token minted to each dev account.

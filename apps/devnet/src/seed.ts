@@ -6,6 +6,8 @@
  * at chosen past times with automine off, then sets the chain's clock back to now, so blocks
  * after seeding carry the current time. Deterministic apart from the dates, which follow today.
  */
+
+import { DEVNET_COLLECTIONS } from '@porthole/shared/devnet'
 import {
   type Address,
   encodeDeployData,
@@ -43,22 +45,7 @@ export type SeedCollection = {
  * @example
  * SEED_COLLECTIONS[0].address // '0x4ed7c70F96B99c776995fB64377f0d4aB3B0e1C1'
  */
-export const SEED_COLLECTIONS = [
-  {
-    slug: 'porthole-pals',
-    name: 'Porthole Pals',
-    symbol: 'PALS',
-    address: '0x4ed7c70F96B99c776995fB64377f0d4aB3B0e1C1',
-    spam: false,
-  },
-  {
-    slug: 'reward-vouchers',
-    name: 'Reward Vouchers',
-    symbol: 'RWD',
-    address: '0x322813Fd9A801c5507c9de605d63CEA4f2CE6c44',
-    spam: true,
-  },
-] as const satisfies readonly SeedCollection[]
+export const SEED_COLLECTIONS = DEVNET_COLLECTIONS satisfies readonly SeedCollection[]
 
 /**
  * The deployer's nonce the collections deploy at (after the test tokens' 2 deploys and 20 mints).

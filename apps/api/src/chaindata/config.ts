@@ -3,6 +3,11 @@
  * tokens, prices, the spam list, caches, NFT metadata fetching, and an optional external data
  * provider that replaces the local index (a hosted deployment on mainnets).
  */
+import {
+  DEVNET_CHAIN_IDS,
+  DEVNET_COLLECTIONS,
+  DEVNET_TOKENS as SHARED_DEVNET_TOKENS,
+} from '@porthole/shared'
 import { z } from 'zod'
 import type { IndexedChain } from './createIndexer.js'
 
@@ -53,13 +58,8 @@ export const CHAIN_DATA_ENV = {
   externalUrl: 'PORTHOLE_CHAIN_DATA_URL',
 } as const
 
-/**
- * The devnets of the local stack (apps/devnet): chain ids, tokens and seeded collections.
- *
- * @example
- * DEVNET_CHAIN_IDS // ['eip155:31337', 'eip155:31338']
- */
-export const DEVNET_CHAIN_IDS = ['eip155:31337', 'eip155:31338'] as const
+/** The devnets of the local stack (apps/devnet; their contracts are in `@porthole/shared`). */
+export { DEVNET_CHAIN_IDS }
 
 /**
  * pUSD and PRT, at the same addresses on both devnets (dev account 0, nonces 0 and 1).
@@ -67,20 +67,7 @@ export const DEVNET_CHAIN_IDS = ['eip155:31337', 'eip155:31338'] as const
  * @example
  * DEVNET_TOKENS[0].symbol // 'pUSD'
  */
-export const DEVNET_TOKENS: readonly KnownToken[] = [
-  {
-    address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-    name: 'Porthole USD',
-    symbol: 'pUSD',
-    decimals: 6,
-  },
-  {
-    address: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
-    name: 'Porthole Token',
-    symbol: 'PRT',
-    decimals: 18,
-  },
-]
+export const DEVNET_TOKENS: readonly KnownToken[] = SHARED_DEVNET_TOKENS
 
 /**
  * The seeded spam NFT collection on the devnets (dev account 0, nonce 23).
@@ -88,7 +75,7 @@ export const DEVNET_TOKENS: readonly KnownToken[] = [
  * @example
  * `eip155:31337:${DEVNET_SPAM_COLLECTION}` // in the default spam list
  */
-export const DEVNET_SPAM_COLLECTION = '0x322813Fd9A801c5507c9de605d63CEA4f2CE6c44'
+export const DEVNET_SPAM_COLLECTION = DEVNET_COLLECTIONS.find((c) => c.spam)?.address as string
 
 /**
  * Default USD prices: the devnets' ETH 3000, pUSD 1, PRT 0.25.

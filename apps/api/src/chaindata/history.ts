@@ -7,7 +7,7 @@ import type { HistoryResponse, Transaction, TransactionTransfer } from '@porthol
 import { formatUnits, getAddress } from 'viem'
 import { z } from 'zod'
 import type { DbExecutor } from '../db/Db.js'
-import { type TransferKind, ZERO_ADDRESS } from './decode.js'
+import { type TransferKind, type TransferRow, ZERO_ADDRESS } from './decode.js'
 import { readTokens, type TokenRow } from './indexStore.js'
 
 /**
@@ -68,18 +68,11 @@ export function decodeCursor(cursor: string): HistoryPosition {
   }
 }
 
-/** A transfer as the history reads it. */
-export type HistoryTransfer = {
-  kind: TransferKind
-  /** Lower-case contract, '' for native. */
-  token: string
-  from: string
-  to: string
-  /** Base units. */
-  amount: string
-  tokenId: string | null
-  logIndex: number
-}
+/** A transfer as the history reads it (`token`: lower-case contract, '' for native). */
+export type HistoryTransfer = Pick<
+  TransferRow,
+  'kind' | 'token' | 'from' | 'to' | 'amount' | 'tokenId' | 'logIndex'
+>
 
 /**
  * The direction of a transfer for `account`: `self` when it sends to itself, `out` when it
