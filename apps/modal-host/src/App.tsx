@@ -14,14 +14,18 @@ import { AllWallets } from './views/AllWallets.js'
 import { ApproveTransaction } from './views/ApproveTransaction.js'
 import { Connect } from './views/Connect.js'
 import { ConnectingExternal } from './views/ConnectingExternal.js'
-import { ConnectingWalletConnectView } from './views/ConnectingWalletConnectView.js'
 import { EmailLogin, EmailVerifyDevice, EmailVerifyOtp, UpdateEmailWallet } from './views/Email.js'
+import {
+  ConnectingWalletConnectView,
+  WalletSendPreviewView,
+  WalletSendSelectTokenView,
+  WalletSendView,
+} from './views/lazyViews.js'
 import { Networks } from './views/Networks.js'
 import { ConnectingSocial } from './views/Social.js'
 import { SwitchActiveChain } from './views/SwitchActiveChain.js'
 import { SwitchNetwork } from './views/SwitchNetwork.js'
 import { UnsupportedChain } from './views/UnsupportedChain.js'
-import { WalletSend, WalletSendPreview, WalletSendSelectToken } from './views/WalletSend.js'
 import { WhatIsAWallet } from './views/WhatIsAWallet.js'
 
 function title(screen: Screen): string {
@@ -114,11 +118,11 @@ function View({ screen }: { screen: Screen }) {
     case 'ApproveTransaction':
       return <ApproveTransaction />
     case 'WalletSend':
-      return <WalletSend />
+      return <WalletSendView.View />
     case 'WalletSendSelectToken':
-      return <WalletSendSelectToken />
+      return <WalletSendSelectTokenView.View />
     case 'WalletSendPreview':
-      return <WalletSendPreview />
+      return <WalletSendPreviewView.View />
   }
 }
 

@@ -3,8 +3,6 @@
  * the network's reachable RPC URLs). Cached 30 s; after a failure it is retried only 30 s
  * later (spec §9).
  */
-import { getBalance } from 'viem/actions'
-import { chainClient } from '../chain/client.js'
 import { BALANCE_RETRY_MS, CACHE_DURATIONS } from '../rules/caches.js'
 import { store } from '../store/store.js'
 
@@ -32,6 +30,8 @@ export async function refresh(options: { force?: boolean } = {}): Promise<void> 
   const { symbol, decimals } = network.nativeCurrency
   inFlight = (async () => {
     try {
+      // The chain client (viem's transports) loads with the first balance, not with the modal.
+      const { chainClient, getBalance } = await import('../chain/client.js')
       const value = await getBalance(chainClient(network), {
         address: connection.address as `0x${string}`,
       })

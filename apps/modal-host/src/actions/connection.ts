@@ -10,14 +10,13 @@ import {
 } from '@porthole/protocol'
 import { getAddress } from 'viem'
 import { hostRequest } from '../host/bridge.js'
-import { initialSendState } from '../rules/send.js'
 import { shouldShowUnsupportedChain } from '../rules/unsupportedChain.js'
 import { addRecent, loadPersisted, savePersisted } from '../store/persist.js'
+import { initialSendState } from '../store/sendState.js'
 import { initialState, store } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
 import * as Balance from './balance.js'
 import * as Modal from './modal.js'
-import { forgetTokenSources } from './tokens.js'
 import * as Waiters from './waiters.js'
 import { disconnectWalletConnect, restoreWalletConnect } from './walletconnect.js'
 
@@ -232,7 +231,6 @@ function waitForInjected(connector: ConnectorInfo): Promise<InjectedProviderInfo
 
 /** Clears the connection (spec §4 "Reset"); the connector is remembered as disconnected. */
 function clear(connectorId: string | undefined): void {
-  forgetTokenSources()
   const fresh = initialState()
   store.setState({
     connection: { status: 'disconnected', connector: null, address: null, caipNetworkId: null },

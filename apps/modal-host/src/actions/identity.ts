@@ -4,7 +4,6 @@
  * Account view shows the address.
  */
 import type { IdentityResponse } from '@porthole/shared'
-import { getIdentity } from '../api/blockchain.js'
 import { readCache, writeCache } from '../rules/caches.js'
 import { store } from '../store/store.js'
 
@@ -27,7 +26,9 @@ export function refreshIdentity(): Promise<void> {
     return Promise.resolve()
   const running = pending.get(key)
   if (running) return running
-  const done = getIdentity(address, { sender: address })
+  // The data service's client (and its schemas) loads on the first lookup.
+  const done = import('../api/blockchain.js')
+    .then(({ getIdentity }) => getIdentity(address, { sender: address }))
     .then((value) =>
       store.setState((s) => ({
         identities: writeCache({

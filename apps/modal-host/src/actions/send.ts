@@ -5,9 +5,9 @@
  * Account; SEND_INITIATED and SEND_SUCCESS are tracked (spec §7).
  */
 import type { BalanceEntry } from '@porthole/shared'
-import { waitForTransactionReceipt } from 'viem/actions'
-import { chainClient } from '../chain/client.js'
-import { initialSendState, type PrepareSendReturnType, prepareSend } from '../rules/send.js'
+import { chainClient, waitForTransactionReceipt } from '../chain/client.js'
+import { type PrepareSendReturnType, prepareSend } from '../rules/send.js'
+import { initialSendState } from '../store/sendState.js'
 import { store } from '../store/store.js'
 import { track } from './analytics.js'
 import * as Balance from './balance.js'

@@ -139,6 +139,12 @@ export function forgetTokenSources(): void {
   capabilities.clear()
 }
 
+// This module loads with the views that show balances; from then on a disconnect forgets.
+store.subscribe((state, previous) => {
+  if (previous.connection.status === 'connected' && state.connection.status !== 'connected')
+    forgetTokenSources()
+})
+
 /**
  * The cached balances of the connected account on the active network (fresh or not), or
  * undefined when there are none.

@@ -4,6 +4,7 @@
  */
 import type { Network } from '@porthole/shared'
 import type { Client } from 'viem'
+import { getBalance, waitForTransactionReceipt } from 'viem/actions'
 import { runtime } from '../runtime.js'
 import { store } from '../store/store.js'
 import { getChainClient } from './transport.js'
@@ -22,3 +23,6 @@ export function chainClient(network: Network): Client {
     rpcOrigins: runtime.rpcOrigins,
   })
 }
+
+/** The chain reads the modal makes, imported one by one (the `viem/actions` index is large). */
+export { getBalance, waitForTransactionReceipt }

@@ -13,7 +13,14 @@
 import type { HistoryResponse, Transaction, TransactionTransfer } from '@porthole/shared'
 import { truncateAddress } from '@porthole/shared'
 import { type StringKey, t } from '../i18n/en.js'
+import {
+  initialTransactionListState,
+  type TransactionListState,
+  type TransactionsByYear,
+} from '../store/activityState.js'
 import { formatDecimal, parseDecimal } from './decimals.js'
+
+export { initialTransactionListState, type TransactionListState, type TransactionsByYear }
 
 /**
  * True for a spam transaction (spec §5): every transfer is an NFT flagged as spam. A
@@ -47,9 +54,6 @@ export function visibleTransactions(parameters: VisibleTransactionsParameters): 
       transaction.metadata.chain === caipNetworkId && !isSpamTransaction(transaction),
   )
 }
-
-/** Transactions by year, then month (0 = January), as spec §3 `transactionsByYear`. */
-export type TransactionsByYear = Readonly<Record<number, Readonly<Record<number, Transaction[]>>>>
 
 const partsFormatters = new Map<string, Intl.DateTimeFormat>()
 
@@ -294,34 +298,6 @@ export function operationTitle(operationType: string): string {
   const key = TITLES[operationType]
   if (key) return t(key)
   return operationType ? `${operationType[0]?.toUpperCase()}${operationType.slice(1)}` : ''
-}
-
-/** The transaction list state of spec §3. */
-export type TransactionListState = {
-  /** What the Activity tab shows: every fetched page, filtered (spam, active chain). */
-  transactions: Transaction[]
-  transactionsByYear: TransactionsByYear
-  /** The network the list belongs to; a page for another network starts a new list. */
-  lastNetworkInView: string | null
-  loading: boolean
-  empty: boolean
-  /** The cursor of the next page; `null` when there is none. */
-  next: string | null
-}
-
-/**
- * The transaction list before any fetch (also the value a reset restores).
- *
- * @example
- * store.setState({ transactions: initialTransactionListState })
- */
-export const initialTransactionListState: TransactionListState = {
-  transactions: [],
-  transactionsByYear: {},
-  lastNetworkInView: null,
-  loading: false,
-  empty: false,
-  next: null,
 }
 
 /**

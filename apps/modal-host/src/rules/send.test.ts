@@ -1,8 +1,8 @@
 import { type Address, decodeFunctionData, erc20Abi } from 'viem'
 import { describe, expect, test, vi } from 'vitest'
+import { initialSendState } from '../store/sendState.js'
 import {
   buildSendRequest,
-  initialSendState,
   parseSendAmount,
   prepareSend,
   resolveReceiver,

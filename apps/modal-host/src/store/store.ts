@@ -3,10 +3,10 @@
  * `store.setState`; components read with `useModal(selector)`.
  */
 import { create } from 'zustand'
-import { initialTransactionListState } from '../rules/activity.js'
-import { initialSendState } from '../rules/send.js'
+import { initialTransactionListState } from './activityState.js'
 import { DEFAULT_CONFIG } from './defaults.js'
 import { loadPersisted } from './persist.js'
+import { initialSendState } from './sendState.js'
 import type { ModalState } from './types.js'
 
 /** The state a fresh modal starts from (persisted slices restored). */

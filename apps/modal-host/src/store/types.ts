@@ -18,10 +18,10 @@ import type {
   Network,
   NftEntry,
 } from '@porthole/shared'
-import type { TransactionListState } from '../rules/activity.js'
 import type { Cache } from '../rules/caches.js'
-import type { SendState } from '../rules/send.js'
 import type { CatalogueWallet } from '../rules/walletLists.js'
+import type { TransactionListState } from './activityState.js'
+import type { SendState } from './sendState.js'
 
 /** A wallet as lists show it: from the catalogue, an injected announcement, or both. */
 export type WalletEntry = {

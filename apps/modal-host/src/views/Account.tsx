@@ -9,7 +9,7 @@ import { Avatar, NetworkImage, Picture } from '../components/Images.js'
 import { t } from '../i18n/en.js'
 import { authDisplayName } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
-import { AccountTabs } from './AccountTabs.js'
+import { AccountTabsView, WalletSendView } from './lazyViews.js'
 
 /** The active network's button (opens Networks), or an unknown-network state. */
 export function NetworkButton() {
@@ -105,6 +105,7 @@ export function Account() {
               className="ph-button"
               data-variant="secondary"
               onClick={() => Modal.push({ view: 'WalletSend' })}
+              onPointerEnter={() => void WalletSendView.preload().catch(() => {})}
             >
               <Icon name="send" size={16} /> {t('send')}
             </button>
@@ -120,7 +121,7 @@ export function Account() {
           </span>
         ) : null}
       </div>
-      {network?.chainNamespace === 'eip155' ? <AccountTabs /> : null}
+      {network?.chainNamespace === 'eip155' ? <AccountTabsView.View /> : null}
       <ul className="ph-list">
         {explorer ? (
           <li>

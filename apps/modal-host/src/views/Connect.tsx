@@ -9,8 +9,8 @@ import { t } from '../i18n/en.js'
 import { detectPlatform, socialName, visibleSocials } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
-import { ConnectingWalletConnectView } from './ConnectingWalletConnectView.js'
 import { EmailForm } from './Email.js'
+import { ConnectingWalletConnectView } from './lazyViews.js'
 import { SocialIcon, startSocial } from './Social.js'
 
 /** A social button pointed at or keyed starts the wallet frame's load (see Auth.warmUp). */

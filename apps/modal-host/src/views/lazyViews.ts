@@ -1,0 +1,23 @@
+/**
+ * Views that load on demand (their code is not in the modal's first download): the QR view,
+ * the Account tabs and the Send views. Each is fetched ahead of time where the user is likely
+ * to go next.
+ */
+import { lazyView } from '../components/lazyView.js'
+
+/** The QR view (and its QR encoder), fetched while Connect idles. */
+export const ConnectingWalletConnectView = lazyView(
+  async () => (await import('./ConnectingWalletConnect.js')).ConnectingWalletConnect,
+)
+
+/** The Tokens / NFTs / Activity tabs of Account. */
+export const AccountTabsView = lazyView(async () => (await import('./AccountTabs.js')).AccountTabs)
+
+const send = () => import('./WalletSend.js')
+
+/** Send: token, amount and receiver. */
+export const WalletSendView = lazyView(async () => (await send()).WalletSend)
+/** Send: choosing the token. */
+export const WalletSendSelectTokenView = lazyView(async () => (await send()).WalletSendSelectToken)
+/** Send: the preview. */
+export const WalletSendPreviewView = lazyView(async () => (await send()).WalletSendPreview)
