@@ -329,3 +329,29 @@ test('with the embedded wallet, a switch chosen in the modal asks for confirmati
   await expect.poll(async () => (await state(page)).caipNetworkId).toBe('eip155:31338')
   await expect(frame.getByTestId('account-address')).toBeVisible()
 })
+
+test("analytics answering 403 shows 'Invalid App Configuration' once, and no event is sent after it", async ({
+  page,
+}) => {
+  let asked = 0
+  await page.route(`${API}/getAnalyticsConfig**`, (route) => {
+    asked++
+    return route.fulfill({
+      status: 403,
+      contentType: 'application/json',
+      body: JSON.stringify({ code: 'INVALID_PROJECT_ID', message: 'Invalid Project ID' }),
+    })
+  })
+  const events = analyticsEvents(page)
+  await openAccount(page)
+  const frame = modal(page)
+  const toast = frame.getByText('Invalid App Configuration')
+  await page.evaluate(`porthole.switchNetwork('eip155:31338')`)
+  await expect(toast).toBeVisible()
+  await expect(toast).toBeHidden({ timeout: 5_000 })
+  await page.evaluate(`porthole.switchNetwork('eip155:31337')`)
+  await page.waitForTimeout(1_000)
+  await expect(toast).toBeHidden()
+  expect(asked).toBe(1)
+  expect(events).toEqual([])
+})
