@@ -9,7 +9,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createIndexer } from '@porthole/api/chaindata'
@@ -17,20 +16,10 @@ import { openDatabase } from '@porthole/api/db'
 import { DEV_ACCOUNTS, startDevnet, TEST_TOKENS, testErc20Abi } from '@porthole/devnet'
 import autocannon from 'autocannon'
 import { encodeFunctionData, parseGwei, toHex } from 'viem'
+import { freePort } from '../../apps/api/test/freePort.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const CHAIN = 'eip155:31337'
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => done(port))
-    })
-  })
-}
 
 /** One autocannon run's figures. */
 export type LoadFigures = {

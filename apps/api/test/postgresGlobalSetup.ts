@@ -7,10 +7,10 @@
  */
 import { execFileSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { freePort } from './freePort.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -107,15 +107,4 @@ function which(command: string): string | undefined {
     if (dir && existsSync(path)) return path
   }
   return undefined
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }

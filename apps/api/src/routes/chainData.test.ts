@@ -2,7 +2,6 @@
  * The blockchain data service end to end: a real anvil seeded by `@porthole/devnet`, the API
  * with its indexer on SQLite and PostgreSQL, real HTTP.
  */
-import { createServer } from 'node:net'
 import {
   DEV_ACCOUNTS,
   SEED_COLLECTIONS,
@@ -24,6 +23,7 @@ import { createWalletClient, encodeFunctionData, http, parseUnits, publicActions
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDatabase, DRIVERS, type TestDatabase } from '../../test/databases.js'
+import { freePort } from '../../test/freePort.js'
 import { DEVNET_SPAM_COLLECTION, DEVNET_TOKENS } from '../chaindata/config.js'
 import { type StartApiReturnType, startApi } from '../server.js'
 
@@ -37,17 +37,6 @@ const [A0, A1, A2, A3, A7, A8] = [0, 1, 2, 3, 7, 8].map((i) => DEV_ACCOUNTS[i]!.
   string,
   string,
 ]
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 describe.each(DRIVERS)('blockchain data service on %s', (driver) => {
   let devnet: StartDevnetReturnType
