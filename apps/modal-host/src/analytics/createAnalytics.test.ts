@@ -1,51 +1,27 @@
-/// <reference types="node" />
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { HttpError } from '@porthole/shared'
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import { type RecordingServer, startRecordingServer } from '../../test/recordingServer.js'
 import { type CreateAnalyticsParameters, createAnalytics } from './createAnalytics.js'
 import { ReportableError } from './errors.js'
 
-type Received = { method: string; path: string; query: Record<string, string>; body: unknown }
-
 /** A real API stand-in: answers `/getAnalyticsConfig` and `/e` as told and records requests. */
 async function apiServer(answers: { config?: () => [number, unknown]; post?: () => number } = {}) {
-  const received: Received[] = []
-  const server = createServer((req, res) => {
-    let text = ''
-    req.on('data', (chunk) => {
-      text += chunk
-    })
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://x')
-      received.push({
-        method: req.method ?? '',
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        body: text ? JSON.parse(text) : undefined,
-      })
-      if (url.pathname === '/getAnalyticsConfig') {
-        const [status, body] = answers.config?.() ?? [200, { isAnalyticsEnabled: true }]
-        res.writeHead(status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(body))
-        return
-      }
-      res.writeHead(answers.post?.() ?? 204)
-      res.end()
-    })
+  const server = await startRecordingServer((request) => {
+    if (request.path !== '/getAnalyticsConfig') return { status: answers.post?.() ?? 204 }
+    const [status, body] = answers.config?.() ?? [200, { isAnalyticsEnabled: true }]
+    return { status, body }
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   servers.push(server)
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return { url, received, posts: () => received.filter((r) => r.path === '/e') }
+  return {
+    url: server.url,
+    received: server.received,
+    posts: () => server.received.filter((r) => r.path === '/e'),
+  }
 }
 
-const servers: ReturnType<typeof createServer>[] = []
+const servers: RecordingServer[] = []
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  }
+  for (const server of servers.splice(0)) await server.close()
 })
 
 let clock = 1_700_000_000_000

@@ -1,8 +1,10 @@
-/// <reference types="node" />
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { HttpError } from '@porthole/shared'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import {
+  type Received,
+  type RecordingServer,
+  startRecordingServer,
+} from '../../test/recordingServer.js'
 import {
   BlockchainApiResponseError,
   getBalances,
@@ -16,37 +18,17 @@ import { configureApi } from './client.js'
 
 const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
-type Received = { method: string; path: string; query: Record<string, string>; body: unknown }
-const received: Received[] = []
 /** What the next request is answered with. */
 let answer: { status: number; body: unknown } = { status: 200, body: {} }
-
-const server = createServer((req, res) => {
-  let text = ''
-  req.on('data', (chunk) => {
-    text += chunk
-  })
-  req.on('end', () => {
-    const url = new URL(req.url ?? '/', 'http://x')
-    received.push({
-      method: req.method ?? '',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      body: text ? JSON.parse(text) : undefined,
-    })
-    res.writeHead(answer.status, { 'content-type': 'application/json' })
-    res.end(JSON.stringify(answer.body))
-  })
-})
+let server: RecordingServer
+let received: Received[] = []
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  configureApi(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'proj')
+  server = await startRecordingServer(() => answer)
+  received = server.received
+  configureApi(server.url, 'proj')
 })
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
-})
+afterAll(() => server.close())
 beforeEach(() => {
   received.length = 0
 })
