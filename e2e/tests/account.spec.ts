@@ -249,10 +249,15 @@ test('the send errors: amount and receiver required, token required, too much, a
 test("the data service down shows 'Token Balance Unavailable' (the native balance still comes from the devnet's RPC); balances come back 30 s later, not before", async ({
   page,
 }) => {
+  // The installed clock runs on in real time until it is paused, so the time the test itself
+  // takes (slow on a loaded machine) would count toward the 30 s. Pause it at a time set from
+  // the moment the balance request failed instead of fast-forwarding from "now".
   await page.clock.install()
   let asked = 0
+  let failedAt = 0
   await page.route(`${API}/v1/account/*/balance**`, (route) => {
     asked++
+    failedAt = Date.now()
     return route.abort('connectionrefused')
   })
   // The API's RPC proxy is down too: the native balance comes from the devnet's own RPC, the
@@ -270,7 +275,9 @@ test("the data service down shows 'Token Balance Unavailable' (the native balanc
   page.on('response', (response) => {
     if (/\/v1\/account\/[^/]+\/balance/.test(response.url())) answered.push(response.status())
   })
-  await page.clock.fastForward('00:29')
+  // The modal stamps the failure after the request failed (so at failedAt or later): paused at
+  // failedAt + 29 s, less than 30 s have passed for it, however long the steps above took.
+  await page.clock.pauseAt(failedAt + 29_000)
   await frame.getByRole('tab', { name: 'NFTs' }).click()
   await frame.getByRole('tab', { name: 'Tokens' }).click()
   await page.waitForTimeout(300)
