@@ -201,7 +201,7 @@ test('a wrong code is refused with attempts left, and a second code within 30 s 
     `${API_URL}/auth/v1/email/start?projectId=porthole-demo&st=e2e&sv=e2e`,
     {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:4200' },
+      headers: { 'content-type': 'application/json', origin: 'http://wallet.localhost:4200' },
       body: JSON.stringify({ email, deviceId: 'e2e-device-0000000000' }),
     },
   )
@@ -317,7 +317,7 @@ test("the wallet frame not loading gives 'Network Error - Could not load embedde
   page,
 }) => {
   // The wallet server is unreachable for this page (its requests fail at the network).
-  await page.route('http://127.0.0.1:4200/**', (route) => route.abort('connectionrefused'))
+  await page.route('http://wallet.localhost:4200/**', (route) => route.abort('connectionrefused'))
   await openDemo(page)
   await startEmailConnect(page, freshEmail('down'))
   await expect(modal(page).getByTestId('alert')).toHaveText(

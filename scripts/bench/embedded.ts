@@ -11,7 +11,7 @@ import { BENCH_ORIGIN, serve } from './browser.js'
 import { brotli } from './sdkSize.js'
 import { quantile } from './stats.js'
 
-const WALLET_ORIGIN = 'http://127.0.0.1:4200'
+const WALLET_ORIGIN = 'http://wallet.localhost:4200'
 const MAIL_URL = 'http://127.0.0.1:4500'
 const LOGINS = 5
 const SIGNATURES = 20

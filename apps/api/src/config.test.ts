@@ -4,7 +4,7 @@ import { InvalidConfigError, parseUpstreams, resolveConfig } from './config.js'
 describe('resolveConfig', () => {
   test('defaults: frame origins, modal origin, devnet upstreams, generous rate limit, 1 s project cache', () => {
     const config = resolveConfig({}, {})
-    expect(config.frameOrigins).toEqual(['http://127.0.0.1:4100', 'http://127.0.0.1:4200'])
+    expect(config.frameOrigins).toEqual(['http://127.0.0.1:4100', 'http://wallet.localhost:4200'])
     expect(config.modalOrigin).toBe('http://127.0.0.1:4100')
     expect(config.upstreams).toEqual({
       'eip155:31337': 'http://127.0.0.1:8545',
@@ -50,8 +50,8 @@ describe('resolveConfig', () => {
 
   test('auth: SMTP and social providers from the endpoints, overridable per provider', () => {
     const defaults = resolveConfig({}, {})
-    expect(defaults.walletUrl).toBe('http://127.0.0.1:4200')
-    expect(defaults.credentialOrigins).toEqual(['http://127.0.0.1:4200'])
+    expect(defaults.walletUrl).toBe('http://wallet.localhost:4200')
+    expect(defaults.credentialOrigins).toEqual(['http://wallet.localhost:4200'])
     expect(defaults.auth).toMatchObject({
       smtpUrl: 'smtp://127.0.0.1:2525',
       mailFrom: 'Porthole <no-reply@porthole.local>',

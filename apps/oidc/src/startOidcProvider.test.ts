@@ -308,7 +308,7 @@ describe('startOidcProvider', () => {
     expect(csp).toMatch(/style-src 'sha256-[^']+'/)
     // The redirect URI's origin, and the wallet origin the API's callback forwards to.
     expect(csp).toContain(
-      `form-action 'self' ${new URL(REDIRECT_URI).origin} http://127.0.0.1:4200;`,
+      `form-action 'self' ${new URL(REDIRECT_URI).origin} http://wallet.localhost:4200;`,
     )
     expect(csp).toContain("frame-ancestors 'none'")
   })

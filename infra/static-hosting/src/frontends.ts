@@ -4,7 +4,7 @@
  */
 
 import { fileURLToPath } from 'node:url'
-import { endpoints, portOf } from '@porthole/shared'
+import { endpoints, listenHostOf, portOf } from '@porthole/shared'
 import { type StartStaticServerReturnType, startStaticServer } from './server.ts'
 
 const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url))
@@ -59,7 +59,7 @@ export async function startFrontends(
     kind: 'modal',
     root: roots.modal,
     extraFiles: { '/sdk.js': roots.sdk },
-    host: new URL(urls.modal).hostname,
+    host: listenHostOf(urls.modal),
     port: portOf(urls.modal),
   })
   try {
@@ -67,7 +67,7 @@ export async function startFrontends(
       ...common,
       kind: 'wallet',
       root: roots.wallet,
-      host: new URL(urls.wallet).hostname,
+      host: listenHostOf(urls.wallet),
       port: portOf(urls.wallet),
     })
     return {

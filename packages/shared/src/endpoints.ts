@@ -7,7 +7,9 @@
 export const DEFAULT_ENDPOINTS = {
   demo: 'http://localhost:4000',
   modal: 'http://127.0.0.1:4100',
-  wallet: 'http://127.0.0.1:4200',
+  // A domain, not an IP address: passkeys (WebAuthn) refuse IP addresses as relying parties.
+  // Browsers resolve every `*.localhost` name to loopback and treat it as a secure context.
+  wallet: 'http://wallet.localhost:4200',
   api: 'http://127.0.0.1:4300',
   relay: 'ws://127.0.0.1:4400',
   mail: 'http://127.0.0.1:4500',
@@ -52,6 +54,19 @@ export function endpoints(
   for (const key of Object.keys(DEFAULT_ENDPOINTS) as Endpoint[])
     out[key] = (env[ENDPOINT_ENV[key]] || DEFAULT_ENDPOINTS[key]).replace(/\/+$/, '')
   return out
+}
+
+/**
+ * The interface a local server for `url` listens on: its host name, except `*.localhost` names
+ * (which browsers resolve to loopback themselves, but Node's resolver does not) listen on
+ * `127.0.0.1`.
+ *
+ * @example
+ * listenHostOf('http://wallet.localhost:4200') // '127.0.0.1'
+ */
+export function listenHostOf(url: string): string {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '')
+  return host.endsWith('.localhost') ? '127.0.0.1' : host
 }
 
 /**
