@@ -94,11 +94,12 @@ export function createApp({
     keys ??= loadAuthKeys(config.auth)
     return keys
   }
-  if (config.auth.shareKey !== undefined || config.auth.signingKey !== undefined) authKeys()
+  if (config.auth.shareKey !== undefined) authKeys()
   const auth: AuthContext = {
     db,
     publicUrl: config.publicUrl,
     walletUrl: config.walletUrl,
+    trustProxy: config.trustProxy,
     keys: authKeys,
     mailer: mailer ?? createMailer({ smtpUrl: config.auth.smtpUrl, from: config.auth.mailFrom }),
     social: createSocialClients(config.auth.social),

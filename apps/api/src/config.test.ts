@@ -56,7 +56,6 @@ describe('resolveConfig', () => {
       smtpUrl: 'smtp://127.0.0.1:2525',
       mailFrom: 'Porthole <no-reply@porthole.local>',
       shareKey: undefined,
-      signingKey: undefined,
       mailRateLimit: { burst: 10 },
     })
     expect(defaults.auth.social.github).toEqual({

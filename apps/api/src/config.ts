@@ -21,12 +21,10 @@ export type AuthConfig = {
   mailFrom: string
   /** OpenID Connect client per social provider. */
   social: Readonly<Record<AuthSocialProvider, SocialProviderConfig>>
-  /** Where the share key and signing key are generated when not given (mode 0600 files). */
+  /** Where the share key is generated when not given (a mode 0600 file). */
   keyDir: string
   /** AES-256 key of the auth shares at rest, base64 of 32 bytes; else `<keyDir>/api-share.key`. */
   shareKey: string | undefined
-  /** Ed25519 private JWK (JSON) signing recovery tickets; else `<keyDir>/api-signing.jwk`. */
-  signingKey: string | undefined
   /** Extra limit on requests that send mail, per client IP and project, or `false`. */
   mailRateLimit: RateLimitConfig | false
 }
@@ -85,7 +83,6 @@ export const CONFIG_ENV = {
   trustProxy: 'PORTHOLE_API_TRUST_PROXY',
   mailFrom: 'PORTHOLE_MAIL_FROM',
   shareKey: 'PORTHOLE_SHARE_KEY',
-  signingKey: 'PORTHOLE_API_SIGNING_KEY',
   keyDir: 'PORTHOLE_API_KEY_DIR',
   /** Per provider: `PORTHOLE_SOCIAL_<PROVIDER>_ISSUER`, `_CLIENT_ID`, `_CLIENT_SECRET`. */
   socialPrefix: 'PORTHOLE_SOCIAL_',
@@ -150,7 +147,6 @@ export function resolveConfig(
     social: socialFromEnv(urls.oidc, env),
     keyDir: env[CONFIG_ENV.keyDir] || DEFAULT_KEY_DIR,
     shareKey: env[CONFIG_ENV.shareKey] || undefined,
-    signingKey: env[CONFIG_ENV.signingKey] || undefined,
     mailRateLimit: (rest.rateLimit ?? rateLimit) === false ? false : DEFAULT_MAIL_RATE_LIMIT,
     ...authOverrides,
   }

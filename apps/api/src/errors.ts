@@ -23,13 +23,17 @@ export const API_ERRORS = {
   FEATURE_DISABLED: { status: 403, message: 'This login method is not enabled for the project' },
   COOLDOWN: { status: 429, message: 'Please try again after {n} seconds' },
   LOCKED: { status: 429, message: 'Too many attempts. Please try again after {n} minutes' },
-  DEVICE_NOT_APPROVED: { status: 403, message: 'This device is not approved' },
   INVALID_CODE: { status: 400, message: 'Invalid code' },
   CODE_EXPIRED: { status: 400, message: 'Code expired' },
   INVALID_RESULT: { status: 400, message: 'Failed to connect' },
   EMAIL_IN_USE: { status: 409, message: 'This e-mail is already in use' },
   ADDRESS_MISMATCH: { status: 409, message: 'The address does not match the wallet' },
   NO_WALLET: { status: 404, message: 'No wallet' },
+  INVALID_SHARES_SIGNATURE: {
+    status: 400,
+    message: "The key shares must be signed by the wallet's own key",
+  },
+  SHARES_CHANGED: { status: 409, message: 'The key shares changed meanwhile' },
   MAIL_UNAVAILABLE: { status: 503, message: 'Could not send the e-mail' },
   SOCIAL_PROVIDER_UNAVAILABLE: { status: 502, message: 'Failed to initiate social connection' },
 } as const

@@ -16,7 +16,6 @@ export {
   decryptShare,
   KEY_FILES,
   loadAuthKeys,
-  type PublicJwk,
 } from './auth/keys.js'
 export { createMailer, type Mailer, type MailMessage } from './auth/mailer.js'
 export { type AuthUser, toAuthUser } from './auth/users.js'
@@ -46,7 +45,7 @@ export {
 export { type Db, defaultDatabaseUrl, openDatabase } from './db/index.js'
 export { API_ERRORS, ApiError, type ApiErrorBody, type ApiErrorCode } from './errors.js'
 export * from './projects/index.js'
-export { RECOVERY_TICKET_AUDIENCE, RECOVERY_TICKET_TTL_SECONDS } from './routes/authAccount.js'
+export { RECOVERY_LOGIN_MAX_AGE_MS } from './routes/authAccount.js'
 export { ALLOWED_RPC_METHODS, RPC_NOT_ALLOWED } from './rpc/allowedMethods.js'
 export { proxyRpc } from './rpc/proxyRpc.js'
 export { type StartApiParameters, type StartApiReturnType, startApi } from './server.js'

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs'
 import { DEMO_PROJECT_ID } from '@porthole/shared'
 import { describe, expect, test } from 'vitest'
 import { createTestDatabase } from '../test/databases.js'
@@ -22,12 +21,6 @@ describe('startApi', () => {
       )
       const image = await fetch(wallets.data[0].image_url)
       expect(image.headers.get('content-type')).toBe('image/svg+xml')
-      // Auth keys are generated (on first use) beside the SQLite file, for the owner only.
-      const jwks = await (await fetch(`${api.url}/auth/v1/jwks.json`)).json()
-      expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519' })
-      const dir = target.url.replace(/^file:/, '').replace(/\/[^/]+$/, '')
-      expect(statSync(`${dir}/api-share.key`).mode & 0o777).toBe(0o600)
-      expect(statSync(`${dir}/api-signing.jwk`).mode & 0o777).toBe(0o600)
     } finally {
       await api.close()
       await target.cleanup()

@@ -1,5 +1,6 @@
 export * from './blockchainApi.js'
 export * from './caip.js'
+export * from './custody.js'
 export * from './devnet.js'
 export * from './endpoints.js'
 export * from './format.js'

@@ -68,6 +68,27 @@ describe('admin CLI (spawned)', () => {
     await db.close()
   })
 
+  test('recovery sets the policy and keeps the other features; bad input is refused', async () => {
+    const id = cli(['project', 'create', '--origin', 'https://r.test'], target.url)
+      .stdout.trimEnd()
+      .split('\n')
+      .at(-1)!
+    const db = await openDatabase({ url: target.url })
+    await db.execute('UPDATE projects SET features = ? WHERE id = ?', ['{"swaps":false}', id])
+    const set = cli(['project', 'recovery', id, 'user'], target.url)
+    expect(set).toMatchObject({ code: 0, stderr: '' })
+    expect(set.stdout).toContain('recovers wallets: user')
+    expect((await getProject(db, id))?.features).toEqual({ swaps: false, recovery: 'user' })
+    const wrong = cli(['project', 'recovery', id, 'operator'], target.url)
+    expect(wrong.code).toBe(1)
+    expect(wrong.stderr).toContain('Unknown recovery policy "operator": use automatic or user')
+    expect(cli(['project', 'recovery', 'nope', 'user'], target.url).stderr).toContain(
+      'Unknown project: nope',
+    )
+    expect((await getProject(db, id))?.features.recovery).toBe('user')
+    await db.close()
+  })
+
   test('bad input exits 1 with a clear message on stderr', () => {
     const unknown = cli(['project', 'allow', 'no-such-project', 'https://a.test'], target.url)
     expect(unknown.code).toBe(1)

@@ -5,12 +5,15 @@ import { openDatabase, redactUrl } from '../db/openDatabase.js'
 import { allowOrigin } from '../projects/allowOrigin.js'
 import { createProject } from '../projects/createProject.js'
 import { denyOrigin } from '../projects/denyOrigin.js'
+import { RecoveryPolicy } from '../projects/features.js'
+import { getProject } from '../projects/getProject.js'
 import { listProjects } from '../projects/listProjects.js'
 import {
   InvalidProjectIdError,
   ProjectExistsError,
   ProjectNotFoundError,
 } from '../projects/Project.js'
+import { setProjectFeatures } from '../projects/setProjectFeatures.js'
 
 /** Usage text of the admin CLI. */
 export const USAGE = `Usage: npm run admin -- <command>
@@ -24,6 +27,11 @@ Commands:
       Remove an origin pattern from a project's allowlist.
   project list
       List projects (id, name, origins).
+  project recovery <projectId> <automatic|user>
+      How the project's embedded wallets are recovered on a new device or site: automatic (the
+      recovery key service checks the user by e-mail or identity provider; its operator and the
+      API's together could recover a wallet, neither alone) or user (the user's own passkey;
+      nobody else can, and a lost passkey with no device left loses the wallet).
 
 Origins are scheme://host[:port]; "*." may lead the host (any subdomain) and ":*" stands for
 any port, e.g. https://*.example.com or http://localhost:*.
@@ -109,6 +117,23 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
               : `${result.origin} was not in the allowlist of project ${projectId}`,
           )
         }
+        return 0
+      }
+      case 'recovery': {
+        noOptions(values, 'project recovery')
+        expectArgs(rest, 2, 'project recovery needs <projectId> <automatic|user>')
+        const [projectId, policy] = rest as [string, string]
+        const parsed = RecoveryPolicy.safeParse(policy)
+        if (!parsed.success)
+          throw new UsageError(`Unknown recovery policy "${policy}": use automatic or user`)
+        const database = await open()
+        const project = await getProject(database, projectId)
+        if (!project) throw new ProjectNotFoundError(projectId)
+        await setProjectFeatures(database, {
+          projectId,
+          features: { ...project.features, recovery: parsed.data },
+        })
+        stdout(`Project ${projectId} now recovers wallets: ${parsed.data}`)
         return 0
       }
       case 'list': {

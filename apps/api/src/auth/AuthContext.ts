@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import type { ApiConfig } from '../config.js'
 import type { Db } from '../db/Db.js'
 import type { AppEnv } from '../http/AppEnv.js'
 import type { AuthKeys } from './keys.js'
@@ -26,6 +27,8 @@ export type AuthContext = {
   session: MiddlewareHandler<AppEnv>
   /** Starts an opportunistic cleanup of expired rows. */
   cleanup(): void
+  /** How the client IP is read (for the notice mails). */
+  trustProxy: ApiConfig['trustProxy']
   /** Reports unexpected and operational errors (mail, social provider). */
   onError(error: unknown): void
 }

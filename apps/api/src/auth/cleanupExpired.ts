@@ -27,12 +27,7 @@ export function createCleanup(
   let running: Promise<void> | undefined
   const run = async () => {
     const now = Date.now()
-    for (const table of [
-      'auth_sessions',
-      'auth_device_tokens',
-      'auth_social_states',
-      'auth_social_results',
-    ])
+    for (const table of ['auth_sessions', 'auth_social_states', 'auth_social_results'])
       await db.execute(`DELETE FROM ${table} WHERE expires_at <= ?`, [now])
     await db.execute(
       `DELETE FROM auth_codes

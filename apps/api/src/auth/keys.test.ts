@@ -1,5 +1,5 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -17,44 +17,33 @@ afterEach(() => {
 })
 
 describe('loadAuthKeys', () => {
-  test('generates both keys once into owner-only files and reads them back', () => {
+  test('generates the share key once into an owner-only file and reads it back', () => {
     const keyDir = join(tempDir(), 'nested')
     const first = loadAuthKeys({ keyDir })
-    for (const file of Object.values(KEY_FILES))
-      expect(statSync(join(keyDir, file)).mode & 0o777).toBe(0o600)
+    expect(statSync(join(keyDir, KEY_FILES.shareKey)).mode & 0o777).toBe(0o600)
     expect(Buffer.from(readFileSync(join(keyDir, KEY_FILES.shareKey), 'utf8'), 'base64')).toEqual(
       first.shareKey,
     )
     const second = loadAuthKeys({ keyDir })
     expect(second.shareKey).toEqual(first.shareKey)
-    expect(second.publicJwk).toEqual(first.publicJwk)
     expect(first.codeKey).not.toEqual(first.shareKey)
-    expect(first.publicJwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' })
-    expect(first.publicJwk).not.toHaveProperty('d')
+    // No ticket-signing key any more: the API cannot vouch for a user to the recovery service.
+    expect(readdirSync(keyDir)).toEqual([KEY_FILES.shareKey])
   })
 
-  test('configured keys win and no file is written', () => {
+  test('a configured key wins and no file is written', () => {
     const keyDir = tempDir()
     const shareKey = randomBytes(32).toString('base64')
-    const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' })
-    const keys = loadAuthKeys({ keyDir, shareKey, signingKey: JSON.stringify(jwk) })
+    const keys = loadAuthKeys({ keyDir, shareKey })
     expect(keys.shareKey.toString('base64')).toBe(shareKey)
-    expect(keys.publicJwk.x).toBe(jwk.x)
     expect(() => statSync(join(keyDir, KEY_FILES.shareKey))).toThrow()
   })
 
-  test('refuses a share key that is not 32 bytes and a signing key that is not Ed25519', () => {
+  test('refuses a share key that is not 32 bytes', () => {
     const keyDir = tempDir()
     expect(() => loadAuthKeys({ keyDir, shareKey: randomBytes(16).toString('base64') })).toThrow(
       InvalidConfigError,
     )
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
-      format: 'jwk',
-    })
-    expect(() => loadAuthKeys({ keyDir, signingKey: JSON.stringify(rsa) })).toThrow(
-      InvalidConfigError,
-    )
-    expect(() => loadAuthKeys({ keyDir, signingKey: 'nope' })).toThrow(InvalidConfigError)
   })
 })
 

@@ -1,35 +1,16 @@
 /**
- * The auth keys the database never holds: the AES-256 key of the auth shares at rest (from which
- * the OTP hashing key is derived) and the Ed25519 key that signs recovery tickets. Each comes from
- * configuration (environment) or from a file generated once in `keyDir` (mode 0600).
+ * The auth key the database never holds: the AES-256 key of the auth shares at rest (from which
+ * the OTP hashing key is derived), from configuration (environment) or from a file generated once
+ * in `keyDir` (mode 0600). The API signs nothing for the recovery key service: that service checks
+ * users itself.
  */
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  hkdfSync,
-  type KeyObject,
-  randomBytes,
-} from 'node:crypto'
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CONFIG_ENV, InvalidConfigError } from '../config.js'
 
 /** File names of the generated keys in `keyDir`. */
-export const KEY_FILES = { shareKey: 'api-share.key', signingKey: 'api-signing.jwk' } as const
-
-/** The public half of the signing key, as published at `/auth/v1/jwks.json`. */
-export type PublicJwk = {
-  kty: 'OKP'
-  crv: 'Ed25519'
-  x: string
-  kid: string
-  alg: 'EdDSA'
-  use: 'sig'
-}
+export const KEY_FILES = { shareKey: 'api-share.key' } as const
 
 /** The loaded keys. */
 export type AuthKeys = {
@@ -37,10 +18,6 @@ export type AuthKeys = {
   shareKey: Buffer
   /** HMAC key of the stored one-time codes (derived from `shareKey`). */
   codeKey: Buffer
-  /** Ed25519 private key of recovery tickets. */
-  signingKey: KeyObject
-  /** Its public JWK (with `kid`, the RFC 7638 thumbprint). */
-  publicJwk: PublicJwk
 }
 
 /** Options of {@link loadAuthKeys}. */
@@ -49,47 +26,25 @@ export type LoadAuthKeysParameters = {
   keyDir: string
   /** Base64 of 32 bytes (`PORTHOLE_SHARE_KEY`). */
   shareKey?: string | undefined
-  /** Ed25519 private JWK as JSON (`PORTHOLE_API_SIGNING_KEY`). */
-  signingKey?: string | undefined
 }
 
 /**
- * Loads the auth keys from the given values, else from `keyDir`, generating the files there on
+ * Loads the auth key from the given value, else from `keyDir`, generating the file there on
  * first use (atomically, so concurrent processes agree on one key).
  *
  * @example
  * const keys = loadAuthKeys({ keyDir: '/srv/porthole/.data' })
  */
-export function loadAuthKeys({ keyDir, shareKey, signingKey }: LoadAuthKeysParameters): AuthKeys {
+export function loadAuthKeys({ keyDir, shareKey }: LoadAuthKeysParameters): AuthKeys {
   const shareText =
     shareKey ??
     readOrCreate(join(keyDir, KEY_FILES.shareKey), () => randomBytes(32).toString('base64'))
   const share = Buffer.from(shareText.trim(), 'base64')
   if (share.length !== 32)
     throw new InvalidConfigError(`${CONFIG_ENV.shareKey} must be the base64 of 32 bytes`)
-
-  const jwkText =
-    signingKey ??
-    readOrCreate(join(keyDir, KEY_FILES.signingKey), () =>
-      JSON.stringify(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' })),
-    )
-  let privateKey: KeyObject
-  try {
-    privateKey = createPrivateKey({ key: JSON.parse(jwkText), format: 'jwk' })
-  } catch (cause) {
-    throw new InvalidConfigError(`${CONFIG_ENV.signingKey} is not a private JWK`, { cause })
-  }
-  if (privateKey.asymmetricKeyType !== 'ed25519')
-    throw new InvalidConfigError(`${CONFIG_ENV.signingKey} must be an Ed25519 (OKP) key`)
-  const { x } = createPublicKey(privateKey).export({ format: 'jwk' }) as { x: string }
-  const kid = createHash('sha256')
-    .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
-    .digest('base64url')
   return {
     shareKey: share,
     codeKey: Buffer.from(hkdfSync('sha256', share, Buffer.alloc(0), 'porthole one-time codes', 32)),
-    signingKey: privateKey,
-    publicJwk: { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' },
   }
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { codeMail, deviceMail, escapeHtml, smtpOptions } from './mailer.js'
+import {
+  codeMail,
+  describeUserAgent,
+  escapeHtml,
+  sharesChangedMail,
+  smtpOptions,
+} from './mailer.js'
 
 describe('smtpOptions', () => {
   test('reads host, port, credentials and TLS mode from the URL', () => {
@@ -23,15 +29,50 @@ describe('smtpOptions', () => {
 })
 
 describe('mail templates', () => {
-  test('the code is in the subject and both bodies; the link is escaped in HTML', () => {
+  test('the code is in the subject and both bodies', () => {
     const mail = codeMail({ to: 'a@b.test', code: '042917' })
     expect(mail.subject).toBe('Your Porthole code is 042917')
     expect(mail.text).toContain('042917')
     expect(mail.html).toContain('042917')
-    const link = 'http://api.test/auth/v1/device/approve?token=t&projectId=p'
-    const device = deviceMail({ to: 'a@b.test', link })
-    expect(device.text).toContain(link)
-    expect(device.html).toContain(escapeHtml(link))
     expect(escapeHtml(`<a href="x">'&`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;')
+  })
+
+  test('the share-change notice names the site, device and IP, escaped in HTML', () => {
+    const mail = sharesChangedMail({
+      to: 'a@b.test',
+      address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      site: 'https://shop.example/<x>',
+      device: 'Chrome 156 on Linux',
+      ip: '203.0.113.9',
+      recovery: 'passkey',
+      recoveryChanged: true,
+    })
+    for (const part of [
+      'https://shop.example/<x>',
+      'Chrome 156 on Linux',
+      '203.0.113.9',
+      'passkey',
+    ])
+      expect(mail.text).toContain(part)
+    expect(mail.html).toContain('https://shop.example/&lt;x&gt;')
+    expect(mail.html).not.toContain('<x>')
+  })
+
+  test.each([
+    [
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36',
+      'Chrome 156 on Linux',
+    ],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+      'Safari 18 on iOS',
+    ],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      'Firefox 133 on Windows',
+    ],
+    [undefined, 'An unknown browser on an unknown system'],
+  ])('describeUserAgent(%s) is %s', (ua, expected) => {
+    expect(describeUserAgent(ua)).toBe(expected)
   })
 })

@@ -1,5 +1,6 @@
 /**
- * Login mail over SMTP (nodemailer): the one-time code and the new-device approval link.
+ * Login mail over SMTP (nodemailer): the one-time code, and the notice of a change of a wallet's
+ * key shares.
  */
 import nodemailer from 'nodemailer'
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js'
@@ -88,21 +89,85 @@ export function codeMail({ to, code }: { to: string; code: string }): MailMessag
   }
 }
 
+/** What {@link sharesChangedMail} reports. */
+export type SharesChangedMailParameters = {
+  to: string
+  address: string
+  /** The host site the wallet frame served, when it said. */
+  site: string | null
+  /** Browser and system, from the User-Agent. */
+  device: string
+  ip: string
+  /** How the new recovery share is kept. */
+  recovery: 'automatic' | 'passkey'
+  /** Whether the way of recovery changed. */
+  recoveryChanged: boolean
+}
+
 /**
- * The new-device approval mail.
+ * The notice of a change of a wallet's key shares (a new device or site, a passkey set up):
+ * every change is mailed, so a change the owner did not make does not go unseen.
  *
  * @example
- * deviceMail({ to: 'a@b.test', link: 'http://127.0.0.1:4300/auth/v1/device/approve?token=…' })
+ * sharesChangedMail({ to, address, site: 'https://app.example', device: 'Chrome on Linux', ip, recovery: 'automatic', recoveryChanged: false })
  */
-export function deviceMail({ to, link }: { to: string; link: string }): MailMessage {
+export function sharesChangedMail(parameters: SharesChangedMailParameters): MailMessage {
+  const { to, address, site, device, ip, recovery, recoveryChanged } = parameters
+  const how =
+    recovery === 'passkey'
+      ? 'It can now be recovered on a new device only with your passkey.'
+      : 'It can be recovered on a new device after you approve that device from your e-mail.'
+  const lines = [
+    `The keys of your Porthole wallet ${address} were just re-split for a new device or site.`,
+    '',
+    `Site: ${site ?? 'not given'}`,
+    `Device: ${device}`,
+    `IP address: ${ip}`,
+    `Time: ${new Date().toUTCString()}`,
+    '',
+    ...(recoveryChanged ? [how, ''] : []),
+    'If this was not you, sign in and move your funds to a new wallet.',
+  ]
   return {
     to,
-    subject: 'Approve sign-in on a new device',
-    text: `Someone is signing in to Porthole with this e-mail on a new device or site.\n\nTo approve it, open this link (valid for 15 minutes):\n${link}\n\nWe will then send you a code to enter in the app.\nIf this was not you, ignore this e-mail.\n`,
-    html: page(
-      `<p>Someone is signing in to Porthole with this e-mail on a new device or site.</p><p><a href="${escapeHtml(link)}">Approve this device</a> (valid for 15 minutes)</p><p>We will then send you a code to enter in the app.</p><p style="color:#666">If this was not you, ignore this e-mail.</p>`,
-    ),
+    subject: 'Your Porthole wallet was set up on a new device',
+    text: `${lines.join('\n')}\n`,
+    html: page(lines.map((line) => (line ? `<p>${escapeHtml(line)}</p>` : '')).join('')),
   }
+}
+
+/**
+ * A short description of a browser from its User-Agent ("Chrome 156 on Linux"); good enough
+ * for a notice, not for decisions.
+ *
+ * @example
+ * describeUserAgent('Mozilla/5.0 (X11; Linux x86_64) … Chrome/156.0.0.0 Safari/537.36') // 'Chrome 156 on Linux'
+ */
+export function describeUserAgent(userAgent: string | undefined): string {
+  const ua = userAgent ?? ''
+  const browser =
+    [
+      [/Edg\/(\d+)/, 'Edge'],
+      [/OPR\/(\d+)/, 'Opera'],
+      [/Firefox\/(\d+)/, 'Firefox'],
+      [/(?:HeadlessChrome|Chrome|CriOS)\/(\d+)/, 'Chrome'],
+      [/Version\/(\d+)[^ ]* (?:Mobile\/\S+ )?Safari\//, 'Safari'],
+    ]
+      .map(([pattern, name]) => {
+        const match = (pattern as RegExp).exec(ua)
+        return match ? `${name} ${match[1]}` : null
+      })
+      .find(Boolean) ?? 'An unknown browser'
+  const system =
+    [
+      [/iPhone|iPad/, 'iOS'],
+      [/Android/, 'Android'],
+      [/Mac OS X/, 'macOS'],
+      [/Windows/, 'Windows'],
+      [/CrOS/, 'ChromeOS'],
+      [/Linux/, 'Linux'],
+    ].find(([pattern]) => (pattern as RegExp).test(ua))?.[1] ?? 'an unknown system'
+  return `${browser} on ${system}`
 }
 
 /**

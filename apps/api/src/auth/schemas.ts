@@ -40,28 +40,75 @@ export const Base64Text = z
   .max(4096)
   .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, 'Expected base64')
 
-/** Body of `POST /auth/v1/email/start` and `POST /auth/v1/device/status`. */
+/** Body of `POST /auth/v1/email/start`. */
 export const EmailStartBody = z.object({ email: Email, deviceId: DeviceId })
 
 /** Body of `POST /auth/v1/email/verify`. */
 export const EmailVerifyBody = z.object({ email: Email, deviceId: DeviceId, code: Code })
 
-/** Query of `GET /auth/v1/device/approve`. */
-export const DeviceApproveQuery = z.object({ token: Token })
+/**
+ * The OpenID nonce the wallet frame chose: the RFC 7638 thumbprint (base64url SHA-256, 43
+ * characters) of a key only the frame holds, so the ID token proves the frame's login to the
+ * recovery service and is useless to anyone else who sees it (this API included).
+ */
+export const Nonce = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Expected a base64url SHA-256')
 
 /** Body of `POST /auth/v1/social/start`. */
-export const SocialStartBody = z.object({ provider: AuthSocialProvider, deviceId: DeviceId })
+export const SocialStartBody = z.object({
+  provider: AuthSocialProvider,
+  deviceId: DeviceId,
+  nonce: Nonce,
+})
 
 /** Body of `POST /auth/v1/social/exchange`. */
 export const SocialExchangeBody = z.object({ result: Token, deviceId: DeviceId })
 
-/** Body of `PUT /auth/v1/shares`. */
+/** A share set id (the wallet frame makes one per split). */
+export const SetId = z
+  .string()
+  .min(8)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/)
+
+/**
+ * The recovery share as stored: sealed by the recovery key service (`automatic`) or under the
+ * PRF secret of the user's passkey (`passkey`, with the credential id to ask for).
+ */
+export const RecoveryShare = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('automatic'), ciphertext: Base64Text }),
+  z.object({
+    kind: z.literal('passkey'),
+    ciphertext: Base64Text,
+    credentialId: z
+      .string()
+      .min(16)
+      .max(1024)
+      .regex(/^[A-Za-z0-9_-]+$/, 'Expected base64url'),
+  }),
+])
+/** A stored recovery share. */
+export type RecoveryShare = z.infer<typeof RecoveryShare>
+
+/**
+ * Body of `PUT /auth/v1/shares`: a new share set, signed (EIP-191) by the wallet's own key over
+ * {@link sharesMessage}, so a session alone can neither brick a wallet nor swap its shares.
+ */
 export const SharesBody = z.object({
-  setId: z.string().min(1).max(64),
+  setId: SetId,
+  /** The set this one replaces (`null` for the first set of a user). */
+  replaces: SetId.nullable(),
   address: EvmAddress,
   authShare: Base64Text,
-  recoveryCiphertext: Base64Text,
+  recovery: RecoveryShare,
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'Expected a 65-byte signature'),
+  /** The host page the wallet frame serves (for the notice mail). */
+  site: z
+    .url({ protocol: /^https?$/ })
+    .max(300)
+    .optional(),
 })
+/** The body of `PUT /auth/v1/shares`. */
+export type SharesBody = z.infer<typeof SharesBody>
 
 /** Body of `POST /auth/v1/email/update/start`. */
 export const EmailUpdateStartBody = z.object({ newEmail: Email })

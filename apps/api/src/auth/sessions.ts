@@ -39,7 +39,13 @@ export async function createSession(
 }
 
 /** A live session. */
-export type Session = { userId: string; tokenHash: string; deviceId: string }
+export type Session = {
+  userId: string
+  tokenHash: string
+  deviceId: string
+  /** When the sign-in that made this session happened (ms since the epoch). */
+  createdAt: number
+}
 
 /**
  * The live session of `token` in `projectId`, if any.
@@ -53,11 +59,18 @@ export async function findSession(
   token: string,
 ): Promise<Session | undefined> {
   const tokenHash = hashToken(token)
-  const [row] = await db.query<{ user_id: string; device_id: string }>(
-    'SELECT user_id, device_id FROM auth_sessions WHERE token_hash = ? AND project_id = ? AND expires_at > ?',
+  const [row] = await db.query<{ user_id: string; device_id: string; created_at: number }>(
+    'SELECT user_id, device_id, created_at FROM auth_sessions WHERE token_hash = ? AND project_id = ? AND expires_at > ?',
     [tokenHash, projectId, Date.now()],
   )
-  return row && { userId: row.user_id, tokenHash, deviceId: row.device_id }
+  return (
+    row && {
+      userId: row.user_id,
+      tokenHash,
+      deviceId: row.device_id,
+      createdAt: Number(row.created_at),
+    }
+  )
 }
 
 /**

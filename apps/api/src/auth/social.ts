@@ -61,18 +61,19 @@ export type AuthorizationRequest = {
 }
 
 /**
- * Builds the authorization URL (scope `openid email profile`, PKCE S256, state, nonce).
+ * Builds the authorization URL (scope `openid email profile`, PKCE S256, state, and the nonce the
+ * wallet frame chose).
  *
  * @example
- * const { uri, state, nonce, codeVerifier } = await authorizationRequest(configuration, redirectUri)
+ * const { uri, state, codeVerifier } = await authorizationRequest(configuration, redirectUri, nonce)
  */
 export async function authorizationRequest(
   configuration: client.Configuration,
   redirectUri: string,
+  nonce: string,
 ): Promise<AuthorizationRequest> {
   const codeVerifier = client.randomPKCECodeVerifier()
   const state = client.randomState()
-  const nonce = client.randomNonce()
   const url = client.buildAuthorizationUrl(configuration, {
     redirect_uri: redirectUri,
     scope: 'openid email profile',
@@ -84,9 +85,12 @@ export async function authorizationRequest(
   return { uri: url.href, state, nonce, codeVerifier }
 }
 
+/** The user's claims and the raw ID token. */
+export type ExchangeCodeReturnType = SocialClaims & { idToken: string }
+
 /**
  * Exchanges the code of the callback URL and reads the user's claims (ID token, then userinfo
- * where the provider has it).
+ * where the provider has it); the raw ID token comes back too, for the wallet frame.
  *
  * @example
  * const claims = await exchangeCode(configuration, callbackUrl, { state, nonce, codeVerifier })
@@ -95,7 +99,7 @@ export async function exchangeCode(
   configuration: client.Configuration,
   callbackUrl: URL,
   checks: { state: string; nonce: string; codeVerifier: string },
-): Promise<SocialClaims> {
+): Promise<ExchangeCodeReturnType> {
   const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
     pkceCodeVerifier: checks.codeVerifier,
     expectedState: checks.state,
@@ -103,7 +107,7 @@ export async function exchangeCode(
     idTokenExpected: true,
   })
   const idClaims = tokens.claims()
-  if (!idClaims) throw new Error('No ID token')
+  if (!idClaims || !tokens.id_token) throw new Error('No ID token')
   let claims: Record<string, unknown> = { ...idClaims }
   if (configuration.serverMetadata().userinfo_endpoint)
     claims = {
@@ -114,6 +118,7 @@ export async function exchangeCode(
     typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null
   const email = text(claims.email, 254)
   return {
+    idToken: tokens.id_token,
     sub: idClaims.sub,
     email: email?.toLowerCase() ?? null,
     name: text(claims.name, 200),

@@ -147,39 +147,3 @@ export async function ensureSocialUser(
   // The row keeps the id of whoever inserted it first: ours means this sign-in created it.
   return { user, isNew: user.id === id }
 }
-
-/**
- * Records a device as approved for a user (idempotent).
- *
- * @example
- * await approveDevice(db, user.id, deviceId)
- */
-export async function approveDevice(
-  db: DbExecutor,
-  userId: string,
-  deviceId: string,
-): Promise<void> {
-  await db.execute(
-    `INSERT INTO auth_devices (user_id, device_id, approved_at) VALUES (?, ?, ?)
-     ON CONFLICT (user_id, device_id) DO NOTHING`,
-    [userId, deviceId, Date.now()],
-  )
-}
-
-/**
- * Whether a device is approved for a user.
- *
- * @example
- * if (!(await isDeviceApproved(db, user.id, deviceId))) await sendApprovalMail()
- */
-export async function isDeviceApproved(
-  db: DbExecutor,
-  userId: string,
-  deviceId: string,
-): Promise<boolean> {
-  const rows = await db.query(
-    'SELECT 1 AS ok FROM auth_devices WHERE user_id = ? AND device_id = ?',
-    [userId, deviceId],
-  )
-  return rows.length > 0
-}

@@ -262,6 +262,22 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX chain_nfts_block ON chain_nfts (chain_id, block_number)',
     ],
   },
+  {
+    version: 4,
+    name: 'custody: recovery share kinds, ID tokens for the recovery service, no API device approval',
+    statements: [
+      // 'automatic' (sealed by the recovery key service) or 'passkey' (sealed under the PRF
+      // secret of the user's passkey, whose credential id is kept to ask for it).
+      "ALTER TABLE auth_shares ADD COLUMN recovery_kind TEXT NOT NULL DEFAULT 'automatic'",
+      'ALTER TABLE auth_shares ADD COLUMN recovery_credential TEXT',
+      // The provider's ID token, handed to the wallet frame once: its nonce is bound to a key
+      // only the frame holds, so the recovery service can check the login without this API.
+      'ALTER TABLE auth_social_results ADD COLUMN id_token TEXT',
+      // New devices are vouched for by the recovery service (or the user's passkey) now.
+      'DROP TABLE auth_device_tokens',
+      'DROP TABLE auth_devices',
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

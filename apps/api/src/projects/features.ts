@@ -49,11 +49,27 @@ export const DEFAULT_REMOTE_FEATURES: RemoteFeatures = {
 }
 
 /**
+ * How a project's embedded wallets are recovered on a new device or site:
+ * - `automatic`: the recovery key service holds the recovery share's key and releases it after
+ *   checking the user itself (its own e-mail approval, or the identity provider's token). The
+ *   user needs nothing but their mailbox or social account; the API and recovery operators
+ *   *together* could recover a wallet, neither alone.
+ * - `user`: the recovery share is sealed under a factor only the user holds (a passkey's PRF
+ *   secret); no operator, nor both together, can recover a wallet — a user who loses the passkey
+ *   and every device loses the wallet.
+ */
+export const RecoveryPolicy = z.enum(['automatic', 'user'])
+/** A project's recovery policy. */
+export type RecoveryPolicy = z.infer<typeof RecoveryPolicy>
+
+/**
  * What a project stores in `projects.features` (JSON): overrides of the remote features plus
- * `analytics` (spec §9 "Features: analytics on"). Absent keys take the defaults.
+ * `analytics` (spec §9 "Features: analytics on") and `recovery` (default `automatic`). Absent keys
+ * take the defaults.
  */
 export const ProjectFeatures = RemoteFeatures.partial().extend({
   analytics: z.boolean().optional(),
+  recovery: RecoveryPolicy.optional(),
 })
 /** A project's stored feature overrides. */
 export type ProjectFeatures = z.infer<typeof ProjectFeatures>
@@ -91,7 +107,7 @@ export function parseStoredFeatures(text: string | null | undefined): ProjectFea
  * resolveRemoteFeatures({ multiWallet: true }).multiWallet // true
  */
 export function resolveRemoteFeatures(features: ProjectFeatures): RemoteFeatures {
-  const { analytics: _analytics, ...overrides } = features
+  const { analytics: _analytics, recovery: _recovery, ...overrides } = features
   const out: Record<string, unknown> = { ...DEFAULT_REMOTE_FEATURES }
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) out[key] = value
   return out as RemoteFeatures
@@ -105,4 +121,14 @@ export function resolveRemoteFeatures(features: ProjectFeatures): RemoteFeatures
  */
 export function isAnalyticsEnabled(features: ProjectFeatures): boolean {
   return features.analytics ?? true
+}
+
+/**
+ * A project's recovery policy (default `automatic`).
+ *
+ * @example
+ * recoveryPolicy({ features: { recovery: 'user' } }) // 'user'
+ */
+export function recoveryPolicy(project: { features: ProjectFeatures }): RecoveryPolicy {
+  return project.features.recovery ?? 'automatic'
 }

@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { createLocalJWKSet, errors, jwtVerify } from 'jose'
+import { sharesMessage } from '@porthole/shared'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { bearer, DEVICE_A, DEVICE_B, emailSignIn } from '../../test/auth.js'
 import { DRIVERS } from '../../test/databases.js'
 import { startTestSmtp, type TestSmtp } from '../../test/smtp.js'
-import { createTestApp, PROJECT_ID, PUBLIC_URL, type TestApp } from '../../test/testApp.js'
+import { createTestApp, PROJECT_ID, type TestApp } from '../../test/testApp.js'
 import { createSession } from '../auth/sessions.js'
 
 let smtp: TestSmtp
@@ -20,9 +21,36 @@ afterEach(async () => {
   await t?.close()
 })
 
-const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7'
-const OTHER_ADDRESS = '0x8617E340B3D01FA5F11F306F4090FD50E238070D'
+const OWNER_KEY = generatePrivateKey()
+const OWNER = privateKeyToAccount(OWNER_KEY)
+const STRANGER_KEY = generatePrivateKey()
 const share = (bytes = 64) => randomBytes(bytes).toString('base64')
+
+type Recovery =
+  | { kind: 'automatic'; ciphertext: string }
+  | { kind: 'passkey'; ciphertext: string; credentialId: string }
+
+/** A share set signed as the wallet frame signs it (by the wallet's key unless told). */
+async function signedShares(options: {
+  replaces: string | null
+  key?: `0x${string}`
+  recovery?: Recovery
+  site?: string
+}) {
+  const account = privateKeyToAccount(options.key ?? OWNER_KEY)
+  const body = {
+    setId: randomUUID(),
+    replaces: options.replaces,
+    address: account.address.toLowerCase(),
+    authShare: share(),
+    recovery: options.recovery ?? ({ kind: 'automatic', ciphertext: share(200) } as Recovery),
+    ...(options.site ? { site: options.site } : {}),
+  }
+  const signature = await account.signMessage({
+    message: sharesMessage({ projectId: PROJECT_ID, ...body }),
+  })
+  return { ...body, signature }
+}
 
 describe.each(DRIVERS)('account routes on %s', (driver) => {
   const open = () => createTestApp({ auth: { smtpUrl: smtp.url } }, { driver, catalogue: false })
@@ -33,19 +61,20 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
     const auth = bearer(token)
     const none = await t.get('/auth/v1/shares', auth)
     expect(none.status).toBe(404)
-    expect(await none.json()).toMatchObject({ code: 'NO_WALLET' })
+    expect(await none.json()).toMatchObject({ code: 'NO_WALLET', recovery: 'automatic' })
 
-    const shares = {
-      setId: randomUUID(),
-      address: ADDRESS.toLowerCase(),
-      authShare: share(),
-      recoveryCiphertext: share(200),
-    }
+    const shares = await signedShares({ replaces: null })
     const put = await t.send('PUT', '/auth/v1/shares', shares, auth)
     expect(put.status).toBe(200)
-    expect(await put.json()).toEqual({ setId: shares.setId, address: ADDRESS })
+    expect(await put.json()).toEqual({ setId: shares.setId, address: OWNER.address })
     const get = await t.get('/auth/v1/shares', auth)
-    expect(await get.json()).toEqual({ ...shares, address: ADDRESS })
+    expect(await get.json()).toEqual({
+      setId: shares.setId,
+      address: OWNER.address,
+      authShare: shares.authShare,
+      recovery: shares.recovery,
+      policy: 'automatic',
+    })
 
     const [row] = await t.db.query<{ auth_share: string; recovery_ciphertext: string }>(
       'SELECT auth_share, recovery_ciphertext FROM auth_shares WHERE user_id = ?',
@@ -53,46 +82,101 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
     )
     expect(row?.auth_share).toMatch(/^v1\./)
     expect(row?.auth_share).not.toContain(shares.authShare)
-    expect(row?.recovery_ciphertext).toBe(shares.recoveryCiphertext)
+    expect(row?.recovery_ciphertext).toBe(shares.recovery.ciphertext)
+    // The first split is no change: nothing is mailed.
+    expect(
+      smtp.messages.filter(
+        (m) => m.to.includes('keys@example.com') && /new device/.test(m.subject),
+      ),
+    ).toEqual([])
   })
 
-  test('a re-split keeps the address (any case); another address is ADDRESS_MISMATCH', async () => {
+  test('a re-split is signed by the wallet key, names the set it replaces, keeps the address and is mailed', async () => {
     t = await open()
     const { token } = await emailSignIn(t, smtp, 'resplit@example.com', DEVICE_A)
     const auth = bearer(token)
-    const first = {
-      setId: 'set-1',
-      address: ADDRESS,
-      authShare: share(),
-      recoveryCiphertext: share(),
-    }
+    const first = await signedShares({ replaces: null })
     expect((await t.send('PUT', '/auth/v1/shares', first, auth)).status).toBe(200)
-    const second = {
-      ...first,
-      setId: 'set-2',
-      address: ADDRESS.slice(2).toUpperCase(),
-      authShare: share(),
-    }
-    expect((await t.send('PUT', '/auth/v1/shares', second, auth)).status).toBe(200)
-    expect(await (await t.get('/auth/v1/shares', auth)).json()).toMatchObject({
-      setId: 'set-2',
-      authShare: second.authShare,
-      address: ADDRESS,
+    const second = await signedShares({
+      replaces: first.setId,
+      recovery: { kind: 'passkey', ciphertext: share(), credentialId: 'Y3JlZGVudGlhbC1pZC0wMQ' },
+      site: 'https://shop.example',
     })
-    const mismatch = await t.send(
-      'PUT',
-      '/auth/v1/shares',
-      { ...first, setId: 'set-3', address: OTHER_ADDRESS },
-      auth,
-    )
+    const put = await t.send('PUT', '/auth/v1/shares', second, {
+      ...auth,
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36',
+    })
+    expect(put.status).toBe(200)
+    expect(await (await t.get('/auth/v1/shares', auth)).json()).toMatchObject({
+      setId: second.setId,
+      authShare: second.authShare,
+      recovery: second.recovery,
+      address: OWNER.address,
+    })
+    const notice = await smtp.last('resplit@example.com')
+    expect(notice.subject).toMatch(/new device/)
+    for (const part of ['https://shop.example', 'Chrome 156 on Linux', OWNER.address, 'passkey'])
+      expect(notice.body).toContain(part)
+
+    // Another key cannot sign for this wallet, even with the right set id.
+    const stranger = await signedShares({ replaces: second.setId, key: STRANGER_KEY })
+    const mismatch = await t.send('PUT', '/auth/v1/shares', stranger, auth)
     expect(mismatch.status).toBe(409)
     expect(await mismatch.json()).toMatchObject({ code: 'ADDRESS_MISMATCH' })
-    expect((await (await t.get('/auth/v1/shares', auth)).json()).setId).toBe('set-2')
+    expect((await (await t.get('/auth/v1/shares', auth)).json()).setId).toBe(second.setId)
+  })
+
+  test('a stolen session cannot overwrite the shares: junk, a forged or replayed signature are refused', async () => {
+    t = await open()
+    const { token } = await emailSignIn(t, smtp, 'victim@example.com', DEVICE_A)
+    const auth = bearer(token)
+    const first = await signedShares({ replaces: null })
+    expect((await t.send('PUT', '/auth/v1/shares', first, auth)).status).toBe(200)
+
+    // The thief holds the session, not the key.
+    const junk = { ...first, setId: 'junk-set-1', replaces: first.setId, authShare: share() }
+    const unsigned = await t.send('PUT', '/auth/v1/shares', junk, auth)
+    expect(unsigned.status).toBe(400)
+    expect(await unsigned.json()).toMatchObject({ code: 'INVALID_SHARES_SIGNATURE' })
+    const ownKey = await signedShares({ replaces: first.setId, key: STRANGER_KEY })
+    expect(
+      (await t.send('PUT', '/auth/v1/shares', { ...ownKey, address: OWNER.address }, auth)).status,
+    ).toBe(400)
+    // A signature the owner once made for the first set cannot be replayed over it.
+    const replay = await t.send('PUT', '/auth/v1/shares', first, auth)
+    expect(replay.status).toBe(409)
+    expect(await replay.json()).toMatchObject({ code: 'SHARES_CHANGED' })
+    // A signed set that replaces an older set than the current one is refused too.
+    const second = await signedShares({ replaces: first.setId })
+    expect((await t.send('PUT', '/auth/v1/shares', second, auth)).status).toBe(200)
+    const stale = await signedShares({ replaces: first.setId })
+    expect((await t.send('PUT', '/auth/v1/shares', stale, auth)).status).toBe(409)
+    expect(await (await t.get('/auth/v1/shares', auth)).json()).toMatchObject({
+      setId: second.setId,
+      authShare: second.authShare,
+    })
+  })
+
+  test('the recovery ciphertext goes only to a sign-in of the last 10 minutes', async () => {
+    const advance = freezeTime()
+    t = await open()
+    const { token } = await emailSignIn(t, smtp, 'fresh@example.com', DEVICE_A)
+    const auth = bearer(token)
+    const first = await signedShares({ replaces: null })
+    expect((await t.send('PUT', '/auth/v1/shares', first, auth)).status).toBe(200)
+    advance(9 * 60_000)
+    expect((await (await t.get('/auth/v1/shares', auth)).json()).recovery.ciphertext).toBe(
+      first.recovery.ciphertext,
+    )
+    advance(2 * 60_000)
+    const stale = await (await t.get('/auth/v1/shares', auth)).json()
+    expect(stale.authShare).toBe(first.authShare)
+    expect(stale.recovery).toEqual({ kind: 'automatic', ciphertext: null })
   })
 
   test('shares need a session and valid fields, and belong to their user only', async () => {
     t = await open()
-    const body = { setId: 's', address: ADDRESS, authShare: share(), recoveryCiphertext: share() }
+    const body = await signedShares({ replaces: null })
     expect((await t.send('PUT', '/auth/v1/shares', body)).status).toBe(401)
     const { token } = await emailSignIn(t, smtp, 'valid@example.com', DEVICE_A)
     for (const invalid of [
@@ -101,7 +185,11 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
       { ...body, setId: 'x'.repeat(65) },
       { ...body, authShare: 'not base64!' },
       { ...body, authShare: 'A'.repeat(4097) },
-      { ...body, recoveryCiphertext: undefined },
+      { ...body, recovery: undefined },
+      { ...body, recovery: { kind: 'other', ciphertext: share() } },
+      { ...body, recovery: { kind: 'passkey', ciphertext: share() } },
+      { ...body, signature: '0x12' },
+      { ...body, replaces: undefined },
     ]) {
       const response = await t.send('PUT', '/auth/v1/shares', invalid, bearer(token))
       expect(response.status).toBe(400)
@@ -112,45 +200,11 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
     expect((await t.get('/auth/v1/shares', bearer(other.token))).status).toBe(404)
   })
 
-  test('a recovery ticket verifies against /jwks.json and expires after 60 s', async () => {
+  test('the recovery-ticket and JWKS routes are gone: the API cannot vouch for a user to the recovery service', async () => {
     t = await open()
-    const { token, user } = await emailSignIn(t, smtp, 'ticket@example.com', DEVICE_A)
-    const response = await t.post('/auth/v1/recovery/ticket', undefined, bearer(token))
-    expect(response.status).toBe(200)
-    const { ticket } = await response.json()
-
-    const jwksResponse = await t.app.request('/auth/v1/jwks.json')
-    expect(jwksResponse.status).toBe(200)
-    expect(jwksResponse.headers.get('cache-control')).toBe('public, max-age=300')
-    const jwks = await jwksResponse.json()
-    expect(jwks.keys).toEqual([
-      {
-        kty: 'OKP',
-        crv: 'Ed25519',
-        x: expect.any(String),
-        kid: expect.any(String),
-        alg: 'EdDSA',
-        use: 'sig',
-      },
-    ])
-    expect(jwks.keys[0]).not.toHaveProperty('d')
-    const keySet = createLocalJWKSet(jwks)
-    const { payload, protectedHeader } = await jwtVerify(ticket, keySet, {
-      issuer: PUBLIC_URL,
-      audience: 'porthole-recovery',
-      algorithms: ['EdDSA'],
-    })
-    expect(protectedHeader.kid).toBe(jwks.keys[0].kid)
-    expect(payload).toMatchObject({ sub: user.id, pid: PROJECT_ID })
-    expect(payload.exp! - payload.iat!).toBe(60)
-    await expect(
-      jwtVerify(ticket, keySet, {
-        issuer: PUBLIC_URL,
-        audience: 'porthole-recovery',
-        currentDate: new Date((payload.exp! + 1) * 1000),
-      }),
-    ).rejects.toBeInstanceOf(errors.JWTExpired)
-    expect((await t.post('/auth/v1/recovery/ticket', undefined)).status).toBe(401)
+    const { token } = await emailSignIn(t, smtp, 'ticket@example.com', DEVICE_A)
+    expect((await t.post('/auth/v1/recovery/ticket', undefined, bearer(token))).status).toBe(404)
+    expect((await t.app.request('/auth/v1/jwks.json')).status).toBe(404)
   })
 
   test('e-mail update: a code to the current address, then one to the new address, then changed', async () => {

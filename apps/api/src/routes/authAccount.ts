@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto'
+import { sharesMessage } from '@porthole/shared'
 import type { Hono } from 'hono'
-import { SignJWT } from 'jose'
-import { getAddress } from 'viem'
+import { getAddress, type Hex, recoverMessageAddress } from 'viem'
 import type { AuthContext } from '../auth/AuthContext.js'
 import { burnCode, checkCode, reserveSend } from '../auth/codes.js'
 import { deliver } from '../auth/deliver.js'
 import { decryptShare, encryptShare } from '../auth/keys.js'
-import { codeMail } from '../auth/mailer.js'
+import { codeMail, describeUserAgent, sharesChangedMail } from '../auth/mailer.js'
 import { EmailUpdateStartBody, EmailUpdateVerifyBody, SharesBody } from '../auth/schemas.js'
 import { clearSessionCookie, sessionToken } from '../auth/sessions.js'
 import { hashToken } from '../auth/tokens.js'
@@ -14,22 +13,25 @@ import { getUser, toAuthUser, type UserRow } from '../auth/users.js'
 import type { DbExecutor } from '../db/Db.js'
 import { ApiError } from '../errors.js'
 import type { AppEnv } from '../http/AppEnv.js'
+import { clientIp } from '../http/clientIp.js'
 import { limitBody } from '../http/limitBody.js'
 import { parseInput, readJson } from '../http/parseInput.js'
+import { recoveryPolicy } from '../projects/features.js'
 
-/** Audience of recovery tickets (the recovery key service). */
-export const RECOVERY_TICKET_AUDIENCE = 'porthole-recovery'
-/** Recovery tickets live 60 seconds. */
-export const RECOVERY_TICKET_TTL_SECONDS = 60
+/** How recent a sign-in must be to receive the recovery ciphertext: 10 minutes. */
+export const RECOVERY_LOGIN_MAX_AGE_MS = 10 * 60 * 1000
 
 /**
- * The signed-in user's account (all but `/jwks.json` need a session):
- * - `GET /auth/v1/me` → `{user}`; `POST /auth/v1/logout` → 204 (session deleted, cookie cleared).
- * - `PUT /auth/v1/shares {setId, address, authShare, recoveryCiphertext}` → `{setId, address}`;
- *   409 `ADDRESS_MISMATCH` when a wallet with another address exists. `GET /auth/v1/shares` →
- *   the same four fields, or 404 `NO_WALLET`.
- * - `POST /auth/v1/recovery/ticket` → `{ticket}` (EdDSA JWT for the recovery service, 60 s);
- *   `GET /auth/v1/jwks.json` → `{keys}` (no project needed).
+ * The signed-in user's account (every route needs a session):
+ * - `GET /auth/v1/me` → `{user, recovery, authenticatedAt}`; `POST /auth/v1/logout` → 204
+ *   (session deleted, cookie cleared).
+ * - `PUT /auth/v1/shares {setId, replaces, address, authShare, recovery, signature, site?}` →
+ *   `{setId, address}`. `signature` is the wallet key's EIP-191 signature of `sharesMessage`;
+ *   400 `INVALID_SHARES_SIGNATURE` otherwise, 409 `ADDRESS_MISMATCH` for another wallet, 409
+ *   `SHARES_CHANGED` when `replaces` is not the current set. A replacement is mailed to the user.
+ * - `GET /auth/v1/shares` → `{setId, address, authShare, recovery: {kind, credentialId?,
+ *   ciphertext}, policy}`; `ciphertext` is `null` unless the session's sign-in is at most 10
+ *   minutes old. 404 `NO_WALLET` (with the project's recovery policy) before the first set.
  * - `POST /auth/v1/email/update/start {newEmail}` → `{action: 'VERIFY_PRIMARY_OTP' |
  *   'VERIFY_SECONDARY_OTP'}`; `POST /auth/v1/email/update/verify {stage, code}` →
  *   `{action: 'VERIFY_SECONDARY_OTP'}` (primary) or `{email}` (secondary). 409 `EMAIL_IN_USE`.
@@ -46,7 +48,11 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
   app.use('/auth/v1/me', ...signedIn)
   app.get('/auth/v1/me', async (c) => {
     const user = await currentUser(db, c.var.project.id, c.var.session.userId)
-    return c.json({ user: toAuthUser(user) })
+    return c.json({
+      user: toAuthUser(user),
+      recovery: recoveryPolicy(c.var.project),
+      authenticatedAt: c.var.session.createdAt,
+    })
   })
 
   app.use('/auth/v1/logout', ...ctx.guard)
@@ -66,8 +72,15 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
     const body = parseInput(SharesBody, await readJson(c.req.raw))
     const projectId = c.var.project.id
     const { userId } = c.var.session
+    // Only the key's holder replaces shares: the signature covers every stored field and the set
+    // it replaces, so it is good for this one transition only.
+    const signer = await recoverMessageAddress({
+      message: sharesMessage({ projectId, ...body }),
+      signature: body.signature as Hex,
+    }).catch(() => null)
+    if (signer?.toLowerCase() !== body.address) throw new ApiError('INVALID_SHARES_SIGNATURE')
     const stored = encryptShare(keys().shareKey, body.authShare, userId)
-    await db.transaction(async (tx) => {
+    const { user, replaced } = await db.transaction(async (tx) => {
       // The first share set names the wallet; re-splits must keep it.
       await tx.execute(
         'UPDATE auth_users SET address = ? WHERE id = ? AND project_id = ? AND address IS NULL',
@@ -75,60 +88,89 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
       )
       const user = await currentUser(tx, projectId, userId)
       if (user.address !== body.address) throw new ApiError('ADDRESS_MISMATCH')
-      await tx.execute(
-        `INSERT INTO auth_shares (user_id, set_id, auth_share, recovery_ciphertext, updated_at)
-         VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (user_id) DO UPDATE SET
-           set_id = excluded.set_id,
-           auth_share = excluded.auth_share,
-           recovery_ciphertext = excluded.recovery_ciphertext,
-           updated_at = excluded.updated_at`,
-        [userId, body.setId, stored, body.recoveryCiphertext, Date.now()],
+      const [current] = await tx.query<{ set_id: string; recovery_kind: string }>(
+        'SELECT set_id, recovery_kind FROM auth_shares WHERE user_id = ?',
+        [userId],
       )
+      if ((current?.set_id ?? null) !== body.replaces) throw new ApiError('SHARES_CHANGED')
+      const values = [
+        body.setId,
+        stored,
+        body.recovery.ciphertext,
+        body.recovery.kind,
+        body.recovery.kind === 'passkey' ? body.recovery.credentialId : null,
+        Date.now(),
+      ]
+      if (current) {
+        const { rowsAffected } = await tx.execute(
+          `UPDATE auth_shares SET set_id = ?, auth_share = ?, recovery_ciphertext = ?,
+             recovery_kind = ?, recovery_credential = ?, updated_at = ?
+           WHERE user_id = ? AND set_id = ?`,
+          [...values, userId, current.set_id],
+        )
+        if (rowsAffected !== 1) throw new ApiError('SHARES_CHANGED')
+      } else
+        await tx.execute(
+          `INSERT INTO auth_shares (set_id, auth_share, recovery_ciphertext, recovery_kind,
+             recovery_credential, updated_at, user_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          [...values, userId],
+        )
+      return { user, replaced: current }
     })
+    // Every change of a wallet's shares is mailed to its owner (a new device or site, a passkey
+    // set up); the first split at sign-up is not a change.
+    const to = user.email ?? user.social_email
+    if (replaced && to)
+      await ctx.mailer
+        .send(
+          sharesChangedMail({
+            to,
+            address: getAddress(body.address),
+            site: body.site ?? null,
+            device: describeUserAgent(c.req.header('user-agent')),
+            ip: clientIp(c, ctx.trustProxy),
+            recovery: body.recovery.kind,
+            recoveryChanged: replaced.recovery_kind !== body.recovery.kind,
+          }),
+        )
+        .catch(ctx.onError)
     return c.json({ setId: body.setId, address: getAddress(body.address) })
   })
 
   app.get('/auth/v1/shares', async (c) => {
-    const { userId } = c.var.session
+    const { userId, createdAt } = c.var.session
     const [row] = await db.query<{
       set_id: string
       auth_share: string
       recovery_ciphertext: string
+      recovery_kind: string
+      recovery_credential: string | null
       address: string | null
     }>(
-      `SELECT s.set_id, s.auth_share, s.recovery_ciphertext, u.address
+      `SELECT s.set_id, s.auth_share, s.recovery_ciphertext, s.recovery_kind,
+         s.recovery_credential, u.address
        FROM auth_shares s JOIN auth_users u ON u.id = s.user_id
        WHERE s.user_id = ? AND u.project_id = ?`,
       [userId, c.var.project.id],
     )
-    if (!row?.address) throw new ApiError('NO_WALLET')
+    const policy = recoveryPolicy(c.var.project)
+    if (!row?.address) throw new ApiError('NO_WALLET', { fields: { recovery: policy } })
+    // The recovery ciphertext only goes to a sign-in of the last few minutes: recovery needs a
+    // fresh login, not a long-lived session.
+    const fresh = Date.now() - createdAt <= RECOVERY_LOGIN_MAX_AGE_MS
     return c.json({
       setId: row.set_id,
       address: getAddress(row.address),
       authShare: decryptShare(keys().shareKey, row.auth_share, userId),
-      recoveryCiphertext: row.recovery_ciphertext,
+      recovery: {
+        kind: row.recovery_kind,
+        ...(row.recovery_credential ? { credentialId: row.recovery_credential } : {}),
+        ciphertext: fresh ? row.recovery_ciphertext : null,
+      },
+      policy,
     })
   })
-
-  app.use('/auth/v1/recovery/ticket', ...signedIn)
-  app.post('/auth/v1/recovery/ticket', async (c) => {
-    const ticket = await new SignJWT({ pid: c.var.project.id })
-      .setProtectedHeader({ alg: 'EdDSA', kid: keys().publicJwk.kid, typ: 'JWT' })
-      .setIssuer(ctx.publicUrl)
-      .setAudience(RECOVERY_TICKET_AUDIENCE)
-      .setSubject(c.var.session.userId)
-      .setIssuedAt()
-      .setExpirationTime(`${RECOVERY_TICKET_TTL_SECONDS}s`)
-      .setJti(randomUUID())
-      .sign(keys().signingKey)
-    return c.json({ ticket })
-  })
-
-  app.use('/auth/v1/jwks.json', ctx.limit)
-  app.get('/auth/v1/jwks.json', (c) =>
-    c.json({ keys: [keys().publicJwk] }, 200, { 'Cache-Control': 'public, max-age=300' }),
-  )
 
   app.use('/auth/v1/email/update/start', ...signedIn, ctx.mailLimit, small)
   app.post('/auth/v1/email/update/start', async (c) => {

@@ -12,6 +12,8 @@ import {
 import { setProjectFeatures } from '../projects/setProjectFeatures.js'
 
 const REDIRECT_URI = `${PUBLIC_URL}/auth/v1/social/callback`
+/** The nonce a wallet frame sends: the thumbprint of a key it holds (any 43 base64url here). */
+const NONCE = 'n0nce-of-the-wallet-frame-key-thumbprint-01'
 let oidc: TestOidc
 let t: TestApp
 
@@ -31,7 +33,7 @@ afterEach(async () => {
 
 /** Runs the popup: start → provider login → API callback; answers the callback's redirect. */
 async function popup(provider: string, login: string, deviceId = DEVICE_A): Promise<URL> {
-  const start = await t.post('/auth/v1/social/start', { provider, deviceId })
+  const start = await t.post('/auth/v1/social/start', { provider, deviceId, nonce: NONCE })
   expect(start.status).toBe(200)
   const { uri } = await start.json()
   const callback = await signInAtProvider(uri, login, PUBLIC_URL)
@@ -56,6 +58,7 @@ describe.each(DRIVERS)('social login on %s', (driver) => {
     const response = await t.post('/auth/v1/social/start', {
       provider: 'google',
       deviceId: DEVICE_A,
+      nonce: NONCE,
     })
     const uri = new URL((await response.json()).uri)
     expect(uri.origin).toBe(new URL(oidc.social.google.issuer).origin)
@@ -70,7 +73,13 @@ describe.each(DRIVERS)('social login on %s', (driver) => {
     })
     expect(params.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(params.state).toBeTruthy()
-    expect(params.nonce).toBeTruthy()
+    // The frame's nonce, not one of the API's: the ID token then proves the frame's login.
+    expect(params.nonce).toBe(NONCE)
+    const without = await t.post('/auth/v1/social/start', {
+      provider: 'google',
+      deviceId: DEVICE_A,
+    })
+    expect(without.status).toBe(400)
     // The verifier stays on the server.
     const [row] = await t.db.query<{ code_verifier: string; project_id: string }>(
       'SELECT code_verifier, project_id FROM auth_social_states WHERE state = ?',
@@ -99,7 +108,11 @@ describe.each(DRIVERS)('social login on %s', (driver) => {
         createdAt: expect.any(Number),
         isNew: true,
       },
+      recovery: 'automatic',
+      idToken: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
     })
+    const claims = JSON.parse(Buffer.from(session.idToken.split('.')[1], 'base64url').toString())
+    expect(claims).toMatchObject({ nonce: NONCE, aud: 'porthole-google' })
     expect((await (await t.get('/auth/v1/me', bearer(session.token))).json()).user.id).toBe(
       session.user.id,
     )
@@ -132,7 +145,11 @@ describe.each(DRIVERS)('social login on %s', (driver) => {
 
   test('provider errors, unknown or replayed state land on the wallet page with an error', async () => {
     t = await open()
-    const start = await t.post('/auth/v1/social/start', { provider: 'google', deviceId: DEVICE_A })
+    const start = await t.post('/auth/v1/social/start', {
+      provider: 'google',
+      deviceId: DEVICE_A,
+      nonce: NONCE,
+    })
     const state = new URL((await start.json()).uri).searchParams.get('state')!
     const denied = await t.app.request(
       `/auth/v1/social/callback?error=access_denied&error_description=User%20cancelled&state=${state}`,
@@ -161,7 +178,11 @@ describe.each(DRIVERS)('social login on %s', (driver) => {
       { auth: { social: oidc.social }, onError: (error) => reported.push(error) },
       { driver, catalogue: false },
     )
-    const start = await t.post('/auth/v1/social/start', { provider: 'github', deviceId: DEVICE_A })
+    const start = await t.post('/auth/v1/social/start', {
+      provider: 'github',
+      deviceId: DEVICE_A,
+      nonce: NONCE,
+    })
     const state = new URL((await start.json()).uri).searchParams.get('state')!
     const response = await t.app.request(
       `/auth/v1/social/callback?code=forged&state=${state}&iss=${encodeURIComponent(oidc.social.github.issuer)}`,
@@ -185,7 +206,11 @@ describe('social start errors', () => {
       expect(response.status, provider).toBe(400)
       expect(await response.json()).toMatchObject({ code: 'INVALID_REQUEST' })
     }
-    const down = await t.post('/auth/v1/social/start', { provider: 'apple', deviceId: DEVICE_A })
+    const down = await t.post('/auth/v1/social/start', {
+      provider: 'apple',
+      deviceId: DEVICE_A,
+      nonce: NONCE,
+    })
     expect(down.status).toBe(502)
     expect(await down.json()).toEqual({
       code: 'SOCIAL_PROVIDER_UNAVAILABLE',
@@ -196,6 +221,7 @@ describe('social start errors', () => {
     const disabled = await t.post('/auth/v1/social/start', {
       provider: 'google',
       deviceId: DEVICE_A,
+      nonce: NONCE,
     })
     expect(disabled.status).toBe(403)
     expect(await disabled.json()).toMatchObject({ code: 'FEATURE_DISABLED' })

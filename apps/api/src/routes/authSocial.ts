@@ -4,13 +4,13 @@ import { SocialExchangeBody, SocialStartBody } from '../auth/schemas.js'
 import { createSession, setSessionCookie } from '../auth/sessions.js'
 import { authorizationRequest, exchangeCode } from '../auth/social.js'
 import { hashToken, randomToken } from '../auth/tokens.js'
-import { approveDevice, ensureSocialUser, getUser, toAuthUser } from '../auth/users.js'
+import { ensureSocialUser, getUser, toAuthUser } from '../auth/users.js'
 import { type AuthSocialProvider, AuthSocialProvider as Provider } from '../config.js'
 import { ApiError } from '../errors.js'
 import type { AppEnv } from '../http/AppEnv.js'
 import { limitBody } from '../http/limitBody.js'
 import { parseInput, readJson } from '../http/parseInput.js'
-import { resolveRemoteFeatures } from '../projects/features.js'
+import { recoveryPolicy, resolveRemoteFeatures } from '../projects/features.js'
 
 /** An authorization request (state, nonce, PKCE verifier) is kept 10 minutes. */
 export const SOCIAL_STATE_TTL_MS = 10 * 60 * 1000
@@ -19,12 +19,13 @@ export const SOCIAL_RESULT_TTL_MS = 2 * 60 * 1000
 
 /**
  * Social login through OpenID Connect (providers google, github, apple, facebook, x, discord):
- * - `POST /auth/v1/social/start {provider, deviceId}` → `{uri}`, the authorization URL for the
- *   popup. 403 `FEATURE_DISABLED` when the project does not offer the provider, 502
+ * - `POST /auth/v1/social/start {provider, deviceId, nonce}` → `{uri}`, the authorization URL for
+ *   the popup, with the wallet frame's nonce (the thumbprint of a key only it holds). 403 `FEATURE_DISABLED` when the project does not offer the provider, 502
  *   `SOCIAL_PROVIDER_UNAVAILABLE` when its discovery fails.
  * - `GET /auth/v1/social/callback?code&state` (the popup, no projectId: it comes from the stored
  *   state) → 302 to `<wallet>/social-callback.html?result=<code>`, or `?error=<code>&error_description=…`.
- * - `POST /auth/v1/social/exchange {result, deviceId}` → `{token, user}` and the session cookie;
+ * - `POST /auth/v1/social/exchange {result, deviceId}` → `{token, user, recovery, idToken}` and
+ *   the session cookie (the ID token lets the frame prove the login to the recovery service);
  *   400 `INVALID_RESULT` for an unknown, used, expired or other-device result.
  *
  * @example
@@ -36,14 +37,18 @@ export function authSocialRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
 
   app.use('/auth/v1/social/start', ...ctx.guard, limitBody(4 * 1024))
   app.post('/auth/v1/social/start', async (c) => {
-    const { provider, deviceId } = parseInput(SocialStartBody, await readJson(c.req.raw))
+    const { provider, deviceId, nonce } = parseInput(SocialStartBody, await readJson(c.req.raw))
     const project = c.var.project
     const socials = resolveRemoteFeatures(project.features).socials
     if (socials === false || !socials.includes(provider)) throw new ApiError('FEATURE_DISABLED')
     ctx.cleanup()
     let request: Awaited<ReturnType<typeof authorizationRequest>>
     try {
-      request = await authorizationRequest(await ctx.social.configuration(provider), redirectUri)
+      request = await authorizationRequest(
+        await ctx.social.configuration(provider),
+        redirectUri,
+        nonce,
+      )
     } catch (cause) {
       ctx.onError(cause)
       throw new ApiError('SOCIAL_PROVIDER_UNAVAILABLE', { cause })
@@ -88,16 +93,18 @@ export function authSocialRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
         nonce: stored.nonce,
         codeVerifier: stored.code_verifier,
       })
+      const { idToken, ...profile } = claims
       const { user, isNew } = await ensureSocialUser(
         db,
         stored.project_id,
         provider.data satisfies AuthSocialProvider,
-        claims,
+        profile,
       )
       const result = randomToken()
       await db.execute(
-        `INSERT INTO auth_social_results (code_hash, project_id, user_id, device_id, is_new, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO auth_social_results
+           (code_hash, project_id, user_id, device_id, is_new, expires_at, id_token)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
         [
           hashToken(result),
           stored.project_id,
@@ -105,6 +112,7 @@ export function authSocialRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
           stored.device_id,
           isNew ? 1 : 0,
           Date.now() + SOCIAL_RESULT_TTL_MS,
+          idToken,
         ],
       )
       return back(c, ctx, { result })
@@ -125,8 +133,9 @@ export function authSocialRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
       device_id: string
       is_new: number
       expires_at: number
+      id_token: string | null
     }>(
-      'SELECT project_id, user_id, device_id, is_new, expires_at FROM auth_social_results WHERE code_hash = ?',
+      'SELECT project_id, user_id, device_id, is_new, expires_at, id_token FROM auth_social_results WHERE code_hash = ?',
       [codeHash],
     )
     if (!row || row.project_id !== project.id) throw new ApiError('INVALID_RESULT')
@@ -137,14 +146,20 @@ export function authSocialRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
     )
     if (rowsAffected === 0 || Number(row.expires_at) <= Date.now() || row.device_id !== deviceId)
       throw new ApiError('INVALID_RESULT')
-    const token = await db.transaction(async (tx) => {
-      await approveDevice(tx, row.user_id, deviceId)
-      return createSession(tx, { projectId: project.id, userId: row.user_id, deviceId })
+    const token = await createSession(db, {
+      projectId: project.id,
+      userId: row.user_id,
+      deviceId,
     })
     const user = await getUser(db, project.id, row.user_id)
     if (!user) throw new ApiError('INVALID_RESULT')
     setSessionCookie(c, token)
-    return c.json({ token, user: toAuthUser(user, Number(row.is_new) === 1) })
+    return c.json({
+      token,
+      user: toAuthUser(user, Number(row.is_new) === 1),
+      recovery: recoveryPolicy(project),
+      idToken: row.id_token,
+    })
   })
 }
 
