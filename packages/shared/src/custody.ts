@@ -3,8 +3,15 @@
  * /auth/v1/shares`). The wallet frame signs it inside the signer Worker and the API checks it, so a
  * stolen session (or anyone but the key holder) can neither brick a wallet with junk shares nor
  * swap in shares of its own. `replaces` makes each signature good for one transition only.
+ *
+ * The signature is over an EIP-191 version 0x00 digest ("data with intended validator"), which no
+ * request a dapp can make produces: `personal_sign` prefixes version 0x45, typed data 0x01, and the
+ * wallet has no raw-hash signing. So a host page cannot trick the user into signing one.
  */
-import { sha256, stringToBytes } from 'viem'
+import { concat, type Hex, keccak256, sha256, stringToBytes, toHex } from 'viem'
+
+/** The "intended validator" of share signatures: the first 20 bytes of keccak256('porthole:shares'). */
+export const SHARES_VALIDATOR: Hex = keccak256(toHex('porthole:shares')).slice(0, 42) as Hex
 
 /** Parameters of {@link sharesMessage}. */
 export type SharesMessageParameters = {
@@ -40,4 +47,15 @@ export function sharesMessage(parameters: SharesMessageParameters): string {
     `Auth share: ${digest(authShare)}`,
     `Recovery: ${recovery.kind} ${digest(recovery.ciphertext)}${recovery.credentialId ? ` ${recovery.credentialId}` : ''}`,
   ].join('\n')
+}
+
+/**
+ * The digest the wallet key signs for a share replacement: EIP-191 version 0x00 with
+ * {@link SHARES_VALIDATOR} over {@link sharesMessage}.
+ *
+ * @example
+ * const signature = await account.sign({ hash: sharesDigest(parameters) })
+ */
+export function sharesDigest(parameters: SharesMessageParameters): Hex {
+  return keccak256(concat(['0x1900', SHARES_VALIDATOR, toHex(sharesMessage(parameters))]))
 }

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { sharesMessage } from '@porthole/shared'
+import { sharesDigest, sharesMessage } from '@porthole/shared'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { bearer, DEVICE_A, DEVICE_B, emailSignIn } from '../../test/auth.js'
@@ -46,9 +46,7 @@ async function signedShares(options: {
     recovery: options.recovery ?? ({ kind: 'automatic', ciphertext: share(200) } as Recovery),
     ...(options.site ? { site: options.site } : {}),
   }
-  const signature = await account.signMessage({
-    message: sharesMessage({ projectId: PROJECT_ID, ...body }),
-  })
+  const signature = await account.sign({ hash: sharesDigest({ projectId: PROJECT_ID, ...body }) })
   return { ...body, signature }
 }
 
@@ -142,6 +140,19 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
     expect(
       (await t.send('PUT', '/auth/v1/shares', { ...ownKey, address: OWNER.address }, auth)).status,
     ).toBe(400)
+    // A personal_sign of the same text (what a host page could trick the user into) is no proof.
+    const tricked = await signedShares({ replaces: first.setId })
+    const personal = await OWNER.signMessage({
+      message: sharesMessage({ projectId: PROJECT_ID, ...tricked }),
+    })
+    const viaDapp = await t.send(
+      'PUT',
+      '/auth/v1/shares',
+      { ...tricked, signature: personal },
+      auth,
+    )
+    expect(viaDapp.status).toBe(400)
+    expect(await viaDapp.json()).toMatchObject({ code: 'INVALID_SHARES_SIGNATURE' })
     // A signature the owner once made for the first set cannot be replayed over it.
     const replay = await t.send('PUT', '/auth/v1/shares', first, auth)
     expect(replay.status).toBe(409)

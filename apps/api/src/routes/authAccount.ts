@@ -1,6 +1,6 @@
-import { sharesMessage } from '@porthole/shared'
+import { sharesDigest } from '@porthole/shared'
 import type { Hono } from 'hono'
-import { getAddress, type Hex, recoverMessageAddress } from 'viem'
+import { getAddress, type Hex, recoverAddress } from 'viem'
 import type { AuthContext } from '../auth/AuthContext.js'
 import { burnCode, checkCode, reserveSend } from '../auth/codes.js'
 import { deliver } from '../auth/deliver.js'
@@ -26,7 +26,7 @@ export const RECOVERY_LOGIN_MAX_AGE_MS = 10 * 60 * 1000
  * - `GET /auth/v1/me` → `{user, recovery, authenticatedAt}`; `POST /auth/v1/logout` → 204
  *   (session deleted, cookie cleared).
  * - `PUT /auth/v1/shares {setId, replaces, address, authShare, recovery, signature, site?}` →
- *   `{setId, address}`. `signature` is the wallet key's EIP-191 signature of `sharesMessage`;
+ *   `{setId, address}`. `signature` is the wallet key's signature of `sharesDigest` (EIP-191 0x00);
  *   400 `INVALID_SHARES_SIGNATURE` otherwise, 409 `ADDRESS_MISMATCH` for another wallet, 409
  *   `SHARES_CHANGED` when `replaces` is not the current set. A replacement is mailed to the user.
  * - `GET /auth/v1/shares` → `{setId, address, authShare, recovery: {kind, credentialId?,
@@ -74,8 +74,8 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
     const { userId } = c.var.session
     // Only the key's holder replaces shares: the signature covers every stored field and the set
     // it replaces, so it is good for this one transition only.
-    const signer = await recoverMessageAddress({
-      message: sharesMessage({ projectId, ...body }),
+    const signer = await recoverAddress({
+      hash: sharesDigest({ projectId, ...body }),
       signature: body.signature as Hex,
     }).catch(() => null)
     if (signer?.toLowerCase() !== body.address) throw new ApiError('INVALID_SHARES_SIGNATURE')
