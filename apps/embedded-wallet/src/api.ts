@@ -1,7 +1,9 @@
 /**
- * Calls to the API's embedded-wallet auth routes (`/auth/v1/…`) and to the recovery key
- * service. The session is an HttpOnly partitioned cookie the API sets (sent with
- * `credentials: 'include'`); the bearer token from the login answer is kept in memory too.
+ * Calls to the API's embedded-wallet auth routes (`/auth/v1/…`) and its chain RPC proxy. The
+ * session is an HttpOnly partitioned cookie the API sets (sent with `credentials: 'include'`);
+ * the bearer token from the login answer is kept in memory too. The API holds one share of a
+ * wallet (the auth share) and the recovery share's ciphertext; it can vouch for nobody to the
+ * recovery key service (see `recovery.ts`).
  */
 import { BaseError } from '@porthole/protocol'
 import { type Runtime, SDK_TYPE, SDK_VERSION } from './runtime.js'
@@ -29,12 +31,33 @@ export type ApiUser = {
   isNew?: boolean
 }
 
+/** How a project's wallets are recovered on a new device (the API's `recovery` policy). */
+export type RecoveryPolicy = 'automatic' | 'user'
+
+/** The recovery share as the API stores it. */
+export type StoredRecovery =
+  | { kind: 'automatic'; ciphertext: string }
+  | { kind: 'passkey'; ciphertext: string; credentialId: string }
+
 /** The key shares the API keeps for the user. */
 export type StoredShares = {
   setId: string
   address: string
   authShare: string
-  recoveryCiphertext: string
+  /** `ciphertext` is null unless the sign-in is under 10 minutes old. */
+  recovery: { kind: StoredRecovery['kind']; credentialId?: string; ciphertext: string | null }
+  policy: RecoveryPolicy
+}
+
+/** A new share set, signed by the wallet key (`sharesDigest` of `@porthole/shared`). */
+export type NewShares = {
+  setId: string
+  replaces: string | null
+  address: string
+  authShare: string
+  recovery: StoredRecovery
+  signature: string
+  site?: string
 }
 
 let runtime: Runtime | undefined
@@ -71,23 +94,25 @@ async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unkn
   return json as T
 }
 
-type Session = { token: string; user: ApiUser }
-const keep = (session: Session) => {
-  token = session.token
-  return session.user
+/** A sign-in's answer. */
+export type Login = { user: ApiUser; recovery: RecoveryPolicy; idToken?: string | null }
+
+type Session = Login & { token: string }
+const keep = ({ token: value, ...login }: Session): Login => {
+  token = value
+  return login
 }
 
 export const startEmail = (email: string, deviceId: string) =>
   call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' }>('POST', '/email/start', { email, deviceId })
-export const deviceStatus = (email: string, deviceId: string) =>
-  call<{ approved: boolean }>('POST', '/device/status', { email, deviceId })
 export const verifyEmail = async (email: string, deviceId: string, code: string) =>
   keep(await call<Session>('POST', '/email/verify', { email, deviceId, code }))
-export const startSocial = (provider: string, deviceId: string) =>
-  call<{ uri: string }>('POST', '/social/start', { provider, deviceId })
+export const startSocial = (provider: string, deviceId: string, nonce: string) =>
+  call<{ uri: string }>('POST', '/social/start', { provider, deviceId, nonce })
 export const exchangeSocial = async (result: string, deviceId: string) =>
   keep(await call<Session>('POST', '/social/exchange', { result, deviceId }))
-export const me = async () => (await call<{ user: ApiUser }>('GET', '/me')).user
+export const me = () =>
+  call<{ user: ApiUser; recovery: RecoveryPolicy; authenticatedAt: number }>('GET', '/me')
 export const logout = async () => {
   try {
     await call('POST', '/logout')
@@ -96,9 +121,7 @@ export const logout = async () => {
   }
 }
 export const getShares = () => call<StoredShares>('GET', '/shares')
-export const putShares = (shares: StoredShares) => call<unknown>('PUT', '/shares', shares)
-export const recoveryTicket = async () =>
-  (await call<{ ticket: string }>('POST', '/recovery/ticket')).ticket
+export const putShares = (shares: NewShares) => call<unknown>('PUT', '/shares', shares)
 export const startEmailUpdate = (newEmail: string) =>
   call<{ action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' }>('POST', '/email/update/start', {
     newEmail,
@@ -108,34 +131,6 @@ export const verifyEmailUpdate = (stage: 'primary' | 'secondary', code: string) 
     stage,
     code,
   })
-
-async function recovery<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(new URL(path, settings().recoveryUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  const json = (await response.json().catch(() => ({}))) as Record<string, unknown>
-  if (!response.ok) throw new ApiError(response.status, json)
-  return json as T
-}
-
-/** Encrypts the recovery share with the recovery key service (it keeps nothing). */
-export const encryptRecoveryShare = async (share: string) =>
-  (
-    await recovery<{ ciphertext: string }>('/v1/recovery/encrypt', {
-      ticket: await recoveryTicket(),
-      share,
-    })
-  ).ciphertext
-/** Decrypts the recovery share with the recovery key service. */
-export const decryptRecoveryShare = async (ciphertext: string) =>
-  (
-    await recovery<{ share: string }>('/v1/recovery/decrypt', {
-      ticket: await recoveryTicket(),
-      ciphertext,
-    })
-  ).share
 
 /** The chain RPC proxy of the API (safe methods). */
 export async function rpc<T>(caipNetworkId: string, method: string, params: unknown[]): Promise<T> {

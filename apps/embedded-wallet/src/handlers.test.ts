@@ -25,6 +25,9 @@ vi.mock('./session.js', () => ({
   updateEmail: vi.fn(),
   updateEmailPrimaryOtp: vi.fn(),
   updateEmailSecondaryOtp: vi.fn(),
+  recovery: vi.fn(),
+  setupPasskey: vi.fn(),
+  exportKey: vi.fn(),
 }))
 vi.mock('./rpc.js', () => ({
   handleRpc: vi.fn(),
@@ -56,7 +59,7 @@ const PARAMS: { [M in Method]: ModalToWallet['requests'][M]['params'] } = {
   connectEmail: { email: 'ada@example.com' },
   connectDevice: {},
   connectOtp: { otp: '123456' },
-  connectSocial: { uri: 'http://127.0.0.1:4200/social-callback.html?result=abc' },
+  connectSocial: { uri: 'http://wallet.localhost:4200/social-callback.html?result=abc' },
   getSocialRedirectUri: { provider: 'github' },
   getFarcasterUri: {},
   connectFarcaster: {},
@@ -80,6 +83,9 @@ const PARAMS: { [M in Method]: ModalToWallet['requests'][M]['params'] } = {
   setPreferredAccount: { type: 'eoa' },
   reload: {},
   rpcAbort: {},
+  getRecovery: {},
+  setupPasskey: {},
+  exportKey: {},
 }
 
 /** The failure each request gives when the session is missing or the services refuse. */
@@ -107,6 +113,9 @@ const FAILURES: Record<Method, RegExp> = {
   setPreferredAccount: /Smart accounts are not available yet/,
   reload: /Invalid params|invalid/i,
   rpcAbort: /Invalid params|invalid/i,
+  getRecovery: /Not connected to email or social/,
+  setupPasskey: /User rejected the request/,
+  exportKey: /Sign in again to export your key/,
 }
 
 const reload = vi.fn()
@@ -120,7 +129,7 @@ function connect() {
     port: port2,
     validator: fromContract(ModalToWalletSchema),
     handlers: createHandlers({
-      walletOrigin: 'http://127.0.0.1:4200',
+      walletOrigin: 'http://wallet.localhost:4200',
       emit: (event, data) => events.push([event, data]),
       root,
       reload,
@@ -138,8 +147,11 @@ beforeEach(() => {
   vi.mocked(Session.user).mockReturnValue(USER)
   vi.mocked(Session.connectEmail).mockResolvedValue('VERIFY_OTP')
   vi.mocked(Session.connectDevice).mockResolvedValue()
-  vi.mocked(Session.connectOtp).mockResolvedValue(USER)
-  vi.mocked(Session.connectSocial).mockResolvedValue(USER)
+  vi.mocked(Session.connectOtp).mockResolvedValue(null)
+  vi.mocked(Session.connectSocial).mockResolvedValue(null)
+  vi.mocked(Session.recovery).mockReturnValue({ policy: 'automatic', kind: 'automatic' })
+  vi.mocked(Session.setupPasskey).mockResolvedValue('passkey')
+  vi.mocked(Session.exportKey).mockResolvedValue()
   vi.mocked(Session.socialRedirectUri).mockResolvedValue('http://127.0.0.1:4600/github/auth?x=1')
   vi.mocked(Session.updateEmail).mockResolvedValue('VERIFY_PRIMARY_OTP')
   vi.mocked(Session.updateEmailPrimaryOtp).mockResolvedValue('VERIFY_SECONDARY_OTP')
@@ -188,6 +200,13 @@ describe('the frame catalogue', () => {
     vi.mocked(Session.updateEmailPrimaryOtp).mockRejectedValue(new Error('Invalid code'))
     vi.mocked(Session.updateEmailSecondaryOtp).mockRejectedValue(new Error('Invalid code'))
     vi.mocked(Rpc.handleRpc).mockRejectedValue(new Error('Requested RPC call is not allowed'))
+    vi.mocked(Session.recovery).mockImplementation(() => {
+      throw new Error('Not connected to email or social')
+    })
+    vi.mocked(Session.setupPasskey).mockRejectedValue(new Error('User rejected the request.'))
+    vi.mocked(Session.exportKey).mockRejectedValue(
+      new Error('Sign in again to export your key (the sign-in is too old)'),
+    )
     const bad: Partial<Record<Method, unknown>> = {
       switchNetwork: { chainId: 0 },
       setPreferredAccount: { type: 'smartAccount' },
@@ -209,6 +228,31 @@ describe('the frame catalogue', () => {
     vi.mocked(Session.user).mockReturnValue(USER)
     vi.mocked(Session.chainId).mockReturnValue(31337)
     expect(await modal.request('getChainId', {})).toEqual({ chainId: 31337 })
+  })
+
+  test('a sign-in that needs a device step says VERIFY_DEVICE with the step; connectDevice shows the frame around it', async () => {
+    const modal = connect()
+    vi.mocked(Session.connectOtp).mockResolvedValue('email')
+    expect(await modal.request('connectOtp', { otp: '123456' })).toEqual({
+      action: 'VERIFY_DEVICE',
+      method: 'email',
+    })
+    vi.mocked(Session.connectSocial).mockResolvedValue('passkey')
+    expect(await modal.request('connectSocial', PARAMS.connectSocial)).toEqual({
+      action: 'VERIFY_DEVICE',
+      method: 'passkey',
+    })
+    vi.mocked(Session.connectSocial).mockResolvedValue(null)
+    expect(await modal.request('connectSocial', PARAMS.connectSocial)).toEqual(USER)
+    vi.mocked(Session.connectDevice).mockImplementation(async (_signal, ui) => {
+      ui.show('passkey')
+      ui.hide()
+    })
+    await modal.request('connectDevice', {})
+    expect(events).toEqual([
+      ['approvalRequested', { method: 'passkey' }],
+      ['approvalDone', { approved: true }],
+    ])
   })
 
   test('the farcaster requests say it is not configured', async () => {

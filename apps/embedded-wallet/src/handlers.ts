@@ -35,6 +35,10 @@ function connected() {
   return user
 }
 
+/** The answer of a sign-in: done, or the device step the modal must finish with connectDevice. */
+const deviceStep = (step: Session.DeviceStep | null) =>
+  step === null ? null : ({ action: 'VERIFY_DEVICE', method: step } as const)
+
 /**
  * The handler table of the frame catalogue.
  *
@@ -42,6 +46,11 @@ function connected() {
  * Child.listen({ handlers: createHandlers({ walletOrigin, emit, root, reload }), … })
  */
 export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet> {
+  // Custody steps show the frame's own card over the modal, as approvals do.
+  const ui: Session.StepUi = {
+    show: (what) => env.emit('approvalRequested', { method: what }),
+    hide: () => env.emit('approvalDone', { approved: true }),
+  }
   return {
     switchNetwork: ({ chainId }) => {
       const id =
@@ -52,14 +61,12 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     },
     connectEmail: async ({ email }) => ({ action: await Session.connectEmail(email) }),
     connectDevice: async (_params, { signal }) => {
-      await Session.connectDevice(signal)
+      await Session.connectDevice(signal, ui)
       return {}
     },
-    connectOtp: async ({ otp }) => {
-      await Session.connectOtp(otp)
-      return {}
-    },
-    connectSocial: ({ uri }) => Session.connectSocial(uri, env.walletOrigin),
+    connectOtp: async ({ otp }) => deviceStep(await Session.connectOtp(otp)) ?? {},
+    connectSocial: async ({ uri }) =>
+      deviceStep(await Session.connectSocial(uri, env.walletOrigin)) ?? connected(),
     getSocialRedirectUri: async ({ provider }) => ({
       uri: await Session.socialRedirectUri(provider),
     }),
@@ -119,5 +126,14 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
       return {}
     },
     rpcAbort: () => ({ aborted: Rpc.abortPending() }),
+    getRecovery: () => Session.recovery(),
+    setupPasskey: async () => {
+      await Session.setupPasskey(ui)
+      return Session.recovery()
+    },
+    exportKey: async () => {
+      await Session.exportKey(ui)
+      return {}
+    },
   }
 }

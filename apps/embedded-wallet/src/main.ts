@@ -12,12 +12,15 @@ import {
 } from '@porthole/protocol'
 import { configureApi } from './api.js'
 import { createHandlers } from './handlers.js'
+import { configureRecovery } from './recovery.js'
 import { readRuntime } from './runtime.js'
 import * as Session from './session.js'
 import './styles.css'
 
 const runtime = readRuntime()
 configureApi(runtime)
+configureRecovery(runtime)
+Session.configureSession(runtime)
 const modalOrigin = new URL(runtime.modalUrl).origin
 const walletOrigin = location.origin
 

@@ -1,24 +1,74 @@
 /**
- * Sign-in and the wallet behind it: e-mail OTP (with new-device approval), social login, and
- * the key custody of DESIGN §4: the key is created in the signer Worker and split 2-of-3 —
- * device share (this origin's IndexedDB, wrapped), auth share (API, released only to this
- * session), recovery share (encrypted by the recovery key service, stored by the API). Any two
- * rebuild the key, only inside the Worker.
+ * Sign-in and the wallet behind it, with the key custody of DESIGN §4. The key is created in the
+ * signer Worker and split 2-of-3:
+ * - the device share stays in this origin's IndexedDB (wrapped by a key that cannot be read);
+ * - the auth share is kept by the API and released only to a session;
+ * - the recovery share is sealed either by the recovery key service (policy `automatic`: it opens
+ *   it only after checking the user itself — its own device-approval mail, or the identity
+ *   provider's ID token bound to a key of this frame) or under the PRF secret of the user's
+ *   passkey (policy `user`: nobody but the user can open it).
+ * Any two rebuild the key, only inside the Worker. Shares are replaced only with the key's own
+ * signature, and every replacement is mailed to the user.
  */
-import { BaseError, type EmbeddedUser, UserRejectedRequestError } from '@porthole/protocol'
+import {
+  BaseError,
+  type EmbeddedUser,
+  UnauthorizedError,
+  UserRejectedRequestError,
+} from '@porthole/protocol'
 import * as Api from './api.js'
+import { showCustodyCard } from './custodyCard.js'
+import * as Passkey from './passkey.js'
+import * as Recovery from './recovery.js'
 import { signer } from './signer.js'
 import { clearDeviceShare, getDeviceId, loadDeviceShare, saveDeviceShare } from './storage.js'
 
 /** The frame's default chain (spec §9: eip155:1) until the modal switches it. */
 const DEFAULT_CHAIN_ID = 1
 const CHAIN_KEY = 'porthole-wallet:chainId'
+/** Key export needs a sign-in of the last 5 minutes. */
+export const EXPORT_LOGIN_MAX_AGE_MS = 5 * 60 * 1000
+/** How often a pending device approval is asked about (spec §9 polling: 1 s). */
+const APPROVAL_POLL_MS = 1000
+
+/** A step on a new device (or a new wallet) that needs the user. */
+export type DeviceStep = 'email' | 'passkey' | 'passkey-create'
+
+/** How the frame shows itself for a step (the modal puts the frame over its own card). */
+export type StepUi = { show(what: string): void; hide(): void }
+
+type Pending =
+  | {
+      step: 'email'
+      stored: Api.StoredShares
+      key: Recovery.DeviceKey
+      approvalId: string
+      email: string
+    }
+  | { step: 'passkey'; stored: Api.StoredShares }
+  | { step: 'passkey-create'; address: string; shares: Uint8Array[] }
 
 type State = {
   user: Api.ApiUser | null
   address: string | null
   chainId: number
   pendingEmail: string | null
+  /** The new address of an e-mail change under way, as the user typed it. */
+  pendingNewEmail: string | null
+  /** Who the recovery share belongs to, from this sign-in. */
+  owner: Recovery.Owner | null
+  policy: Api.RecoveryPolicy
+  /** The recovery share's kind of the loaded wallet. */
+  recoveryKind: Api.StoredRecovery['kind'] | null
+  /** The current share set's id. */
+  setId: string | null
+  /** When the current session's sign-in happened (ms). */
+  authenticatedAt: number
+  /** The key whose thumbprint is the nonce of the social login under way. */
+  socialKey: Recovery.DeviceKey | null
+  pending: Pending | null
+  /** The host page's origin (verified by the modal's handshake). */
+  site: string
 }
 
 const state: State = {
@@ -26,6 +76,27 @@ const state: State = {
   address: null,
   chainId: readChainId(),
   pendingEmail: null,
+  pendingNewEmail: null,
+  owner: null,
+  policy: 'automatic',
+  recoveryKind: null,
+  setId: null,
+  authenticatedAt: 0,
+  socialKey: null,
+  pending: null,
+  site: '',
+}
+
+let projectId = ''
+
+/** Binds the session to its project (the frame URL's). */
+export function configureSession(value: { projectId: string }): void {
+  projectId = value.projectId
+}
+
+/** Records the host page's origin, as the modal verified it (named in custody mail). */
+export function setSite(origin: string): void {
+  state.site = origin
 }
 
 function readChainId(): number {
@@ -65,7 +136,10 @@ export function address(): string | null {
 export async function refreshUser(): Promise<void> {
   if (!state.user) return
   const fresh = await Api.me().catch(() => null)
-  if (fresh && state.user && fresh.id === state.user.id) state.user = fresh
+  if (fresh && state.user && fresh.user.id === state.user.id) {
+    state.user = fresh.user
+    state.authenticatedAt = fresh.authenticatedAt
+  }
 }
 
 /** The user as the modal sees it (spec §3), or null when signed out. */
@@ -84,57 +158,147 @@ export function user(): EmbeddedUser | null {
   }
 }
 
+/** How the loaded wallet recovers on a new device, and what the project asks for. */
+export function recovery(): { policy: Api.RecoveryPolicy; kind: 'automatic' | 'passkey' } {
+  if (!state.address || !state.recoveryKind)
+    throw new UnauthorizedError('Not connected to email or social')
+  return { policy: state.policy, kind: state.recoveryKind }
+}
+
+const b64 = Api.toBase64
+
 /**
- * Loads (or creates) the wallet of the signed-in user into the signer.
- * - No shares at the API: a new key, its auth share and encrypted recovery share go to the API,
- *   the device share stays here.
- * - This device holds the current share set: device + auth share.
- * - Otherwise (a new device or host site): auth + recovery share, then a fresh share set, so
- *   this device gets a device share of its own.
+ * Stores a new share set: the auth share and the sealed recovery share at the API (signed by the
+ * key, naming the set it replaces), then the device share here.
  */
-async function loadWallet(): Promise<string> {
+async function commitShareSet(
+  address: string,
+  shares: Uint8Array[],
+  replaces: string | null,
+  recovery: Api.StoredRecovery,
+): Promise<void> {
+  const [device, auth] = shares as [Uint8Array, Uint8Array, Uint8Array]
+  const setId = crypto.randomUUID()
+  const body = {
+    setId,
+    replaces,
+    address: address.toLowerCase(),
+    authShare: b64(auth),
+    recovery,
+  }
+  const signature = await signer.signShares({ projectId, ...body })
+  await Api.putShares({ ...body, signature, ...(state.site ? { site: state.site } : {}) })
+  await saveDeviceShare({ setId, address, share: new Uint8Array(device) })
+  state.setId = setId
+  state.recoveryKind = recovery.kind
+}
+
+/** Seals a recovery share for the automatic policy (by the recovery key service). */
+async function sealAutomatic(share: Uint8Array): Promise<Api.StoredRecovery> {
+  if (!state.owner) throw new BaseError('A problem occurred while trying initialize authentication')
+  return { kind: 'automatic', ciphertext: await Recovery.encryptShare(state.owner, b64(share)) }
+}
+
+/**
+ * Loads (or creates) the wallet of the signed-in user into the signer; returns the step that
+ * needs the user first, or null when the wallet is loaded.
+ * - No shares at the API: a new key. Policy `automatic`: the recovery share is sealed by the
+ *   recovery service at once. Policy `user`: a passkey must be made first (`passkey-create`).
+ * - This device holds the current share set: device + auth share.
+ * - Otherwise (a new device or host site): auth + recovery share. The recovery share opens with
+ *   the passkey (`passkey`), with the social login's ID token, or after the device is approved
+ *   from the recovery service's mail (`email`); then a fresh share set gives this device its
+ *   own share.
+ */
+async function loadWallet(): Promise<DeviceStep | null> {
   let stored: Api.StoredShares | undefined
   try {
     stored = await Api.getShares()
   } catch (error) {
     if (!(error instanceof Api.ApiError && error.status === 404)) throw error
+    state.policy = error.body.recovery === 'user' ? 'user' : 'automatic'
   }
   if (!stored) {
     const created = await signer.create()
-    await storeShareSet(created.address, created.shares)
-    return created.address
+    if (state.policy === 'user') {
+      state.pending = { step: 'passkey-create', address: created.address, shares: created.shares }
+      return 'passkey-create'
+    }
+    await commitShareSet(
+      created.address,
+      created.shares,
+      null,
+      await sealAutomatic(created.shares[2] as Uint8Array),
+    )
+    state.address = created.address
+    return null
   }
-  const auth = Api.fromBase64(stored.authShare)
+  state.policy = stored.policy
+  state.recoveryKind = stored.recovery.kind
+  state.setId = stored.setId
   const local = await loadDeviceShare()
   if (local && local.setId === stored.setId) {
-    const restored = await signer.restore(local.share, auth)
-    if (restored.toLowerCase() === stored.address.toLowerCase()) return restored
+    const restored = await signer.restore(local.share, Api.fromBase64(stored.authShare))
+    if (restored.toLowerCase() === stored.address.toLowerCase()) {
+      state.address = restored
+      return null
+    }
   }
-  const recoveryShare = Api.fromBase64(await Api.decryptRecoveryShare(stored.recoveryCiphertext))
-  const restored = await signer.restore(auth, recoveryShare)
-  if (restored.toLowerCase() !== stored.address.toLowerCase())
-    throw new BaseError('A problem occurred while trying initialize authentication')
-  await storeShareSet(restored, await signer.reshare())
-  return restored
-}
-
-async function storeShareSet(address: string, shares: Uint8Array[]): Promise<void> {
-  const [device, auth, recovery] = shares as [Uint8Array, Uint8Array, Uint8Array]
-  const setId = crypto.randomUUID()
-  const recoveryCiphertext = await Api.encryptRecoveryShare(Api.toBase64(recovery))
-  await Api.putShares({ setId, address, authShare: Api.toBase64(auth), recoveryCiphertext })
-  await saveDeviceShare({ setId, address, share: new Uint8Array(device) })
-}
-
-async function signedIn(apiUser: Api.ApiUser): Promise<EmbeddedUser> {
-  state.user = apiUser
-  state.address = await loadWallet()
-  state.pendingEmail = null
-  return user() as EmbeddedUser
+  if (stored.recovery.ciphertext === null)
+    throw new BaseError('Sign in again to set up this device (the sign-in is too old)')
+  if (stored.recovery.kind === 'passkey') {
+    state.pending = { step: 'passkey', stored }
+    return 'passkey'
+  }
+  if (state.owner?.kind === 'oidc') {
+    if (!state.socialKey) throw new BaseError('Failed to connect')
+    const share = await Recovery.decryptWithIdToken(
+      stored.recovery.ciphertext,
+      state.owner.idToken,
+      state.socialKey,
+    )
+    await finishRecovery(stored, Api.fromBase64(share))
+    return null
+  }
+  if (state.owner?.kind !== 'email') throw new BaseError('Failed to connect')
+  const key = await Recovery.createDeviceKey()
+  const { approvalId } = await Recovery.startApproval(state.owner.email, state.site, key)
+  state.pending = { step: 'email', stored, key, approvalId, email: state.owner.email }
+  return 'email'
 }
 
 /**
- * Restores a session that survived a reload (the API's partitioned cookie).
+ * Rebuilds the key from the auth and recovery shares, then gives this device a share set of its
+ * own, the recovery share sealed the same way as before (`reseal`).
+ */
+async function finishRecovery(
+  stored: Api.StoredShares,
+  recoveryShare: Uint8Array,
+  reseal: (share: Uint8Array) => Promise<Api.StoredRecovery> = sealAutomatic,
+): Promise<void> {
+  const restored = await signer.restore(Api.fromBase64(stored.authShare), recoveryShare)
+  if (restored.toLowerCase() !== stored.address.toLowerCase())
+    throw new BaseError('A problem occurred while trying initialize authentication')
+  const shares = await signer.reshare()
+  await commitShareSet(restored, shares, stored.setId, await reseal(shares[2] as Uint8Array))
+  state.address = restored
+}
+
+async function signedIn(login: Api.Login, owner: Recovery.Owner): Promise<DeviceStep | null> {
+  state.user = login.user
+  state.policy = login.recovery
+  state.owner = owner
+  state.authenticatedAt = Date.now()
+  state.pending = null
+  state.address = null
+  const step = await loadWallet()
+  state.pendingEmail = null
+  return step
+}
+
+/**
+ * Restores a session that survived a reload (the API's partitioned cookie), on a device that
+ * holds the current share set.
  *
  * @example
  * const restored = await restore()
@@ -144,57 +308,61 @@ export async function restore(): Promise<EmbeddedUser | null> {
     // Every sign-in here leaves a device share: without one there is no session to ask about
     // (and no 401 in the console of a first visit).
     if (!(await loadDeviceShare())) throw new BaseError('No session on this device')
-    return await signedIn(await Api.me())
+    const me = await Api.me()
+    state.user = me.user
+    state.policy = me.recovery
+    state.authenticatedAt = me.authenticatedAt
+    state.owner = null
+    if ((await loadWallet()) !== null) throw new BaseError('This device needs to sign in again')
+    return user()
   } catch {
     state.user = null
     state.address = null
+    state.pending = null
     return null
   }
 }
 
 /**
- * Starts e-mail sign-in: CONNECT when already signed in with that address, VERIFY_DEVICE for a
- * new device of an existing user, else VERIFY_OTP (a code is on its way).
+ * Starts e-mail sign-in: CONNECT when already signed in with that address, else VERIFY_OTP (a
+ * code is on its way, whether or not the address has an account).
  */
-export async function connectEmail(
-  email: string,
-): Promise<'CONNECT' | 'VERIFY_DEVICE' | 'VERIFY_OTP'> {
+export async function connectEmail(email: string): Promise<'CONNECT' | 'VERIFY_OTP'> {
   if (state.user?.email === email.toLowerCase() && state.address) return 'CONNECT'
   state.pendingEmail = email.toLowerCase()
-  return (await Api.startEmail(email, await getDeviceId())).action
+  await Api.startEmail(email, await getDeviceId())
+  return 'VERIFY_OTP'
 }
 
-/** Waits (polling every second) until the new device is approved from the e-mail. */
-export async function connectDevice(signal: AbortSignal): Promise<void> {
+/** Verifies the e-mailed code and signs in; names the device step that follows, if any. */
+export async function connectOtp(otp: string): Promise<DeviceStep | null> {
   const email = state.pendingEmail
   if (!email) throw new BaseError('No e-mail login in progress')
-  const deviceId = await getDeviceId()
-  while (!signal.aborted) {
-    if ((await Api.deviceStatus(email, deviceId)).approved) return
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-  }
-  throw new UserRejectedRequestError('Request was aborted')
-}
-
-/** Verifies the e-mailed code and signs in. */
-export async function connectOtp(otp: string): Promise<EmbeddedUser> {
-  const email = state.pendingEmail
-  if (!email) throw new BaseError('No e-mail login in progress')
-  return signedIn(await Api.verifyEmail(email, await getDeviceId(), otp))
-}
-
-/** The authorization URL of a social provider, for the popup. */
-export async function socialRedirectUri(provider: string): Promise<string> {
-  return (await Api.startSocial(provider, await getDeviceId())).uri
+  const login = await Api.verifyEmail(email, await getDeviceId(), otp)
+  return signedIn(login, { kind: 'email', email })
 }
 
 /**
- * Completes social sign-in from the popup's result URI (on this origin's callback page).
+ * The authorization URL of a social provider, for the popup. Its nonce is the thumbprint of a key
+ * made here for this login, so the ID token proves this frame's login to the recovery service.
+ */
+export async function socialRedirectUri(provider: string): Promise<string> {
+  state.socialKey = await Recovery.createDeviceKey()
+  const { uri } = await Api.startSocial(provider, await getDeviceId(), state.socialKey.thumbprint)
+  // The API must not swap the nonce for one of its own (its own key would then open the share).
+  if (new URL(uri).searchParams.get('nonce') !== state.socialKey.thumbprint)
+    throw new BaseError('Failed to initiate social connection')
+  return uri
+}
+
+/**
+ * Completes social sign-in from the popup's result URI (on this origin's callback page); names
+ * the device step that follows, if any.
  *
  * @example
- * await connectSocial('http://127.0.0.1:4200/social-callback.html?result=…')
+ * await connectSocial('http://wallet.localhost:4200/social-callback.html?result=…', origin)
  */
-export async function connectSocial(uri: string, walletOrigin: string): Promise<EmbeddedUser> {
+export async function connectSocial(uri: string, walletOrigin: string): Promise<DeviceStep | null> {
   const url = new URL(uri)
   if (url.origin !== walletOrigin || url.pathname !== '/social-callback.html')
     throw new BaseError('Failed to initiate social connection')
@@ -205,7 +373,197 @@ export async function connectSocial(uri: string, walletOrigin: string): Promise<
     )
   const result = url.searchParams.get('result')
   if (!result) throw new BaseError('Failed to connect')
-  return signedIn(await Api.exchangeSocial(result, await getDeviceId()))
+  const login = await Api.exchangeSocial(result, await getDeviceId())
+  if (!login.idToken) throw new BaseError('Failed to connect')
+  return signedIn(login, { kind: 'oidc', idToken: login.idToken })
+}
+
+async function waitForApproval(
+  pending: Extract<Pending, { step: 'email' }>,
+  signal: AbortSignal,
+): Promise<void> {
+  for (;;) {
+    if (signal.aborted) throw new UserRejectedRequestError('Request was aborted')
+    const status = await Recovery.approvalStatus(pending.approvalId)
+    if (status === 'approved') break
+    if (status !== 'pending') {
+      state.pending = null
+      throw new BaseError(
+        status === 'denied'
+          ? 'This device was denied from the e-mail'
+          : 'The approval expired: sign in again',
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, APPROVAL_POLL_MS))
+  }
+  const ciphertext = pending.stored.recovery.ciphertext as string
+  const share = await Recovery.decryptWithApproval(ciphertext, pending.approvalId, pending.key)
+  await finishRecovery(pending.stored, Api.fromBase64(share))
+}
+
+function userLabel(): string {
+  return state.user?.email ?? state.user?.username ?? 'Porthole wallet'
+}
+
+/** Creates the passkey and seals `share` under it. */
+async function sealWithNewPasskey(address: string, share: Uint8Array): Promise<Api.StoredRecovery> {
+  if (!state.user) throw new UnauthorizedError('Not connected to email or social')
+  const { credentialId, secret } = await Passkey.createPasskey({
+    userId: state.user.id,
+    name: userLabel(),
+  })
+  const ciphertext = await Passkey.sealShare(secret, b64(share), { projectId, address })
+  return { kind: 'passkey', ciphertext, credentialId }
+}
+
+/**
+ * Completes the device step under way: waits for the approval from the e-mail (polling the
+ * recovery service every second), or asks for the passkey on the frame's own card.
+ *
+ * @example
+ * await connectDevice(signal, ui)
+ */
+export async function connectDevice(signal: AbortSignal, ui: StepUi): Promise<void> {
+  const pending = state.pending
+  if (!pending) throw new BaseError('No e-mail login in progress')
+  if (pending.step === 'email') {
+    await waitForApproval(pending, signal)
+    state.pending = null
+    return
+  }
+  ui.show(pending.step)
+  const abort = () => document.querySelector('.pw-custody')?.remove()
+  signal.addEventListener('abort', abort, { once: true })
+  try {
+    if (pending.step === 'passkey')
+      await showCustodyCard(
+        {
+          title: 'Unlock your wallet',
+          text: [
+            'This is a new device or site for your wallet.',
+            'Use the passkey that protects it to set it up here.',
+          ],
+          confirm: 'Use passkey',
+          cancel: 'Cancel',
+        },
+        async () => {
+          const { stored } = pending
+          const credentialId = stored.recovery.credentialId as string
+          const secret = await Passkey.usePasskey(credentialId)
+          const binding = { projectId, address: stored.address }
+          const share = await Passkey.openShare(
+            secret,
+            stored.recovery.ciphertext as string,
+            binding,
+          )
+          await finishRecovery(stored, Api.fromBase64(share), async (next) => ({
+            kind: 'passkey',
+            credentialId,
+            ciphertext: await Passkey.sealShare(secret, b64(next), binding),
+          }))
+          return undefined
+        },
+      )
+    else
+      await showCustodyCard(
+        {
+          title: 'Protect your wallet with a passkey',
+          text: [
+            'Your wallet will work on a new device or site only with this passkey.',
+            'Nobody else can recover it, not even Porthole. Keep the passkey safe.',
+          ],
+          confirm: 'Create passkey',
+          cancel: 'Cancel',
+        },
+        async () => {
+          const recovery = await sealWithNewPasskey(
+            pending.address,
+            pending.shares[2] as Uint8Array,
+          )
+          await commitShareSet(pending.address, pending.shares, null, recovery)
+          state.address = pending.address
+          return undefined
+        },
+      )
+    state.pending = null
+  } finally {
+    signal.removeEventListener('abort', abort)
+    ui.hide()
+  }
+}
+
+/**
+ * Moves the loaded wallet from automatic recovery to a passkey only the user holds: a new share
+ * set whose recovery share is sealed under the passkey (the recovery service's copy no longer
+ * matches any auth share the API keeps).
+ *
+ * @example
+ * await setupPasskey(ui)
+ */
+export async function setupPasskey(ui: StepUi): Promise<'passkey'> {
+  const wallet = state.address
+  if (!wallet || !state.setId) throw new UnauthorizedError('Not connected to email or social')
+  ui.show('passkey-create')
+  try {
+    await showCustodyCard(
+      {
+        title: 'Protect your wallet with a passkey',
+        text: [
+          'From now on your wallet will work on a new device or site only with this passkey.',
+          'Nobody else can recover it, not even Porthole. Keep the passkey safe.',
+        ],
+        confirm: 'Create passkey',
+        cancel: 'Cancel',
+      },
+      async () => {
+        const shares = await signer.reshare()
+        const recovery = await sealWithNewPasskey(wallet, shares[2] as Uint8Array)
+        await commitShareSet(wallet, shares, state.setId, recovery)
+        return undefined
+      },
+    )
+  } finally {
+    ui.hide()
+  }
+  return 'passkey'
+}
+
+/**
+ * Shows the private key on the frame's own card after an explicit confirmation; needs a sign-in
+ * of the last 5 minutes. The key goes from the Worker to this card only (never to the modal).
+ *
+ * @example
+ * await exportKey(ui)
+ */
+export async function exportKey(ui: StepUi): Promise<void> {
+  if (!state.address) throw new UnauthorizedError('Not connected to email or social')
+  await refreshUser()
+  if (Date.now() - state.authenticatedAt > EXPORT_LOGIN_MAX_AGE_MS)
+    throw new UnauthorizedError('Sign in again to export your key (the sign-in is too old)')
+  ui.show('export')
+  try {
+    await showCustodyCard(
+      {
+        title: 'Export your private key',
+        text: [
+          'Anyone who sees this key can take everything in the wallet.',
+          'Never share it, never paste it into a website, and make sure nobody watches your screen.',
+        ],
+        confirm: 'Reveal key',
+        cancel: 'Cancel',
+      },
+      async () => ({
+        title: 'Your private key',
+        text: ['Store it offline. It is shown only here, in the wallet frame.'],
+        secret: await signer.exportKey(),
+        confirm: 'Done',
+      }),
+    )
+  } catch (error) {
+    if (!(error instanceof UserRejectedRequestError)) throw error
+  } finally {
+    ui.hide()
+  }
 }
 
 /** Signs out: the session ends and the key leaves memory (the device share stays). */
@@ -213,6 +571,9 @@ export async function signOut(): Promise<void> {
   state.user = null
   state.address = null
   state.pendingEmail = null
+  state.pending = null
+  state.owner = null
+  state.socialKey = null
   await signer.clear()
   await Api.logout().catch(() => {})
 }
@@ -220,7 +581,9 @@ export async function signOut(): Promise<void> {
 /** Starts an e-mail change (primary code first when the user has an e-mail). */
 export async function updateEmail(email: string) {
   if (!state.user) throw new BaseError('Not connected to email or social')
-  return (await Api.startEmailUpdate(email)).action
+  const action = (await Api.startEmailUpdate(email)).action
+  state.pendingNewEmail = email.toLowerCase()
+  return action
 }
 
 /** Verifies the code sent to the current e-mail. */
@@ -229,11 +592,32 @@ export async function updateEmailPrimaryOtp(otp: string) {
   return answer.action ?? 'VERIFY_SECONDARY_OTP'
 }
 
-/** Verifies the code sent to the new e-mail; the change is done. */
+/**
+ * Verifies the code sent to the new e-mail; the change is done. An e-mail user's wallet with
+ * automatic recovery gets its recovery share sealed for the new address (the one the user typed,
+ * not the API's word for it).
+ */
 export async function updateEmailSecondaryOtp(otp: string): Promise<string> {
   const answer = await Api.verifyEmailUpdate('secondary', otp)
   if (!answer.email) throw new BaseError('An error occurred')
+  const typed = state.pendingNewEmail
+  state.pendingNewEmail = null
   if (state.user) state.user = { ...state.user, email: answer.email }
+  if (
+    typed === answer.email.toLowerCase() &&
+    state.address &&
+    state.recoveryKind === 'automatic' &&
+    state.user?.socialProvider === null
+  ) {
+    state.owner = { kind: 'email', email: typed }
+    const shares = await signer.reshare()
+    await commitShareSet(
+      state.address,
+      shares,
+      state.setId,
+      await sealAutomatic(shares[2] as Uint8Array),
+    )
+  }
   return answer.email
 }
 

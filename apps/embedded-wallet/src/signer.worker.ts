@@ -1,8 +1,9 @@
 /**
  * The signer: the only place the private key exists. It runs in a dedicated Worker of the
- * wallet frame (no DOM, no network), is driven through comlink, and hands out only key
- * shares (each useless alone), addresses and signatures.
+ * wallet frame (no DOM, no network), is driven through comlink, and hands out key shares (each
+ * useless alone), addresses and signatures — and the key itself only for the frame's export card.
  */
+import { type SharesMessageParameters, sharesDigest } from '@porthole/shared'
 import { expose } from 'comlink'
 import { bytesToHex, type Hex, type TransactionSerializable, type TypedDataDefinition } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
@@ -49,6 +50,18 @@ const api = {
   },
   signTransaction(transaction: TransactionSerializable): Promise<Hex> {
     return signer().signTransaction(transaction)
+  },
+  /**
+   * Signs a share replacement for the API (`sharesDigest`: EIP-191 version 0x00, which no dapp
+   * request can produce). Only this digest: the Worker signs no raw hash it is handed.
+   */
+  signShares(parameters: SharesMessageParameters): Promise<Hex> {
+    return signer().sign({ hash: sharesDigest(parameters) })
+  },
+  /** The private key, for the export card of this frame (never sent anywhere else). */
+  exportKey(): Hex {
+    if (!secret) throw new Error('No wallet loaded')
+    return bytesToHex(secret)
   },
   /** Forgets the key (sign-out). */
   clear(): void {

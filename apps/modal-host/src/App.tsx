@@ -55,7 +55,13 @@ function title(screen: Screen): string {
     case 'EmailVerifyOtp':
       return t('otpLabel')
     case 'EmailVerifyDevice':
-      return t('registerDevice')
+      return t(
+        screen.method === 'email'
+          ? 'registerDevice'
+          : screen.method === 'passkey'
+            ? 'unlockWallet'
+            : 'protectWallet',
+      )
     case 'ConnectingSocial':
       return socialName(screen.provider)
     case 'UpdateEmailWallet':
@@ -110,7 +116,7 @@ function View({ screen }: { screen: Screen }) {
     case 'EmailVerifyOtp':
       return <EmailVerifyOtp email={screen.email} />
     case 'EmailVerifyDevice':
-      return <EmailVerifyDevice email={screen.email} />
+      return <EmailVerifyDevice email={screen.email} method={screen.method} />
     case 'ConnectingSocial':
       return <ConnectingSocial provider={screen.provider} />
     case 'UpdateEmailWallet':

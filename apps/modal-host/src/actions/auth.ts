@@ -98,23 +98,26 @@ export async function emailLogin(email: string): Promise<void> {
   const { action } = await walletRequest('connectEmail', { email })
   store.setState({ lastEmailLoginAt: clock.now() })
   if (action === 'CONNECT') return finish(false)
-  Modal.push(
-    action === 'VERIFY_DEVICE'
-      ? { view: 'EmailVerifyDevice', email }
-      : { view: 'EmailVerifyOtp', email },
-  )
+  Modal.push({ view: 'EmailVerifyOtp', email })
 }
 
-/** Waits for the new device's approval, then moves on to the code. */
-export async function waitForDevice(email: string, signal: AbortSignal): Promise<void> {
+/**
+ * Finishes the device step a sign-in named (approve from the recovery service's mail, use or
+ * create the passkey on the wallet frame's own card); then the wallet is connected.
+ *
+ * @example
+ * await waitForDevice(controller.signal)
+ */
+export async function waitForDevice(signal: AbortSignal): Promise<void> {
   await walletRequest('connectDevice', {}, { signal })
-  store.setState({ lastEmailLoginAt: clock.now() })
-  Modal.replace({ view: 'EmailVerifyOtp', email })
+  await finish(false)
 }
 
-/** Submits the e-mailed code; on success the wallet is connected. */
-export async function submitOtp(otp: string): Promise<void> {
-  await walletRequest('connectOtp', { otp })
+/** Submits the e-mailed code; on success the wallet is connected (or a device step follows). */
+export async function submitOtp(otp: string, email: string): Promise<void> {
+  const answer = await walletRequest('connectOtp', { otp })
+  if ('action' in answer)
+    return Modal.replace({ view: 'EmailVerifyDevice', email, method: answer.method })
   await finish(false)
 }
 
@@ -165,7 +168,10 @@ export function socialLogin(provider: SocialProvider): Promise<void> {
       if (data?.type !== 'porthole:social-result' || typeof data.resultUri !== 'string') return
       clearInterval(poll)
       walletRequest('connectSocial', { uri: data.resultUri })
-        .then((user) => connected(user, false))
+        .then((answer) => {
+          if (!('action' in answer)) return connected(answer, false)
+          Modal.push({ view: 'EmailVerifyDevice', email: null, method: answer.method })
+        })
         .then(() => end(), end)
     }
     const poll = setInterval(() => {
@@ -360,4 +366,36 @@ export function warmUp(): void {
 /** Loads the frame at start when the last session was embedded. */
 export function preloadIfEmbedded(): void {
   if (loadPersisted().connectors.eip155?.id === 'AUTH') void walletFrame().catch(() => {})
+}
+
+/**
+ * How the embedded wallet recovers on a new device (`passkey`: only with the user's passkey).
+ *
+ * @example
+ * const { kind } = await recoveryInfo()
+ */
+export function recoveryInfo() {
+  return walletRequest('getRecovery', {})
+}
+
+/**
+ * Moves the embedded wallet to a passkey only the user holds (the wallet frame asks on its own
+ * card).
+ *
+ * @example
+ * await setupPasskey()
+ */
+export function setupPasskey() {
+  return walletRequest('setupPasskey', {})
+}
+
+/**
+ * Shows the private key on the wallet frame's own card (after a sign-in of the last 5 minutes
+ * and a confirmation there); the key never reaches the modal.
+ *
+ * @example
+ * await exportKey()
+ */
+export async function exportKey(): Promise<void> {
+  await walletRequest('exportKey', {})
 }

@@ -5,6 +5,7 @@
 import type {
   ConnectionStatus,
   ConnectorInfo,
+  DeviceStep,
   EmbeddedUser,
   Features,
   InjectedProviderInfo,
@@ -62,7 +63,7 @@ export type Screen =
   | { view: 'UnsupportedChain' }
   | { view: 'EmailLogin' }
   | { view: 'EmailVerifyOtp'; email: string }
-  | { view: 'EmailVerifyDevice'; email: string }
+  | { view: 'EmailVerifyDevice'; email: string | null; method: DeviceStep }
   | { view: 'ConnectingSocial'; provider: SocialProvider }
   | { view: 'UpdateEmailWallet'; stage: 'new' | 'primary' | 'secondary'; email: string }
   | { view: 'ApproveTransaction'; method: string }

@@ -1,5 +1,6 @@
 import { formatAmount, truncateAddress } from '@porthole/shared'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
+import * as Auth from '../actions/auth.js'
 import * as Balance from '../actions/balance.js'
 import { identityOf, refreshIdentity } from '../actions/identity.js'
 import * as Modal from '../actions/modal.js'
@@ -148,8 +149,64 @@ export function Account() {
             </button>
           </li>
         ) : null}
+        {authUser ? <WalletSecurityRows /> : null}
         <DisconnectRow />
       </ul>
+    </>
+  )
+}
+
+/**
+ * The embedded wallet's custody rows: protect it with a passkey (from automatic recovery to one
+ * only the user holds) and export the private key. Both run on the wallet frame's own card.
+ */
+function WalletSecurityRows() {
+  const [kind, setKind] = useState<'automatic' | 'passkey' | null>(null)
+  useEffect(() => {
+    let active = true
+    Auth.recoveryInfo()
+      .then((info) => active && setKind(info.kind))
+      .catch(() => {})
+    return () => {
+      active = false
+    }
+  }, [])
+  const run = async (action: () => Promise<unknown>, done?: string) => {
+    try {
+      await action()
+      if (done) Modal.showToast(done, 'success')
+    } catch (error) {
+      if ((error as { code?: number }).code !== 4001)
+        Modal.showToast((error as Error).message, 'error')
+    }
+  }
+  return (
+    <>
+      {kind === 'automatic' ? (
+        <li>
+          <button
+            type="button"
+            className="ph-row"
+            onClick={() =>
+              run(async () => setKind((await Auth.setupPasskey()).kind), t('walletProtected'))
+            }
+          >
+            <Icon name="shield" />
+            <span className="ph-row-name">{t('walletSecurity')}</span>
+          </button>
+        </li>
+      ) : kind === 'passkey' ? (
+        <li className="ph-row" data-testid="wallet-protected">
+          <Icon name="shield" />
+          <span className="ph-row-name">{t('passkeyProtected')}</span>
+        </li>
+      ) : null}
+      <li>
+        <button type="button" className="ph-row" onClick={() => run(Auth.exportKey)}>
+          <Icon name="key" />
+          <span className="ph-row-name">{t('exportKey')}</span>
+        </button>
+      </li>
     </>
   )
 }

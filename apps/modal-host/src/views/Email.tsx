@@ -1,5 +1,6 @@
+import type { DeviceStep } from '@porthole/protocol'
 import { isEmail } from '@porthole/shared'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
 import { Icon } from '../components/Icon.js'
@@ -139,7 +140,7 @@ export function EmailVerifyOtp({ email }: { email: string }) {
       <p className="ph-muted">
         {t('otpSent')} <strong>{email}</strong>
       </p>
-      <OtpForm label={t('otpLabel')} onSubmit={Auth.submitOtp} />
+      <OtpForm label={t('otpLabel')} onSubmit={(otp) => Auth.submitOtp(otp, email)} />
       <p className="ph-muted">
         {t('didNotGetIt')}{' '}
         <button
@@ -167,30 +168,55 @@ export function EmailVerifyOtp({ email }: { email: string }) {
   )
 }
 
-/** EmailVerifyDevice: approve the new device from the e-mail; then the code. */
-export function EmailVerifyDevice({ email }: { email: string }) {
+/**
+ * EmailVerifyDevice: the step a new device (or a new wallet) needs before the wallet loads —
+ * approve it from the recovery service's e-mail, or use / create the passkey on the wallet
+ * frame's own card. A failure (a timeout, a cancelled passkey) can be tried again.
+ */
+export function EmailVerifyDevice({ email, method }: { email: string | null; method: DeviceStep }) {
   const [error, setError] = useState<string | null>(null)
-  const started = useRef(false)
+  const [attempt, setAttempt] = useState(0)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one wait per attempt
   useEffect(() => {
-    if (started.current) return
-    started.current = true
+    setError(null)
     const controller = new AbortController()
-    Auth.waitForDevice(email, controller.signal).catch((e) => setError(errorText(e)))
+    Auth.waitForDevice(controller.signal).catch((e) => {
+      if (!controller.signal.aborted) setError(errorText(e))
+    })
     return () => controller.abort()
-  }, [email])
+  }, [attempt])
   return (
     <div className="ph-center" aria-live="polite">
       <span className="ph-loader">
-        <Icon name="mail" size={40} />
+        <Icon name={method === 'email' ? 'mail' : 'shield'} size={40} />
       </span>
-      <h3>{t('registerDevice')}</h3>
-      <p className="ph-muted">
-        {t('approveFromEmail')} <strong>{email}</strong>
-      </p>
-      {error ? (
-        <p className="ph-field-error" role="alert">
-          {error}
+      <h3>
+        {t(
+          method === 'email'
+            ? 'registerDevice'
+            : method === 'passkey'
+              ? 'unlockWallet'
+              : 'protectWallet',
+        )}
+      </h3>
+      {method === 'email' ? (
+        <p className="ph-muted">
+          {t('approveFromEmail')} {email ? <strong>{email}</strong> : null}
         </p>
+      ) : (
+        <p className="ph-muted">
+          {t(method === 'passkey' ? 'usePasskeyHint' : 'createPasskeyHint')}
+        </p>
+      )}
+      {error ? (
+        <>
+          <p className="ph-field-error" role="alert">
+            {error}
+          </p>
+          <button type="button" className="ph-button" onClick={() => setAttempt((n) => n + 1)}>
+            {t('tryAgain')}
+          </button>
+        </>
       ) : null}
     </div>
   )

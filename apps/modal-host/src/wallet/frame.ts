@@ -63,6 +63,8 @@ export function walletFrame(): Promise<WalletChannel> {
   node.title = 'Porthole embedded wallet'
   node.className = 'ph-wallet-frame'
   node.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups')
+  // The wallet's passkeys (WebAuthn for the wallet origin) and copying its exported key.
+  node.allow = 'publickey-credentials-get;publickey-credentials-create;clipboard-write'
   node.hidden = true
   frame = node
   ready = new Promise<WalletChannel>((resolve, reject) => {

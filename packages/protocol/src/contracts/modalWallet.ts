@@ -41,6 +41,25 @@ export type EmbeddedUser = z.infer<typeof EmbeddedUser>
 export const LoginAction = z.enum(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT'])
 export type LoginAction = z.infer<typeof LoginAction>
 
+/**
+ * A step a new device (or a new wallet) needs from the user before the wallet loads: approve the
+ * device from the recovery service's mail (`email`), use the passkey that protects the wallet
+ * (`passkey`), or create that passkey (`passkey-create`, projects whose recovery is the user's).
+ */
+export const DeviceStep = z.enum(['email', 'passkey', 'passkey-create'])
+export type DeviceStep = z.infer<typeof DeviceStep>
+
+/** "Finish with `connectDevice`": the answer of a sign-in that needs a device step. */
+export const VerifyDevice = z.object({ action: z.literal('VERIFY_DEVICE'), method: DeviceStep })
+export type VerifyDevice = z.infer<typeof VerifyDevice>
+
+/** How a signed-in wallet recovers on a new device (the project's policy, the wallet's kind). */
+export const RecoveryInfo = z.object({
+  policy: z.enum(['automatic', 'user']),
+  kind: z.enum(['automatic', 'passkey']),
+})
+export type RecoveryInfo = z.infer<typeof RecoveryInfo>
+
 /** E-mail update actions (spec §4). */
 export const UpdateEmailAction = z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP'])
 export type UpdateEmailAction = z.infer<typeof UpdateEmailAction>
@@ -56,11 +75,18 @@ export const ModalToWalletSchema = {
       result: z.object({ chainId: ChainId }),
     },
     connectEmail: { params: z.object({ email: Email }), result: z.object({ action: LoginAction }) },
-    /** Resolves once the new device is approved from the e-mail (the OTP is then on its way). */
+    /**
+     * Completes the device step a sign-in named (`VERIFY_DEVICE`): resolves once the device is
+     * approved from the e-mail or the passkey was used or created, with the wallet loaded.
+     */
     connectDevice: { params: Empty, result: Empty },
-    connectOtp: { params: z.object({ otp: Otp }), result: Empty },
-    /** Completes social login with the popup's result URI. */
-    connectSocial: { params: z.object({ uri: z.string().max(4096) }), result: EmbeddedUser },
+    /** Verifies the code; `VERIFY_DEVICE` when a device step must follow. */
+    connectOtp: { params: z.object({ otp: Otp }), result: z.union([VerifyDevice, Empty]) },
+    /** Completes social login with the popup's result URI (or names the device step first). */
+    connectSocial: {
+      params: z.object({ uri: z.string().max(4096) }),
+      result: z.union([VerifyDevice, EmbeddedUser]),
+    },
     getSocialRedirectUri: {
       params: z.object({ provider: SocialProvider }),
       result: z.object({ uri: z.string().max(4096) }),
@@ -125,6 +151,15 @@ export const ModalToWalletSchema = {
       result: z.object({ type: AccountType, address: Address }),
     },
     reload: { params: Empty, result: Empty },
+    /** How the signed-in wallet recovers on a new device. */
+    getRecovery: { params: Empty, result: RecoveryInfo },
+    /** Moves the wallet to a passkey only the user holds (the frame shows its own card). */
+    setupPasskey: { params: Empty, result: RecoveryInfo },
+    /**
+     * Shows the private key on the frame's own card after a confirmation (a sign-in of the last
+     * 5 minutes needed); resolves when the card closes. The key never reaches the modal.
+     */
+    exportKey: { params: Empty, result: Empty },
     /** Aborts pending not-safe requests (spec §4: only those abort); names what it aborted. */
     rpcAbort: { params: Empty, result: z.object({ aborted: z.array(Text(64)).max(100) }) },
   },

@@ -38,7 +38,9 @@ export function mountDialog(src: string, onCancel: () => void): Dialog {
   dialog.setAttribute('aria-label', 'Connect a wallet')
   frame.title = 'Connect a wallet'
   frame.setAttribute('sandbox', SANDBOX)
-  frame.allow = 'clipboard-write'
+  // Passkeys: the embedded wallet (a frame inside the modal) makes and uses them for the wallet's
+  // origin, which no host page can claim.
+  frame.allow = 'clipboard-write;publickey-credentials-get;publickey-credentials-create'
   frame.src = src
   dialog.append(frame)
   // Escape while focus is on the dialog itself (not inside the frame): let the modal decide.
