@@ -2,11 +2,27 @@
  * Helpers for the embedded-wallet tests: the real mail catcher's JSON API, the wallet frame
  * inside the modal frame, and an e-mail login through the modal UI.
  */
+import { spawnSync } from 'node:child_process'
+import { resolve } from 'node:path'
 import { expect, type FrameLocator, type Page } from '@playwright/test'
 import { modal } from './fixtures.js'
 
 export const MAIL_URL = 'http://127.0.0.1:4500'
 export const API_URL = 'http://127.0.0.1:4300'
+export const RECOVERY_URL = 'http://127.0.0.1:4700'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+
+/** Runs `npm run admin -- …` against the stack's database; its stdout. */
+export function admin(...args: string[]): string {
+  const run = spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: process.env,
+  })
+  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${run.stderr}`)
+  return run.stdout
+}
 
 type Mail = { to: string; subject: string; text: string; date: string }
 

@@ -4,10 +4,14 @@
  */
 import { createServer, type Server } from 'node:http'
 
-/** Serves `<script src=".../sdk.js" data-project-id=…>` on `http://localhost:{port}`. */
+/**
+ * Serves `<script src=".../sdk.js" data-project-id=…>` on `http://{hostname}:{port}` (default
+ * `localhost`; any `*.localhost` name reaches it too, as another site).
+ */
 export async function startHostPage(
   port: number,
   projectId: string | null,
+  hostname = 'localhost',
 ): Promise<{ url: string; close(): Promise<void> }> {
   const attribute = projectId === null ? '' : ` data-project-id="${projectId}"`
   const html = `<!doctype html><html><head><title>Third-party host</title>
@@ -28,7 +32,7 @@ export async function startHostPage(
     })
   }
   return {
-    url: `http://localhost:${port}`,
+    url: `http://${hostname}:${port}`,
     close: () =>
       Promise.all(servers.map((s) => new Promise<void>((ok) => s.close(() => ok())))).then(
         () => {},

@@ -1,19 +1,6 @@
-import { spawnSync } from 'node:child_process'
-import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
-import { decryptShare, loadAuthKeys, openDatabase } from '@porthole/api'
-import { SignJWT } from 'jose'
-import { combine } from 'shamir-secret-sharing'
-import {
-  bytesToHex,
-  createWalletClient,
-  type Hex,
-  http,
-  parseEther,
-  recoverMessageAddress,
-} from 'viem'
-import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
+import { createWalletClient, type Hex, http, parseEther, recoverMessageAddress } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import {
   API_URL,
   connectOutcome,
@@ -23,7 +10,6 @@ import {
   providerRequest,
   startEmailConnect,
   waitForCode,
-  waitForMail,
   walletFrame,
 } from '../support/embedded.js'
 import {
@@ -37,9 +23,6 @@ import {
   test,
   waitForPorthole,
 } from '../support/fixtures.js'
-import { startHostPage } from '../support/hostPage.js'
-
-const ROOT = resolve(import.meta.dirname, '../..')
 
 /** The demo page without any injected wallet. */
 async function openDemo(page: Page): Promise<void> {
@@ -221,39 +204,6 @@ async function inboxCount(email: string): Promise<number> {
   return ((await response.json()) as unknown[]).length
 }
 
-test('a second host site (new storage partition) approves the device by e-mail and gets the same address', async ({
-  page,
-  browser,
-}) => {
-  await openDemo(page)
-  const email = freshEmail('device')
-  const address = await emailLogin(page, email)
-
-  const host = await startHostPage(4015, 'porthole-demo')
-  admin('project', 'allow', 'porthole-demo', 'http://localhost:4015')
-  const context = await browser.newContext()
-  try {
-    const other = await context.newPage()
-    await other.goto(host.url)
-    await waitForPorthole(other)
-    await startEmailConnect(other, email)
-    await expect(modal(other).getByRole('dialog', { name: 'Register this device' })).toBeVisible()
-    const approval = await waitForMail(email, /new device/)
-    const link = /(http:\/\/\S+device\/approve\S+)/.exec(approval.text)?.[1] as string
-    expect(link).toBeTruthy()
-    const approvePage = await context.newPage()
-    await approvePage.goto(link)
-    await approvePage.close()
-    await enterCode(other, await waitForCode(email, 2))
-    const outcome = await connectOutcome(other)
-    expect(outcome.value?.address).toBe(address)
-  } finally {
-    await context.close()
-    admin('project', 'deny', 'porthole-demo', 'http://localhost:4015')
-    await host.close()
-  }
-})
-
 test('update e-mail: primary then secondary code, and the Account view shows the new address', async ({
   page,
 }) => {
@@ -351,88 +301,3 @@ test('the host page cannot talk to the wallet frame: its hello gets no answer', 
   await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
   expect((await signing).value).toMatch(/^0x[0-9a-f]{130}$/)
 })
-
-/** Base64 to the plain Uint8Array shamir-secret-sharing insists on (a Buffer is refused). */
-const bytes = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'))
-
-/** What a key candidate signs as, or null when the bytes are not a key at all. */
-async function signerOf(candidate: () => Promise<Uint8Array>): Promise<string | null> {
-  try {
-    const key = await candidate()
-    if (key.length !== 32) return null
-    return privateKeyToAddress(bytesToHex(key))
-  } catch {
-    return null
-  }
-}
-
-test('the shares the API stores cannot sign, even with the API process keys; the recovery service is the second share', async ({
-  page,
-}) => {
-  await openDemo(page)
-  const email = freshEmail('custody')
-  const address = await emailLogin(page, email)
-
-  const databaseUrl = process.env.PORTHOLE_DATABASE_URL as string
-  const db = await openDatabase({ url: databaseUrl })
-  const [row] = await db.query<{
-    id: string
-    auth_share: string
-    recovery_ciphertext: string
-  }>(
-    'SELECT u.id, s.auth_share, s.recovery_ciphertext FROM auth_users u JOIN auth_shares s ON s.user_id = u.id WHERE u.email = ?',
-    [email],
-  )
-  await db.close()
-  expect(row).toBeDefined()
-  const { id, auth_share, recovery_ciphertext } = row as NonNullable<typeof row>
-  // The database alone holds ciphertext: the stored auth share is not even a share.
-  const stored = bytes(auth_share.split('.')[2] ?? '')
-  const recoveryCiphertext = bytes(recovery_ciphertext)
-  // Give the attacker the API process's own keys too (they live beside the database file here).
-  const keys = loadAuthKeys({
-    keyDir: dirname(fileURLToPath(databaseUrl.replace(/^file:/, 'file://'))),
-  })
-  const authShare = bytes(decryptShare(keys.shareKey, auth_share, id))
-  const candidates = [
-    () => combine([authShare]),
-    () => combine([authShare, authShare]),
-    () => combine([authShare, recoveryCiphertext]),
-    () =>
-      combine([
-        authShare,
-        recoveryCiphertext.subarray(recoveryCiphertext.length - authShare.length),
-      ]),
-    () => combine([stored.subarray(0, authShare.length), authShare]),
-  ]
-  for (const candidate of candidates) expect(await signerOf(candidate)).not.toBe(address)
-
-  // The control: with the recovery key service's cooperation (a ticket signed with the API's
-  // key), the recovery share decrypts and two shares rebuild the key. This is why that service
-  // must run apart from the API: it is the second share's only key.
-  const ticket = await new SignJWT({ pid: 'porthole-demo' })
-    .setProtectedHeader({ alg: 'EdDSA', kid: keys.publicJwk.kid, typ: 'JWT' })
-    .setAudience('porthole-recovery')
-    .setSubject(id)
-    .setIssuedAt()
-    .setExpirationTime('60s')
-    .sign(keys.signingKey)
-  const response = await fetch('http://127.0.0.1:4700/v1/recovery/decrypt', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ticket, ciphertext: recovery_ciphertext }),
-  })
-  expect(response.status).toBe(200)
-  const { share } = (await response.json()) as { share: string }
-  expect(await signerOf(() => combine([authShare, bytes(share)]))).toBe(address)
-})
-
-function admin(...args: string[]) {
-  const run = spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: process.env,
-  })
-  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${run.stderr}`)
-  return run.stdout
-}
