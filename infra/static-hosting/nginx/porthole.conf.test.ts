@@ -105,6 +105,8 @@ describe('nginx/porthole.conf', () => {
       onError: () => undefined,
     })
     await createProject(api.db, { id: 'porthole-demo', origins: ['http://localhost:4000'] })
+    // A project of the attacker's own, allowing the attacker's site.
+    await createProject(api.db, { id: 'attacker', origins: ['https://attacker.example'] })
     for (const sub of ['modal/assets', 'wallet', 'sdk', 'cache', 'temp'])
       await mkdir(join(dir, sub), { recursive: true })
     await Promise.all([
@@ -206,6 +208,72 @@ http {
     )
     expect(walletDoc.headers['content-security-policy']).not.toContain('frame-src')
     expect(frameAncestorsOf(await request(walletPort, '/'))).toBe("frame-ancestors 'none'")
+  })
+
+  // The apps read projectId with URLSearchParams (exact name, percent-decoded, the first
+  // one); nginx's $arg_projectId matches any letter case, undecoded. Any query where the two
+  // could disagree is refused, so the CSP is always the one of the project the app runs.
+  const TRICKS = [
+    // Case variants, first hit wins in nginx but is ignored by the app.
+    'projectid=attacker&projectId=porthole-demo',
+    'PROJECTID=attacker&projectId=porthole-demo',
+    'projectId=porthole-demo&PrOjEcTiD=attacker',
+    'projectID=attacker',
+    // An empty case variant gave `frame-ancestors *` while the app ran porthole-demo.
+    'projectID=&projectId=porthole-demo',
+    // Duplicates.
+    'projectId=porthole-demo&projectId=attacker',
+    'projectId=attacker&origin=x&projectId=porthole-demo',
+    // A percent-encoded name: the app decodes it to projectId, nginx does not.
+    'project%49d=porthole-demo',
+    'project%49d=porthole-demo&projectid=attacker',
+    '%70rojectId=porthole-demo&projectId=attacker',
+    'projectId=attacker&project%69d=porthole-demo',
+    // Array style (PHP, qs): read as projectId by other parsers.
+    'projectId[]=attacker&projectId=porthole-demo',
+    'projectId%5B%5D=attacker',
+    'projectId[0]=attacker',
+    // No value, an empty one, or one that is not a project id.
+    'projectId&projectId=porthole-demo',
+    'projectId=',
+    'projectId=&origin=https%3A%2F%2Fattacker.example',
+    'projectId=%20',
+    'projectId=%20porthole-demo',
+    'projectId=porthole-demo%00',
+    'projectId=porthole%2Ddemo',
+    'projectId=-porthole',
+    `projectId=${'a'.repeat(65)}`,
+  ]
+
+  test.each(TRICKS)('a document request with ?%s is refused (400), never framed', async (query) => {
+    for (const [port, path] of [
+      [modalPort, '/'],
+      [modalPort, '/index.html'],
+      [walletPort, '/'],
+      [walletPort, '/index.html'],
+    ] as const) {
+      const response = await request(port, `${path}?${query}`)
+      expect(response.status, `${port}${path}`).toBe(400)
+      expect(response.text, `${port}${path}`).toContain('Give one projectId parameter')
+      expect(frameAncestorsOf(response), `${port}${path}`).toBe("frame-ancestors 'none'")
+      expect(response.text).not.toContain('porthole-config')
+    }
+  })
+
+  test('one exact projectId beside other parameters still gets its project CSP', async () => {
+    const query =
+      'origin=http%3A%2F%2Flocalhost%3A4000&projectId=porthole-demo&x=projectid%3Dattacker'
+    const modalDoc = await request(modalPort, `/?${query}`)
+    expect(modalDoc.status).toBe(200)
+    expect(frameAncestorsOf(modalDoc)).toBe('frame-ancestors http://localhost:4000')
+    const attacker = await request(modalPort, '/index.html?projectId=attacker')
+    expect(frameAncestorsOf(attacker)).toBe('frame-ancestors https://attacker.example')
+    const walletDoc = await request(walletPort, `/index.html?${query}`)
+    expect(frameAncestorsOf(walletDoc)).toBe(
+      `frame-ancestors http://127.0.0.1:${modalPort} http://localhost:4000`,
+    )
+    // Without any projectId the modal may be framed (it only says 'Project ID Not Configured').
+    expect(frameAncestorsOf(await request(modalPort, '/?origin=x'))).toBe('frame-ancestors *')
   })
 
   test('an API failure still serves the document, framed by nobody', async () => {
