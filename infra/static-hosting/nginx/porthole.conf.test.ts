@@ -31,6 +31,7 @@ const INDEX =
   '<!doctype html><html><head><meta name="porthole-config" content="__PORTHOLE_CONFIG__"></head><body></body></html>\n'
 const APP_JS = 'console.log("porthole modal");\n'.repeat(200)
 const SDK_JS = 'window.Porthole = {};\n'.repeat(60)
+const SDK_JS_1_2_3 = 'window.Porthole = { version: "1.2.3" };\n'.repeat(60)
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -107,7 +108,7 @@ describe('nginx/porthole.conf', () => {
     await createProject(api.db, { id: 'porthole-demo', origins: ['http://localhost:4000'] })
     // A project of the attacker's own, allowing the attacker's site.
     await createProject(api.db, { id: 'attacker', origins: ['https://attacker.example'] })
-    for (const sub of ['modal/assets', 'wallet', 'sdk', 'cache', 'temp'])
+    for (const sub of ['modal/assets', 'wallet', 'sdk/1.2.3', 'cache', 'temp'])
       await mkdir(join(dir, sub), { recursive: true })
     await Promise.all([
       writeFile(join(dir, 'modal', 'index.html'), INDEX),
@@ -116,6 +117,7 @@ describe('nginx/porthole.conf', () => {
       writeFile(join(dir, 'modal', '.env'), 'SECRET'),
       writeFile(join(dir, 'wallet', 'index.html'), INDEX),
       writeFile(join(dir, 'sdk', 'sdk.js'), SDK_JS),
+      writeFile(join(dir, 'sdk', '1.2.3', 'sdk.js'), SDK_JS_1_2_3),
     ])
 
     const source = await readFile(fileURLToPath(new URL('porthole.conf', import.meta.url)), 'utf8')
@@ -137,7 +139,7 @@ describe('nginx/porthole.conf', () => {
       .replaceAll('/var/cache/nginx/porthole', join(dir, 'cache'))
       .replaceAll('/srv/porthole/modal-host', join(dir, 'modal'))
       .replaceAll('/srv/porthole/embedded-wallet', join(dir, 'wallet'))
-      .replaceAll('/srv/porthole/sdk/sdk.js', join(dir, 'sdk', 'sdk.js'))
+      .replaceAll('/srv/porthole/sdk/', `${join(dir, 'sdk')}/`)
     // Every deployment value is one of the substitutions above.
     expect(conf.replace(/^\s*#.*$/gm, '')).not.toMatch(/porthole\.example|\/srv\/porthole|:4300/)
     await writeFile(join(dir, 'porthole.conf'), conf)
@@ -321,7 +323,7 @@ http {
     expect(sdk.text).toBe(SDK_JS)
     expect(sdk.headers['cache-control']).toBe('public, max-age=300')
     expect(sdk.headers['cross-origin-resource-policy']).toBe('cross-origin')
-    expect(sdk.headers['access-control-allow-origin']).toBeUndefined()
+    expect(sdk.headers['access-control-allow-origin']).toBe('*')
     expect((await request(modalPort, '/favicon.svg')).headers['cache-control']).toBe(
       'public, max-age=3600',
     )
@@ -329,6 +331,31 @@ http {
     expect(
       (await request(modalPort, '/sdk.js', { headers: { 'if-none-match': etag } })).status,
     ).toBe(304)
+  })
+
+  test('each SDK release is served at its own immutable path, to any origin', async () => {
+    const release = await request(modalPort, '/sdk/1.2.3/sdk.js', {
+      headers: { origin: 'https://any-host.example' },
+    })
+    expect(release.status).toBe(200)
+    expect(release.text).toBe(SDK_JS_1_2_3)
+    expect(release.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(release.headers['access-control-allow-origin']).toBe('*')
+    expect(release.headers['cross-origin-resource-policy']).toBe('cross-origin')
+    expect(release.headers['content-type']).toMatch(/javascript/)
+    for (const path of ['/sdk/1.2.4/sdk.js', '/sdk/latest/sdk.js', '/sdk/1.2.3/other.js']) {
+      const missing = await request(modalPort, path)
+      expect(missing.status, path).toBe(404)
+      expect(missing.headers['cache-control'], path).toBeUndefined()
+    }
+    // Nothing else is opened to every origin.
+    const asset = await request(modalPort, '/assets/index-BXk2c8Ab.js', {
+      headers: { origin: 'https://any-host.example' },
+    })
+    expect(asset.headers['access-control-allow-origin']).toBeUndefined()
+    expect(
+      (await request(walletPort, '/sdk/1.2.3/sdk.js')).headers['access-control-allow-origin'],
+    ).toBeUndefined()
   })
 
   test('frame-check is answered by the API with CORS for the asking origin', async () => {
