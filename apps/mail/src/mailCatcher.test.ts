@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { createServer } from 'node:net'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
@@ -146,6 +147,85 @@ describe('SMTP to JSON', () => {
     const { status, body } = await getJson('/health')
     expect(status).toBe(200)
     expect(body).toEqual({ ok: true })
+  })
+})
+
+/** A real HTTP request with any `Host` header, as a DNS-rebinding page's browser sends it. */
+function requestWithHost(
+  url: string,
+  host: string,
+  method = 'GET',
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: { host } }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => {
+        body += chunk
+      })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+describe('DNS rebinding', () => {
+  const port = () => new URL(catcher.httpUrl).port
+
+  test('a page whose name was rebound to loopback reads no code: 421 for a foreign Host', async () => {
+    await send({ to: 'ada@example.com', subject: 'Your code', text: 'Your code is 424242' })
+    const [mail] = catcher.messages()
+    for (const host of [`evil.example:${port()}`, 'attacker.test', `attacker.test:${port()}`])
+      for (const path of [
+        '/messages',
+        '/messages?to=ada%40example.com',
+        `/messages/${mail!.id}`,
+        `/messages/${mail!.id}/html`,
+        '/',
+        '/health',
+      ]) {
+        const response = await requestWithHost(`${catcher.httpUrl}${path}`, host)
+        expect(response.status, `${host} ${path}`).toBe(421)
+        expect(response.body, `${host} ${path}`).not.toContain('424242')
+        expect(response.body).not.toContain('ada@example.com')
+      }
+  })
+
+  test('a foreign Host cannot delete the messages either', async () => {
+    await send({ to: 'ada@example.com', subject: 'keep me', text: 'x' })
+    const response = await requestWithHost(
+      `${catcher.httpUrl}/messages`,
+      `evil.example:${port()}`,
+      'DELETE',
+    )
+    expect(response.status).toBe(421)
+    expect(catcher.messages()).toHaveLength(1)
+  })
+
+  test('the loopback names on its port are answered', async () => {
+    await send({ to: 'ada@example.com', subject: 'Your code', text: 'Your code is 424242' })
+    for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`]) {
+      const response = await requestWithHost(`${catcher.httpUrl}/messages`, host)
+      expect(response.status, host).toBe(200)
+      expect(response.body).toContain('424242')
+    }
+    expect((await requestWithHost(`${catcher.httpUrl}/messages`, 'localhost:1')).status).toBe(421)
+  })
+
+  test('extraHosts adds the names it is served under', async () => {
+    const named = await startMailCatcher({
+      httpPort: 0,
+      smtpPort: 0,
+      extraHosts: ['mail.internal:8025'],
+    })
+    try {
+      const url = `${named.httpUrl}/health`
+      expect((await requestWithHost(url, 'mail.internal:8025')).status).toBe(200)
+      expect((await requestWithHost(url, 'mail.internal.evil.example:8025')).status).toBe(421)
+    } finally {
+      await named.close()
+    }
   })
 })
 

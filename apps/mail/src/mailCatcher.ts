@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { endpoints, portOf } from '@porthole/shared'
+import { allowedHosts, endpoints, isAllowedHost, portOf } from '@porthole/shared'
 import { SMTPServer } from 'smtp-server'
 import { parseMail } from './internal/mime.ts'
 import { MESSAGE_HTML_CSP, PAGE_CSP, renderInbox } from './internal/page.ts'
@@ -40,6 +40,12 @@ export type StartMailCatcherParameters = {
   smtpPort?: number
   /** Interface both servers bind to; default `127.0.0.1`. */
   host?: string
+  /**
+   * More `Host` header values the HTTP side answers, e.g. `mail.internal:4500`. It always
+   * answers `<host>:<port>` and, bound to loopback, `localhost`, `127.0.0.1` and `[::1]` on its
+   * port; any other `Host` gets 421 before any handler runs (DNS rebinding protection).
+   */
+  extraHosts?: readonly string[]
   /** Messages kept (one per recipient); the oldest are dropped past it. Default 1000. */
   maxMessages?: number
   /** Largest accepted message in bytes; default 10 MB. */
@@ -91,7 +97,8 @@ const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024
  *
  * HTTP API: `GET /messages?to=<address>` (JSON array, newest first), `GET /messages/:id`
  * (one message or 404), `GET /messages/:id/html` (the HTML body under a sandboxing CSP),
- * `DELETE /messages` (204), `GET /` (inbox page), `GET /health` (`{ ok: true }`).
+ * `DELETE /messages` (204), `GET /` (inbox page), `GET /health` (`{ ok: true }`). A request
+ * whose `Host` is not a name the server is served under gets 421 (see `extraHosts`).
  *
  * @example
  * const catcher = await startMailCatcher({ httpPort: 0, smtpPort: 0 })
@@ -109,6 +116,7 @@ export async function startMailCatcher(
     host = '127.0.0.1',
     maxMessages = 1000,
     maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
+    extraHosts,
   } = parameters
 
   // Oldest first; readers reverse it.
@@ -169,8 +177,17 @@ export async function startMailCatcher(
   // A client dropping its connection must not bring the catcher down.
   smtp.on('error', () => {})
 
+  // Set once the HTTP port is bound; until then every request is refused.
+  let servedHosts: ReadonlySet<string> = new Set()
   const http = createServer((request, response) => {
     try {
+      // A page that rebinds its own DNS name to loopback would read every login code: only the
+      // names this server is served under are answered.
+      if (!isAllowedHost(request.headers.host, servedHosts))
+        return sendJson(response, 421, {
+          error: 'Misdirected Request: unknown Host',
+          allowedHosts: [...servedHosts],
+        })
       route(request, response)
     } catch {
       sendJson(response, 500, { error: 'Internal error' })
@@ -214,6 +231,7 @@ export async function startMailCatcher(
   }
 
   await listen(http, httpPort, host, 'http')
+  servedHosts = allowedHosts({ host, port: (http.address() as AddressInfo).port, extraHosts })
   try {
     await listen(smtp.server, smtpPort, host, 'smtp')
   } catch (error) {

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { endpoints } from '@porthole/shared'
 import * as client from 'openid-client'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -370,5 +371,87 @@ describe('startOidcProvider', () => {
     await expect(startOidcProvider({ port, providers: ['apple'] })).rejects.toBeInstanceOf(
       OidcPortInUseError,
     )
+  })
+})
+
+/** A real HTTP request with any `Host` header, as a DNS-rebinding page's browser sends it. */
+function requestWithHost(
+  url: string,
+  host: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method: init.method ?? 'GET', headers: { ...init.headers, host } },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => {
+          body += chunk
+        })
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body, location: res.headers.location }),
+        )
+      },
+    )
+    req.on('error', reject)
+    req.end(init.body)
+  })
+}
+
+describe('DNS rebinding', () => {
+  const port = () => new URL(oidc.url).port
+
+  test('a page whose name was rebound to loopback gets 421 before any handler runs', async () => {
+    const { url } = await authorize(await relyingParty('google'))
+    for (const host of [`evil.example:${port()}`, 'attacker.test', `attacker.test:${port()}`]) {
+      for (const path of [
+        '/',
+        '/google/.well-known/openid-configuration',
+        '/google/jwks',
+        `${url.pathname}${url.search}`,
+        '/google/interaction/anything',
+      ]) {
+        const response = await requestWithHost(`${oidc.url}${path}`, host)
+        expect(response.status, `${host} ${path}`).toBe(421)
+        expect(response.location, `${host} ${path}`).toBeUndefined()
+        expect(response.body, `${host} ${path}`).not.toMatch(/issuer|<form|"keys"/)
+      }
+      const token = await requestWithHost(`${oidc.url}/google/token`, host, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from('porthole-google:porthole-google-secret').toString('base64')}`,
+        },
+        body: 'grant_type=authorization_code&code=x&redirect_uri=x&code_verifier=x',
+      })
+      expect(token.status).toBe(421)
+      expect(token.body).not.toContain('invalid_grant')
+    }
+  })
+
+  test('the loopback names on its port are answered', async () => {
+    const path = '/google/.well-known/openid-configuration'
+    for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`]) {
+      const response = await requestWithHost(`${oidc.url}${path}`, host)
+      expect(response.status, host).toBe(200)
+      expect(JSON.parse(response.body).issuer).toBe(oidc.issuer('google'))
+    }
+    expect((await requestWithHost(`${oidc.url}${path}`, 'localhost:1')).status).toBe(421)
+  })
+
+  test('extraHosts adds the names it is served under', async () => {
+    const named = await startOidcProvider({
+      port: 0,
+      providers: ['github'],
+      extraHosts: ['oidc.internal:8600'],
+    })
+    try {
+      expect((await requestWithHost(named.url, 'oidc.internal:8600')).status).toBe(200)
+      expect((await requestWithHost(named.url, 'oidc.internal.evil.example:8600')).status).toBe(421)
+    } finally {
+      await named.close()
+    }
   })
 })

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { endpoints, portOf } from '@porthole/shared'
+import { allowedHosts, endpoints, isAllowedHost, portOf } from '@porthole/shared'
 import { OidcPortInUseError, OidcStartError, UnknownSocialProviderError } from './errors.ts'
 import { handleInteraction, send } from './internal/interaction.ts'
 import { createIssuer, type Issuer, signingKeyOf } from './internal/issuer.ts'
@@ -36,6 +36,12 @@ export type StartOidcProviderParameters<
   forwardOrigins?: readonly string[]
   /** Which issuers to run; default all of {@link SOCIAL_PROVIDERS}. */
   providers?: providers
+  /**
+   * More `Host` header values to answer, e.g. `oidc.internal:4600`. It always answers
+   * `<host>:<port>` and, bound to loopback, `localhost`, `127.0.0.1` and `[::1]` on its port;
+   * any other `Host` gets 421 before any handler runs (DNS rebinding protection).
+   */
+  extraHosts?: readonly string[]
 }
 
 /**
@@ -87,7 +93,8 @@ export type StartOidcProviderErrorType =
  * per provider at `http://127.0.0.1:4600/<provider>`, each with its own signing key and one
  * confidential client (`porthole-<provider>`, authorization code + PKCE S256, scopes
  * `openid email profile`) and a login page that asks for an e-mail address, display name
- * and username.
+ * and username. Requests whose `Host` is not a name the server is served under get 421 (see
+ * `extraHosts`).
  *
  * @example
  * const oidc = await startOidcProvider({ port: 0, providers: ['google', 'github'] })
@@ -106,6 +113,7 @@ export async function startOidcProvider<
     redirectUris = [`${endpoints().api}/auth/v1/social/callback`],
     forwardOrigins = [new URL(endpoints().wallet).origin],
     providers = SOCIAL_PROVIDERS,
+    extraHosts,
   } = parameters
   const names = [...new Set(providers as readonly string[])]
   for (const name of names) if (!isSocialProvider(name)) throw new UnknownSocialProviderError(name)
@@ -120,7 +128,20 @@ export async function startOidcProvider<
       })
 
   const issuers = new Map<string, Issuer>()
+  // Set once the port is bound; until then every request is refused.
+  let servedHosts: ReadonlySet<string> = new Set()
   const server = createServer((req, res) => {
+    // A page that rebinds its own DNS name to loopback must not drive the login pages or read
+    // tokens: only the names this server is served under are answered.
+    if (!isAllowedHost(req.headers.host, servedHosts))
+      return send(
+        res,
+        421,
+        errorPage({
+          error: 'misdirected_request',
+          description: 'this server does not serve that Host',
+        }),
+      )
     route(issuers, req, res).catch((error: unknown) => {
       console.error('[oidc]', error)
       if (res.headersSent) res.destroy()
@@ -133,6 +154,7 @@ export async function startOidcProvider<
   keys.catch(() => undefined) // awaited below unless listening fails first
   await listen(server, host, port)
   const { port: boundPort } = server.address() as AddressInfo
+  servedHosts = allowedHosts({ host, port: boundPort, extraHosts })
   const url = `http://${urlHost(host)}:${boundPort}`
   try {
     const signingKeys = await keys

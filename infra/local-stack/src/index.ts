@@ -13,7 +13,7 @@ import { startOidcProvider } from '@porthole/oidc'
 import { startRecoveryService } from '@porthole/recovery'
 import { startRelay } from '@porthole/relay'
 import { DEMO_PROJECT_ID, endpoints, portOf } from '@porthole/shared'
-import { startStaticServer } from '@porthole/static-hosting'
+import { readSdkVersion, sdkFiles, startStaticServer } from '@porthole/static-hosting'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 
@@ -149,7 +149,8 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
       port: portOf(urls.modal),
       root: BUILD_OUTPUTS.modal,
       kind: 'modal',
-      extraFiles: { '/sdk.js': BUILD_OUTPUTS.sdk },
+      // `/sdk.js` (five-minute cache) and `/sdk/<version>/sdk.js` (immutable, for SRI pins).
+      extraFiles: sdkFiles({ file: BUILD_OUTPUTS.sdk, version: readSdkVersion() }),
     })
     stops.push(modal.close)
     const wallet = await startStaticServer({
@@ -159,7 +160,7 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
       kind: 'wallet',
     })
     stops.push(wallet.close)
-    log(`modal     ${modal.url} (sdk.js at ${modal.url}/sdk.js)`)
+    log(`modal     ${modal.url} (sdk.js at ${modal.url}/sdk.js, /sdk/${readSdkVersion()}/sdk.js)`)
     log(`wallet    ${wallet.url}`)
 
     const demo = await startDemoServer({

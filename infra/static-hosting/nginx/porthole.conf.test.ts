@@ -31,6 +31,7 @@ const INDEX =
   '<!doctype html><html><head><meta name="porthole-config" content="__PORTHOLE_CONFIG__"></head><body></body></html>\n'
 const APP_JS = 'console.log("porthole modal");\n'.repeat(200)
 const SDK_JS = 'window.Porthole = {};\n'.repeat(60)
+const SDK_JS_1_2_3 = 'window.Porthole = { version: "1.2.3" };\n'.repeat(60)
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -105,7 +106,9 @@ describe('nginx/porthole.conf', () => {
       onError: () => undefined,
     })
     await createProject(api.db, { id: 'porthole-demo', origins: ['http://localhost:4000'] })
-    for (const sub of ['modal/assets', 'wallet', 'sdk', 'cache', 'temp'])
+    // A project of the attacker's own, allowing the attacker's site.
+    await createProject(api.db, { id: 'attacker', origins: ['https://attacker.example'] })
+    for (const sub of ['modal/assets', 'wallet', 'sdk/1.2.3', 'cache', 'temp'])
       await mkdir(join(dir, sub), { recursive: true })
     await Promise.all([
       writeFile(join(dir, 'modal', 'index.html'), INDEX),
@@ -114,6 +117,7 @@ describe('nginx/porthole.conf', () => {
       writeFile(join(dir, 'modal', '.env'), 'SECRET'),
       writeFile(join(dir, 'wallet', 'index.html'), INDEX),
       writeFile(join(dir, 'sdk', 'sdk.js'), SDK_JS),
+      writeFile(join(dir, 'sdk', '1.2.3', 'sdk.js'), SDK_JS_1_2_3),
     ])
 
     const source = await readFile(fileURLToPath(new URL('porthole.conf', import.meta.url)), 'utf8')
@@ -135,7 +139,7 @@ describe('nginx/porthole.conf', () => {
       .replaceAll('/var/cache/nginx/porthole', join(dir, 'cache'))
       .replaceAll('/srv/porthole/modal-host', join(dir, 'modal'))
       .replaceAll('/srv/porthole/embedded-wallet', join(dir, 'wallet'))
-      .replaceAll('/srv/porthole/sdk/sdk.js', join(dir, 'sdk', 'sdk.js'))
+      .replaceAll('/srv/porthole/sdk/', `${join(dir, 'sdk')}/`)
     // Every deployment value is one of the substitutions above.
     expect(conf.replace(/^\s*#.*$/gm, '')).not.toMatch(/porthole\.example|\/srv\/porthole|:4300/)
     await writeFile(join(dir, 'porthole.conf'), conf)
@@ -208,6 +212,72 @@ http {
     expect(frameAncestorsOf(await request(walletPort, '/'))).toBe("frame-ancestors 'none'")
   })
 
+  // The apps read projectId with URLSearchParams (exact name, percent-decoded, the first
+  // one); nginx's $arg_projectId matches any letter case, undecoded. Any query where the two
+  // could disagree is refused, so the CSP is always the one of the project the app runs.
+  const TRICKS = [
+    // Case variants, first hit wins in nginx but is ignored by the app.
+    'projectid=attacker&projectId=porthole-demo',
+    'PROJECTID=attacker&projectId=porthole-demo',
+    'projectId=porthole-demo&PrOjEcTiD=attacker',
+    'projectID=attacker',
+    // An empty case variant gave `frame-ancestors *` while the app ran porthole-demo.
+    'projectID=&projectId=porthole-demo',
+    // Duplicates.
+    'projectId=porthole-demo&projectId=attacker',
+    'projectId=attacker&origin=x&projectId=porthole-demo',
+    // A percent-encoded name: the app decodes it to projectId, nginx does not.
+    'project%49d=porthole-demo',
+    'project%49d=porthole-demo&projectid=attacker',
+    '%70rojectId=porthole-demo&projectId=attacker',
+    'projectId=attacker&project%69d=porthole-demo',
+    // Array style (PHP, qs): read as projectId by other parsers.
+    'projectId[]=attacker&projectId=porthole-demo',
+    'projectId%5B%5D=attacker',
+    'projectId[0]=attacker',
+    // No value, an empty one, or one that is not a project id.
+    'projectId&projectId=porthole-demo',
+    'projectId=',
+    'projectId=&origin=https%3A%2F%2Fattacker.example',
+    'projectId=%20',
+    'projectId=%20porthole-demo',
+    'projectId=porthole-demo%00',
+    'projectId=porthole%2Ddemo',
+    'projectId=-porthole',
+    `projectId=${'a'.repeat(65)}`,
+  ]
+
+  test.each(TRICKS)('a document request with ?%s is refused (400), never framed', async (query) => {
+    for (const [port, path] of [
+      [modalPort, '/'],
+      [modalPort, '/index.html'],
+      [walletPort, '/'],
+      [walletPort, '/index.html'],
+    ] as const) {
+      const response = await request(port, `${path}?${query}`)
+      expect(response.status, `${port}${path}`).toBe(400)
+      expect(response.text, `${port}${path}`).toContain('Give one projectId parameter')
+      expect(frameAncestorsOf(response), `${port}${path}`).toBe("frame-ancestors 'none'")
+      expect(response.text).not.toContain('porthole-config')
+    }
+  })
+
+  test('one exact projectId beside other parameters still gets its project CSP', async () => {
+    const query =
+      'origin=http%3A%2F%2Flocalhost%3A4000&projectId=porthole-demo&x=projectid%3Dattacker'
+    const modalDoc = await request(modalPort, `/?${query}`)
+    expect(modalDoc.status).toBe(200)
+    expect(frameAncestorsOf(modalDoc)).toBe('frame-ancestors http://localhost:4000')
+    const attacker = await request(modalPort, '/index.html?projectId=attacker')
+    expect(frameAncestorsOf(attacker)).toBe('frame-ancestors https://attacker.example')
+    const walletDoc = await request(walletPort, `/index.html?${query}`)
+    expect(frameAncestorsOf(walletDoc)).toBe(
+      `frame-ancestors http://127.0.0.1:${modalPort} http://localhost:4000`,
+    )
+    // Without any projectId the modal may be framed (it only says 'Project ID Not Configured').
+    expect(frameAncestorsOf(await request(modalPort, '/?origin=x'))).toBe('frame-ancestors *')
+  })
+
   test('an API failure still serves the document, framed by nobody', async () => {
     // The API's database goes down: the API answers 500 Server Error.
     await createProject(api.db, { id: 'porthole-demo-down', origins: ['http://localhost:4000'] })
@@ -253,7 +323,7 @@ http {
     expect(sdk.text).toBe(SDK_JS)
     expect(sdk.headers['cache-control']).toBe('public, max-age=300')
     expect(sdk.headers['cross-origin-resource-policy']).toBe('cross-origin')
-    expect(sdk.headers['access-control-allow-origin']).toBeUndefined()
+    expect(sdk.headers['access-control-allow-origin']).toBe('*')
     expect((await request(modalPort, '/favicon.svg')).headers['cache-control']).toBe(
       'public, max-age=3600',
     )
@@ -261,6 +331,31 @@ http {
     expect(
       (await request(modalPort, '/sdk.js', { headers: { 'if-none-match': etag } })).status,
     ).toBe(304)
+  })
+
+  test('each SDK release is served at its own immutable path, to any origin', async () => {
+    const release = await request(modalPort, '/sdk/1.2.3/sdk.js', {
+      headers: { origin: 'https://any-host.example' },
+    })
+    expect(release.status).toBe(200)
+    expect(release.text).toBe(SDK_JS_1_2_3)
+    expect(release.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(release.headers['access-control-allow-origin']).toBe('*')
+    expect(release.headers['cross-origin-resource-policy']).toBe('cross-origin')
+    expect(release.headers['content-type']).toMatch(/javascript/)
+    for (const path of ['/sdk/1.2.4/sdk.js', '/sdk/latest/sdk.js', '/sdk/1.2.3/other.js']) {
+      const missing = await request(modalPort, path)
+      expect(missing.status, path).toBe(404)
+      expect(missing.headers['cache-control'], path).toBeUndefined()
+    }
+    // Nothing else is opened to every origin.
+    const asset = await request(modalPort, '/assets/index-BXk2c8Ab.js', {
+      headers: { origin: 'https://any-host.example' },
+    })
+    expect(asset.headers['access-control-allow-origin']).toBeUndefined()
+    expect(
+      (await request(walletPort, '/sdk/1.2.3/sdk.js')).headers['access-control-allow-origin'],
+    ).toBeUndefined()
   })
 
   test('frame-check is answered by the API with CORS for the asking origin', async () => {

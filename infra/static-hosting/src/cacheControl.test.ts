@@ -17,5 +17,9 @@ test('each file class gets its cache lifetime', () => {
     'public, max-age=31536000, immutable',
   )
   expect(cacheControl('/sdk.js', 'text/javascript')).toBe('public, max-age=300')
+  expect(cacheControl('/sdk/0.1.0/sdk.js', 'text/javascript')).toBe(
+    'public, max-age=31536000, immutable',
+  )
+  expect(cacheControl('/sdk/latest/sdk.js', 'text/javascript')).toBe('public, max-age=3600')
   expect(cacheControl('/favicon.svg', 'image/svg+xml')).toBe('public, max-age=3600')
 })

@@ -1,6 +1,7 @@
 /**
  * Cache-Control per file class.
  */
+import { isVersionedSdkPath, SDK_PATH } from './sdkFiles.ts'
 
 /** Vite's `name-[hash].ext` (hash: 8+ base64url characters, not all lower-case letters). */
 const HASHED = /-([A-Za-z0-9_-]{8,})\.[A-Za-z0-9]+(?:\.map)?$/
@@ -18,15 +19,18 @@ export function isHashedAsset(urlPath: string): boolean {
 }
 
 /**
- * The Cache-Control of a response: HTML is revalidated every time, hashed assets are
- * immutable, `/sdk.js` is short-lived so hosts get fixes quickly, the rest lives an hour.
+ * The Cache-Control of a response: HTML is revalidated every time, hashed assets and
+ * `/sdk/<version>/sdk.js` are immutable, `/sdk.js` is short-lived so hosts get fixes quickly,
+ * the rest lives an hour.
  *
  * @example
  * cacheControl('/sdk.js', 'application/javascript') // 'public, max-age=300'
+ * cacheControl('/sdk/0.1.0/sdk.js', 'application/javascript') // 'public, max-age=31536000, immutable'
  */
 export function cacheControl(urlPath: string, contentType: string): string {
   if (contentType.startsWith('text/html')) return 'no-cache'
-  if (urlPath === '/sdk.js') return 'public, max-age=300'
-  if (isHashedAsset(urlPath)) return 'public, max-age=31536000, immutable'
+  if (urlPath === SDK_PATH) return 'public, max-age=300'
+  if (isHashedAsset(urlPath) || isVersionedSdkPath(urlPath))
+    return 'public, max-age=31536000, immutable'
   return 'public, max-age=3600'
 }

@@ -5,6 +5,7 @@
 
 import { fileURLToPath } from 'node:url'
 import { endpoints, listenHostOf, portOf } from '@porthole/shared'
+import { sdkFiles } from './sdkFiles.ts'
 import { type StartStaticServerReturnType, startStaticServer } from './server.ts'
 
 const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url))
@@ -21,6 +22,8 @@ export type StartFrontendsParameters = {
   /** Environment read by `endpoints()`; default `process.env`. */
   env?: Record<string, string | undefined>
   roots?: Partial<Record<keyof typeof DEFAULT_ROOTS, string>>
+  /** Version of the SDK served at `/sdk/<version>/sdk.js`; default packages/sdk/package.json's. */
+  sdkVersion?: string
   projectCacheMs?: number
 }
 
@@ -32,8 +35,9 @@ export type StartFrontendsReturnType = {
 }
 
 /**
- * Serves the modal app and `/sdk.js` on the modal address (default 127.0.0.1:4100) and the
- * embedded wallet on the wallet address (default 127.0.0.1:4200).
+ * Serves the modal app, `/sdk.js` and `/sdk/<version>/sdk.js` on the modal address (default
+ * 127.0.0.1:4100) and the embedded wallet on the wallet address (default
+ * wallet.localhost:4200).
  *
  * @example
  * const frontends = await startFrontends()
@@ -58,7 +62,10 @@ export async function startFrontends(
     ...common,
     kind: 'modal',
     root: roots.modal,
-    extraFiles: { '/sdk.js': roots.sdk },
+    extraFiles: sdkFiles({
+      file: roots.sdk,
+      ...(parameters.sdkVersion === undefined ? {} : { version: parameters.sdkVersion }),
+    }),
     host: listenHostOf(urls.modal),
     port: portOf(urls.modal),
   })

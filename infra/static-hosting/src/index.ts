@@ -29,6 +29,10 @@ export {
   startFrontends,
 } from './frontends.ts'
 export {
+  type ProjectIdParameter,
+  projectIdParameter,
+} from './projectIdParameter.ts'
+export {
   createProjectOriginsCache,
   type FetchProjectOriginsParameters,
   fetchProjectOrigins,
@@ -42,6 +46,17 @@ export {
   injectRuntimeConfig,
   type RuntimeConfig,
 } from './runtimeConfig.ts'
+export {
+  InvalidSdkVersionError,
+  isSdkPath,
+  isVersionedSdkPath,
+  readSdkVersion,
+  SDK_PACKAGE_JSON,
+  SDK_PATH,
+  type SdkFilesParameters,
+  sdkFiles,
+  versionedSdkPath,
+} from './sdkFiles.ts'
 export {
   createStaticServer,
   type StartStaticServerParameters,

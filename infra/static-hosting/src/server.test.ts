@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type FakeApi, startFakeApi } from './internal/fakeApi.ts'
+import { sdkFiles } from './sdkFiles.ts'
 import { type StartStaticServerReturnType, startStaticServer } from './server.ts'
 
 const frameOrigins = { modal: 'http://127.0.0.1:4100', wallet: 'http://127.0.0.1:4200' }
@@ -56,7 +57,7 @@ beforeAll(async () => {
   modal = await startStaticServer({
     ...common,
     kind: 'modal',
-    extraFiles: { '/sdk.js': join(dir, 'sdk', 'sdk.js') },
+    extraFiles: sdkFiles({ file: join(dir, 'sdk', 'sdk.js'), version: '1.2.3' }),
   })
   wallet = await startStaticServer({ ...common, kind: 'wallet' })
 })
@@ -150,8 +151,27 @@ describe('the HTML document', () => {
 
   test('without a projectId the modal may be framed anywhere (it only shows an alert), the wallet nowhere', async () => {
     expect(frameAncestorsOf(await request(modal.url, '/'))).toBe('frame-ancestors *')
-    expect(frameAncestorsOf(await request(modal.url, '/?projectId='))).toBe('frame-ancestors *')
+    expect(frameAncestorsOf(await request(modal.url, '/?origin=x'))).toBe('frame-ancestors *')
     expect(frameAncestorsOf(await request(wallet.url, '/'))).toBe("frame-ancestors 'none'")
+  })
+
+  test.each([
+    'projectid=attacker&projectId=porthole-demo',
+    'projectID=&projectId=porthole-demo',
+    'projectId=porthole-demo&projectId=wildcard',
+    'project%49d=porthole-demo',
+    'projectId[]=wildcard&projectId=porthole-demo',
+    'projectId=',
+    'projectId=%20porthole-demo',
+  ])('?%s is refused with 400, framed by nobody (as nginx does)', async (query) => {
+    for (const server of [modal, wallet])
+      for (const path of ['/', '/index.html']) {
+        const response = await request(server.url, `${path}?${query}`)
+        expect(response.status, `${server.url}${path}`).toBe(400)
+        expect(frameAncestorsOf(response)).toBe("frame-ancestors 'none'")
+        expect(response.text).toContain('projectId')
+        expect(response.text).not.toContain('porthole-config')
+      }
   })
 
   test('an API failure fails closed', async () => {
@@ -205,6 +225,7 @@ describe('static files', () => {
       ['/assets/index-D_3nCs9f.css', 'public, max-age=31536000, immutable', 'text/css'],
       ['/assets/logo-Ab12Cd34.png', 'public, max-age=31536000, immutable', 'image/png'],
       ['/sdk.js', 'public, max-age=300', 'text/javascript'],
+      ['/sdk/1.2.3/sdk.js', 'public, max-age=31536000, immutable', 'text/javascript'],
       ['/favicon.svg', 'public, max-age=3600', 'image/svg+xml'],
       ['/robots.txt', 'public, max-age=3600', 'text/plain'],
     ]
@@ -217,14 +238,28 @@ describe('static files', () => {
     }
   })
 
-  test('sdk.js comes from its extra file, without CORS headers', async () => {
-    const response = await request(modal.url, '/sdk.js', {
-      headers: { origin: 'http://localhost:4000' },
+  test('the SDK is served at /sdk.js and at its version, to any origin (CORS for integrity checks)', async () => {
+    for (const path of ['/sdk.js', '/sdk/1.2.3/sdk.js']) {
+      const response = await request(modal.url, path, {
+        headers: { origin: 'https://any-host.example' },
+      })
+      expect(response.status, path).toBe(200)
+      expect(response.text, path).toBe(SDK_JS)
+      expect(response.headers['access-control-allow-origin'], path).toBe('*')
+      expect(response.headers['cross-origin-resource-policy'], path).toBe('cross-origin')
+      expect((await request(wallet.url, path)).status, path).toBe(404)
+    }
+    // Only the version built: another one must not be answered with these bytes.
+    for (const path of ['/sdk/1.2.4/sdk.js', '/sdk/latest/sdk.js', '/sdk/1.2.3/sdk.js/x']) {
+      const response = await request(modal.url, path)
+      expect(response.status, path).toBe(404)
+      expect(response.headers['access-control-allow-origin'], path).toBeUndefined()
+    }
+    // Other files are not opened to every origin.
+    const asset = await request(modal.url, '/assets/index-BXk2c8Ab.js', {
+      headers: { origin: 'https://any-host.example' },
     })
-    expect(response.text).toBe(SDK_JS)
-    expect(response.headers['access-control-allow-origin']).toBeUndefined()
-    expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin')
-    expect((await request(wallet.url, '/sdk.js')).status).toBe(404)
+    expect(asset.headers['access-control-allow-origin']).toBeUndefined()
   })
 
   test('bodies are compressed per Accept-Encoding, brotli preferred', async () => {

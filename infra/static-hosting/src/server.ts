@@ -19,8 +19,10 @@ import { cacheControl } from './cacheControl.ts'
 import { type ContentEncoding, compress, negotiateEncoding } from './contentEncoding.ts'
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts'
 import { contentType, isCompressible } from './contentType.ts'
+import { projectIdParameter } from './projectIdParameter.ts'
 import { createProjectOriginsCache } from './projectOrigins.ts'
 import { injectRuntimeConfig } from './runtimeConfig.ts'
+import { isSdkPath } from './sdkFiles.ts'
 
 /** Options of {@link createStaticServer}. */
 export type StaticServerParameters = {
@@ -43,7 +45,10 @@ export type StaticServerParameters = {
   rpcOrigins?: string[]
   /** Public URLs of the two front-ends. */
   frameOrigins: { modal: string; wallet: string }
-  /** More files by URL path, e.g. `{ '/sdk.js': 'packages/sdk/dist/sdk.js' }`. */
+  /**
+   * More files by URL path, e.g. `{ '/sdk.js': 'packages/sdk/dist/sdk.js' }`; `sdkFiles()` gives
+   * the SDK at `/sdk.js` and `/sdk/<version>/sdk.js`.
+   */
   extraFiles?: Record<string, string>
   /** How long a project's allowlist is reused; default 1000 ms. */
   projectCacheMs?: number
@@ -79,8 +84,11 @@ type Entry = {
 
 /**
  * Creates the server of one front-end. HTML documents get the CSP of their project (from
- * `?projectId=`), the injected runtime config and `no-cache`; hashed `/assets/` are
- * immutable; bodies are compressed (br, gzip) once and kept in memory.
+ * `?projectId=`; a duplicate, case-variant, encoded or malformed one is refused with 400, see
+ * `projectIdParameter`), the injected runtime config and `no-cache`; hashed `/assets/` and
+ * `/sdk/<version>/sdk.js` are immutable; the SDK's paths answer any origin (CORS `*`, CORP
+ * `cross-origin`), so `<script integrity crossorigin>` works; bodies are compressed (br, gzip)
+ * once and kept in memory.
  *
  * @example
  * const modal = createStaticServer({
@@ -89,7 +97,7 @@ type Entry = {
  *   apiUrl: 'http://127.0.0.1:4300',
  *   relayUrl: 'ws://127.0.0.1:4400',
  *   frameOrigins: { modal: 'http://127.0.0.1:4100', wallet: 'http://127.0.0.1:4200' },
- *   extraFiles: { '/sdk.js': 'packages/sdk/dist/sdk.js' },
+ *   extraFiles: sdkFiles({ file: 'packages/sdk/dist/sdk.js', version: '0.1.0' }),
  * })
  * const url = await modal.listen(4100)
  */
@@ -198,6 +206,14 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
     const file = await resolveFile(url.pathname)
     const type = file ? contentType(file) : ''
     const html = type.startsWith('text/html')
+    // The app and another reader (nginx, a CDN function) must never see different projects.
+    const project = html ? projectIdParameter(url.search) : undefined
+    if (project?.status === 'invalid')
+      return sendText(
+        res,
+        400,
+        'Bad Request: give one projectId parameter, spelled exactly so, holding a project id (1-64 letters, digits, - or _).',
+      )
     const entry = file ? await entryFor(file, html) : undefined
     if (!entry) return sendText(res, 404, 'Not Found')
 
@@ -207,7 +223,7 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
       'cache-control': cacheControl(url.pathname, type),
     }
     if (html) {
-      const projectId = projectIdOf(url)
+      const projectId = project?.status === 'valid' ? project.projectId : undefined
       headers['content-security-policy'] = contentSecurityPolicy({
         kind,
         apiUrl,
@@ -223,7 +239,12 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
         }),
       })
     } else if (type === 'image/svg+xml') headers['content-security-policy'] = SVG_CSP
-    if (url.pathname === '/sdk.js') headers['cross-origin-resource-policy'] = 'cross-origin'
+    if (isSdkPath(url.pathname)) {
+      // Public code: hosts load it with `integrity` + `crossorigin` (a CORS request) or with
+      // COEP: require-corp.
+      headers['cross-origin-resource-policy'] = 'cross-origin'
+      headers['access-control-allow-origin'] = '*'
+    }
 
     let encoding: ContentEncoding = 'identity'
     if (entry.compressible) {
