@@ -364,7 +364,7 @@ test.describe('recovery on a new site', () => {
       })
       await card.getByRole('button', { name: 'Create passkey' }).click()
       await expect(modal(page).getByTestId('wallet-protected')).toBeVisible()
-      await waitForMail(email, /set up on a new device/)
+      await waitForMail(email, /^The recovery of your Porthole wallet changed/)
       const view = await apiOperatorView(email)
       expect(view.recovery_kind).toBe('passkey')
       // The recovery service cannot open a passkey-sealed share, approved or not.
@@ -391,7 +391,7 @@ test.describe('recovery on a new site', () => {
       expect(outcome.value?.address).toBe(address)
       // No approval mail was needed, and the user is told of the new device.
       expect((await inbox(email)).some((m) => /^Approve a new device/.test(m.subject))).toBe(false)
-      await waitForMail(email, /set up on a new device/, 2)
+      await waitForMail(email, /set up on a new device/)
     } finally {
       await host.close()
     }

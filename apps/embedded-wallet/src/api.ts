@@ -42,6 +42,8 @@ export type StoredRecovery =
 /** The key shares the API keeps for the user. */
 export type StoredShares = {
   setId: string
+  /** The device share's x coordinate (every device of the user holds the share at it). */
+  deviceX: number
   address: string
   authShare: string
   /** `ciphertext` is null unless the sign-in is under 10 minutes old. */
@@ -53,6 +55,7 @@ export type StoredShares = {
 export type NewShares = {
   setId: string
   replaces: string | null
+  deviceX: number
   address: string
   authShare: string
   recovery: StoredRecovery
@@ -122,6 +125,9 @@ export const logout = async () => {
 }
 export const getShares = () => call<StoredShares>('GET', '/shares')
 export const putShares = (shares: NewShares) => call<unknown>('PUT', '/shares', shares)
+/** Reports that the wallet was set up on this new device or site (the owner is mailed). */
+export const reportDevice = (site: string | undefined) =>
+  call<void>('POST', '/devices', site ? { site } : {})
 export const startEmailUpdate = (newEmail: string) =>
   call<{ action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' }>('POST', '/email/update/start', {
     newEmail,

@@ -46,7 +46,48 @@ export async function rebuildKey(
   return { key, address: privateKeyToAddress(bytesToHex(key)) }
 }
 
-/** A fresh share set for a key (a new device gets its own device share). */
-export function splitKey(key: Uint8Array): Promise<Uint8Array[]> {
-  return split(key, SHARES, THRESHOLD)
+/** The x coordinate of a share (its last byte, 1–255). */
+export const xOf = (share: Uint8Array): number => share[share.length - 1] as number
+
+/**
+ * The share at `x` of the polynomial two shares lie on — the same secret, the same share set.
+ * In GF(2⁸) addition is XOR, so the value at `x` is the value at 0 of the polynomial moved by
+ * `x`: the library's own `combine` of the two shares with their coordinates XORed with `x`.
+ * A new device gets the device share the first device got (same `x`), so no extra point of the
+ * polynomial ever exists on a device, and the auth and recovery shares stay valid.
+ *
+ * @example
+ * const device = await shareAt([auth, recovery], deviceX) // equals the original device share
+ */
+export async function shareAt(
+  shares: readonly [Uint8Array, Uint8Array],
+  x: number,
+): Promise<Uint8Array> {
+  const [a, b] = shares
+  if (!Number.isInteger(x) || x < 1 || x > 255) throw new RangeError('x must be 1 to 255')
+  if (x === xOf(a) || x === xOf(b)) throw new RangeError('x must differ from the given shares')
+  const moved = (share: Uint8Array) => {
+    const copy = new Uint8Array(share)
+    copy[copy.length - 1] = xOf(share) ^ x
+    return copy
+  }
+  const y = await combine([moved(a), moved(b)])
+  const out = new Uint8Array(y.length + 1)
+  out.set(y)
+  out[y.length] = x
+  return out
+}
+
+/**
+ * An x coordinate for a new share, other than those given (random, so a new recovery share
+ * does not repeat an old one).
+ *
+ * @example
+ * const x = freshX([deviceX, xOf(auth)])
+ */
+export function freshX(taken: readonly number[]): number {
+  for (;;) {
+    const x = crypto.getRandomValues(new Uint8Array(1))[0] as number
+    if (x !== 0 && !taken.includes(x)) return x
+  }
 }

@@ -7,8 +7,10 @@
  *   it only after checking the user itself — its own device-approval mail, or the identity
  *   provider's ID token bound to a key of this frame) or under the PRF secret of the user's
  *   passkey (policy `user`: nobody but the user can open it).
- * Any two rebuild the key, only inside the Worker. Shares are replaced only with the key's own
- * signature, and every replacement is mailed to the user.
+ * Any two rebuild the key, only inside the Worker. A new device gets the device share at the same
+ * point of the same set (so no new point of the polynomial ever exists, and the other devices'
+ * shares stay valid). Shares are replaced only with the key's own signature, and every new
+ * device and every replacement is mailed to the user.
  */
 import {
   BaseError,
@@ -18,6 +20,7 @@ import {
 } from '@porthole/protocol'
 import * as Api from './api.js'
 import { showCustodyCard } from './custodyCard.js'
+import { freshX, xOf } from './keys.js'
 import * as Passkey from './passkey.js'
 import * as Recovery from './recovery.js'
 import { signer } from './signer.js'
@@ -48,6 +51,9 @@ type Pending =
   | { step: 'passkey'; stored: Api.StoredShares }
   | { step: 'passkey-create'; address: string; shares: Uint8Array[] }
 
+/** The stored share set of the loaded wallet (what a re-seal keeps). */
+type LoadedSet = { setId: string; deviceX: number; authShare: string }
+
 type State = {
   user: Api.ApiUser | null
   address: string | null
@@ -60,8 +66,8 @@ type State = {
   policy: Api.RecoveryPolicy
   /** The recovery share's kind of the loaded wallet. */
   recoveryKind: Api.StoredRecovery['kind'] | null
-  /** The current share set's id. */
-  setId: string | null
+  /** The current share set. */
+  set: LoadedSet | null
   /** When the current session's sign-in happened (ms). */
   authenticatedAt: number
   /** The key whose thumbprint is the nonce of the social login under way. */
@@ -80,7 +86,7 @@ const state: State = {
   owner: null,
   policy: 'automatic',
   recoveryKind: null,
-  setId: null,
+  set: null,
   authenticatedAt: 0,
   socialKey: null,
   pending: null,
@@ -168,29 +174,36 @@ export function recovery(): { policy: Api.RecoveryPolicy; kind: 'automatic' | 'p
 const b64 = Api.toBase64
 
 /**
- * Stores a new share set: the auth share and the sealed recovery share at the API (signed by the
- * key, naming the set it replaces), then the device share here.
+ * Stores a share set at the API — the auth share and the sealed recovery share, signed by the key
+ * and naming the set it replaces — and, for a new wallet, the device share here.
  */
 async function commitShareSet(
   address: string,
-  shares: Uint8Array[],
+  shares: { device?: Uint8Array; deviceX: number; authShare: string },
   replaces: string | null,
   recovery: Api.StoredRecovery,
 ): Promise<void> {
-  const [device, auth] = shares as [Uint8Array, Uint8Array, Uint8Array]
   const setId = crypto.randomUUID()
   const body = {
     setId,
     replaces,
+    deviceX: shares.deviceX,
     address: address.toLowerCase(),
-    authShare: b64(auth),
+    authShare: shares.authShare,
     recovery,
   }
   const signature = await signer.signShares({ projectId, ...body })
   await Api.putShares({ ...body, signature, ...(state.site ? { site: state.site } : {}) })
-  await saveDeviceShare({ setId, address, share: new Uint8Array(device) })
-  state.setId = setId
+  if (shares.device) await saveDeviceShare({ setId, address, share: new Uint8Array(shares.device) })
+  state.set = { setId, deviceX: shares.deviceX, authShare: shares.authShare }
   state.recoveryKind = recovery.kind
+}
+
+/** A new recovery share of the loaded wallet's set (a new point: device and auth shares stay). */
+async function newRecoveryShare(): Promise<Uint8Array> {
+  const set = state.set
+  if (!set) throw new UnauthorizedError('Not connected to email or social')
+  return signer.shareAt(freshX([set.deviceX, xOf(Api.fromBase64(set.authShare))]))
 }
 
 /** Seals a recovery share for the automatic policy (by the recovery key service). */
@@ -224,22 +237,26 @@ async function loadWallet(): Promise<DeviceStep | null> {
       state.pending = { step: 'passkey-create', address: created.address, shares: created.shares }
       return 'passkey-create'
     }
+    const [device, auth, recovery] = created.shares as [Uint8Array, Uint8Array, Uint8Array]
     await commitShareSet(
       created.address,
-      created.shares,
+      { device, deviceX: xOf(device), authShare: b64(auth) },
       null,
-      await sealAutomatic(created.shares[2] as Uint8Array),
+      await sealAutomatic(recovery),
     )
     state.address = created.address
     return null
   }
   state.policy = stored.policy
   state.recoveryKind = stored.recovery.kind
-  state.setId = stored.setId
+  state.set = { setId: stored.setId, deviceX: stored.deviceX, authShare: stored.authShare }
+  // Device + auth share: they rebuild the key only if they are points of the same set.
   const local = await loadDeviceShare()
-  if (local && local.setId === stored.setId) {
-    const restored = await signer.restore(local.share, Api.fromBase64(stored.authShare))
-    if (restored.toLowerCase() === stored.address.toLowerCase()) {
+  if (local) {
+    const restored = await signer
+      .restore(local.share, Api.fromBase64(stored.authShare))
+      .catch(() => null)
+    if (restored?.toLowerCase() === stored.address.toLowerCase()) {
       state.address = restored
       return null
     }
@@ -268,19 +285,16 @@ async function loadWallet(): Promise<DeviceStep | null> {
 }
 
 /**
- * Rebuilds the key from the auth and recovery shares, then gives this device a share set of its
- * own, the recovery share sealed the same way as before (`reseal`).
+ * Rebuilds the key from the auth and recovery shares, then gives this device the set's device
+ * share (the point every device of the user holds); the owner is mailed.
  */
-async function finishRecovery(
-  stored: Api.StoredShares,
-  recoveryShare: Uint8Array,
-  reseal: (share: Uint8Array) => Promise<Api.StoredRecovery> = sealAutomatic,
-): Promise<void> {
+async function finishRecovery(stored: Api.StoredShares, recoveryShare: Uint8Array): Promise<void> {
   const restored = await signer.restore(Api.fromBase64(stored.authShare), recoveryShare)
   if (restored.toLowerCase() !== stored.address.toLowerCase())
     throw new BaseError('A problem occurred while trying initialize authentication')
-  const shares = await signer.reshare()
-  await commitShareSet(restored, shares, stored.setId, await reseal(shares[2] as Uint8Array))
+  const device = await signer.shareAt(stored.deviceX)
+  await saveDeviceShare({ setId: stored.setId, address: restored, share: new Uint8Array(device) })
+  await Api.reportDevice(state.site || undefined).catch(() => {})
   state.address = restored
 }
 
@@ -456,11 +470,7 @@ export async function connectDevice(signal: AbortSignal, ui: StepUi): Promise<vo
             stored.recovery.ciphertext as string,
             binding,
           )
-          await finishRecovery(stored, Api.fromBase64(share), async (next) => ({
-            kind: 'passkey',
-            credentialId,
-            ciphertext: await Passkey.sealShare(secret, b64(next), binding),
-          }))
+          await finishRecovery(stored, Api.fromBase64(share))
           return undefined
         },
       )
@@ -476,11 +486,13 @@ export async function connectDevice(signal: AbortSignal, ui: StepUi): Promise<vo
           cancel: 'Cancel',
         },
         async () => {
-          const recovery = await sealWithNewPasskey(
+          const [device, auth, recovery] = pending.shares as [Uint8Array, Uint8Array, Uint8Array]
+          await commitShareSet(
             pending.address,
-            pending.shares[2] as Uint8Array,
+            { device, deviceX: xOf(device), authShare: b64(auth) },
+            null,
+            await sealWithNewPasskey(pending.address, recovery),
           )
-          await commitShareSet(pending.address, pending.shares, null, recovery)
           state.address = pending.address
           return undefined
         },
@@ -493,16 +505,17 @@ export async function connectDevice(signal: AbortSignal, ui: StepUi): Promise<vo
 }
 
 /**
- * Moves the loaded wallet from automatic recovery to a passkey only the user holds: a new share
- * set whose recovery share is sealed under the passkey (the recovery service's copy no longer
- * matches any auth share the API keeps).
+ * Moves the loaded wallet from automatic recovery to a passkey only the user holds: a new
+ * recovery share, sealed under the passkey, replaces the one the recovery service could open.
+ * The device and auth shares do not change, so the user's other devices keep working.
  *
  * @example
  * await setupPasskey(ui)
  */
 export async function setupPasskey(ui: StepUi): Promise<'passkey'> {
   const wallet = state.address
-  if (!wallet || !state.setId) throw new UnauthorizedError('Not connected to email or social')
+  const set = state.set
+  if (!wallet || !set) throw new UnauthorizedError('Not connected to email or social')
   ui.show('passkey-create')
   try {
     await showCustodyCard(
@@ -516,9 +529,8 @@ export async function setupPasskey(ui: StepUi): Promise<'passkey'> {
         cancel: 'Cancel',
       },
       async () => {
-        const shares = await signer.reshare()
-        const recovery = await sealWithNewPasskey(wallet, shares[2] as Uint8Array)
-        await commitShareSet(wallet, shares, state.setId, recovery)
+        const recovery = await sealWithNewPasskey(wallet, await newRecoveryShare())
+        await commitShareSet(wallet, set, set.setId, recovery)
         return undefined
       },
     )
@@ -610,13 +622,14 @@ export async function updateEmailSecondaryOtp(otp: string): Promise<string> {
     state.user?.socialProvider === null
   ) {
     state.owner = { kind: 'email', email: typed }
-    const shares = await signer.reshare()
-    await commitShareSet(
-      state.address,
-      shares,
-      state.setId,
-      await sealAutomatic(shares[2] as Uint8Array),
-    )
+    const set = state.set
+    if (set)
+      await commitShareSet(
+        state.address,
+        set,
+        set.setId,
+        await sealAutomatic(await newRecoveryShare()),
+      )
   }
   return answer.email
 }

@@ -7,13 +7,16 @@ import { type SharesMessageParameters, sharesDigest } from '@porthole/shared'
 import { expose } from 'comlink'
 import { bytesToHex, type Hex, type TransactionSerializable, type TypedDataDefinition } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
-import { createKey, rebuildKey, splitKey } from './keys.js'
+import { createKey, rebuildKey, shareAt } from './keys.js'
 
 let account: PrivateKeyAccount | undefined
 let secret: Uint8Array | undefined
+/** Two shares of the loaded key, so more points of its share set can be made. */
+let held: [Uint8Array, Uint8Array] | undefined
 
-function hold(key: Uint8Array): string {
+function hold(key: Uint8Array, shares: [Uint8Array, Uint8Array]): string {
   secret = key
+  held = shares
   account = privateKeyToAccount(bytesToHex(key))
   return account.address
 }
@@ -28,16 +31,19 @@ const api = {
   /** Creates a new key, keeps it, and returns its address and three shares (2-of-3). */
   async create(): Promise<{ address: string; shares: Uint8Array[] }> {
     const { key, shares } = await createKey()
-    return { address: hold(key), shares }
+    return { address: hold(key, [shares[0] as Uint8Array, shares[1] as Uint8Array]), shares }
   },
   /** Rebuilds the key from two shares and keeps it; returns its address. */
   async restore(a: Uint8Array, b: Uint8Array): Promise<string> {
-    return hold((await rebuildKey(a, b)).key)
+    return hold((await rebuildKey(a, b)).key, [a, b])
   },
-  /** Splits the loaded key again (a new share set, e.g. for a new device). */
-  reshare(): Promise<Uint8Array[]> {
-    if (!secret) throw new Error('No wallet loaded')
-    return splitKey(secret)
+  /**
+   * The share at `x` of the loaded key's share set: a new device's copy of the device share, or
+   * a new recovery share (the auth and device shares stay valid).
+   */
+  shareAt(x: number): Promise<Uint8Array> {
+    if (!held) throw new Error('No wallet loaded')
+    return shareAt(held, x)
   },
   address(): string | null {
     return account?.address ?? null
@@ -66,7 +72,9 @@ const api = {
   /** Forgets the key (sign-out). */
   clear(): void {
     secret?.fill(0)
+    for (const share of held ?? []) share.fill(0)
     secret = undefined
+    held = undefined
     account = undefined
   },
 }

@@ -22,6 +22,8 @@ export type SharesMessageParameters = {
   replaces: string | null
   /** The new set's id. */
   setId: string
+  /** The device share's x coordinate. */
+  deviceX: number
   /** The new auth share (base64). */
   authShare: string
   /** How the new recovery share is kept, and its ciphertext. */
@@ -36,7 +38,7 @@ export type SharesMessageParameters = {
  * const signature = await account.signMessage({ message })
  */
 export function sharesMessage(parameters: SharesMessageParameters): string {
-  const { projectId, address, replaces, setId, authShare, recovery } = parameters
+  const { projectId, address, replaces, setId, deviceX, authShare, recovery } = parameters
   const digest = (text: string) => sha256(stringToBytes(text))
   return [
     'Porthole: replace the key shares of this wallet',
@@ -44,6 +46,7 @@ export function sharesMessage(parameters: SharesMessageParameters): string {
     `Project: ${projectId}`,
     `Replaces: ${replaces ?? 'none'}`,
     `New set: ${setId}`,
+    `Device share at: ${deviceX}`,
     `Auth share: ${digest(authShare)}`,
     `Recovery: ${recovery.kind} ${digest(recovery.ciphertext)}${recovery.credentialId ? ` ${recovery.credentialId}` : ''}`,
   ].join('\n')

@@ -1,11 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import {
-  codeMail,
-  describeUserAgent,
-  escapeHtml,
-  sharesChangedMail,
-  smtpOptions,
-} from './mailer.js'
+import { codeMail, describeUserAgent, escapeHtml, smtpOptions, walletNoticeMail } from './mailer.js'
 
 describe('smtpOptions', () => {
   test('reads host, port, credentials and TLS mode from the URL', () => {
@@ -37,25 +31,29 @@ describe('mail templates', () => {
     expect(escapeHtml(`<a href="x">'&`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;')
   })
 
-  test('the share-change notice names the site, device and IP, escaped in HTML', () => {
-    const mail = sharesChangedMail({
+  test('the custody notices name the site, device and IP, escaped in HTML', () => {
+    const base = {
       to: 'a@b.test',
       address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
       site: 'https://shop.example/<x>',
       device: 'Chrome 156 on Linux',
       ip: '203.0.113.9',
       recovery: 'passkey',
-      recoveryChanged: true,
-    })
+    } as const
+    const device = walletNoticeMail({ ...base, event: 'new-device' })
+    expect(device.subject).toBe('Your Porthole wallet was set up on a new device')
     for (const part of [
       'https://shop.example/<x>',
       'Chrome 156 on Linux',
       '203.0.113.9',
       'passkey',
     ])
-      expect(mail.text).toContain(part)
-    expect(mail.html).toContain('https://shop.example/&lt;x&gt;')
-    expect(mail.html).not.toContain('<x>')
+      expect(device.text).toContain(part)
+    expect(device.html).toContain('https://shop.example/&lt;x&gt;')
+    expect(device.html).not.toContain('<x>')
+    const changed = walletNoticeMail({ ...base, event: 'recovery-changed', site: null })
+    expect(changed.subject).toBe('The recovery of your Porthole wallet changed')
+    expect(changed.text).toContain('Site: not given')
   })
 
   test.each([

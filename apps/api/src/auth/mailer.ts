@@ -1,6 +1,6 @@
 /**
- * Login mail over SMTP (nodemailer): the one-time code, and the notice of a change of a wallet's
- * key shares.
+ * Login mail over SMTP (nodemailer): the one-time code, and the notices of a wallet's custody
+ * events (a new device, a change of recovery).
  */
 import nodemailer from 'nodemailer'
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js'
@@ -89,48 +89,53 @@ export function codeMail({ to, code }: { to: string; code: string }): MailMessag
   }
 }
 
-/** What {@link sharesChangedMail} reports. */
-export type SharesChangedMailParameters = {
+/** What {@link walletNoticeMail} reports. */
+export type WalletNoticeMailParameters = {
   to: string
+  /** A new device or site set the wallet up, or the way of recovery changed. */
+  event: 'new-device' | 'recovery-changed'
   address: string
   /** The host site the wallet frame served, when it said. */
   site: string | null
   /** Browser and system, from the User-Agent. */
   device: string
   ip: string
-  /** How the new recovery share is kept. */
+  /** How the recovery share is kept now. */
   recovery: 'automatic' | 'passkey'
-  /** Whether the way of recovery changed. */
-  recoveryChanged: boolean
 }
 
 /**
- * The notice of a change of a wallet's key shares (a new device or site, a passkey set up):
- * every change is mailed, so a change the owner did not make does not go unseen.
+ * The notice of a custody event of a wallet: set up on a new device or site, or its recovery
+ * changed. Every such event is mailed, so one the owner did not cause does not go unseen.
  *
  * @example
- * sharesChangedMail({ to, address, site: 'https://app.example', device: 'Chrome on Linux', ip, recovery: 'automatic', recoveryChanged: false })
+ * walletNoticeMail({ to, event: 'new-device', address, site: 'https://app.example', device: 'Chrome 156 on Linux', ip, recovery: 'automatic' })
  */
-export function sharesChangedMail(parameters: SharesChangedMailParameters): MailMessage {
-  const { to, address, site, device, ip, recovery, recoveryChanged } = parameters
+export function walletNoticeMail(parameters: WalletNoticeMailParameters): MailMessage {
+  const { to, event, address, site, device, ip, recovery } = parameters
   const how =
     recovery === 'passkey'
-      ? 'It can now be recovered on a new device only with your passkey.'
-      : 'It can be recovered on a new device after you approve that device from your e-mail.'
+      ? 'It can be set up on a new device only with your passkey.'
+      : 'It can be set up on a new device after you approve that device from your e-mail.'
   const lines = [
-    `The keys of your Porthole wallet ${address} were just re-split for a new device or site.`,
+    event === 'new-device'
+      ? `Your Porthole wallet ${address} was just set up on a new device or site.`
+      : `The way your Porthole wallet ${address} is recovered just changed.`,
     '',
     `Site: ${site ?? 'not given'}`,
     `Device: ${device}`,
     `IP address: ${ip}`,
     `Time: ${new Date().toUTCString()}`,
     '',
-    ...(recoveryChanged ? [how, ''] : []),
+    how,
     'If this was not you, sign in and move your funds to a new wallet.',
   ]
   return {
     to,
-    subject: 'Your Porthole wallet was set up on a new device',
+    subject:
+      event === 'new-device'
+        ? 'Your Porthole wallet was set up on a new device'
+        : 'The recovery of your Porthole wallet changed',
     text: `${lines.join('\n')}\n`,
     html: page(lines.map((line) => (line ? `<p>${escapeHtml(line)}</p>` : '')).join('')),
   }

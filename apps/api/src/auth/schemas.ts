@@ -97,6 +97,8 @@ export const SharesBody = z.object({
   setId: SetId,
   /** The set this one replaces (`null` for the first set of a user). */
   replaces: SetId.nullable(),
+  /** The device share's x coordinate: each new device gets the share at this point. */
+  deviceX: z.number().int().min(1).max(255),
   address: EvmAddress,
   authShare: Base64Text,
   recovery: RecoveryShare,
@@ -109,6 +111,14 @@ export const SharesBody = z.object({
 })
 /** The body of `PUT /auth/v1/shares`. */
 export type SharesBody = z.infer<typeof SharesBody>
+
+/** Body of `POST /auth/v1/devices`: the host page the wallet frame serves. */
+export const DeviceNoticeBody = z.object({
+  site: z
+    .url({ protocol: /^https?$/ })
+    .max(300)
+    .optional(),
+})
 
 /** Body of `POST /auth/v1/email/update/start`. */
 export const EmailUpdateStartBody = z.object({ newEmail: Email })

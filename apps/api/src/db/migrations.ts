@@ -270,6 +270,9 @@ export const migrations: readonly Migration[] = [
       // secret of the user's passkey, whose credential id is kept to ask for it).
       "ALTER TABLE auth_shares ADD COLUMN recovery_kind TEXT NOT NULL DEFAULT 'automatic'",
       'ALTER TABLE auth_shares ADD COLUMN recovery_credential TEXT',
+      // The device share's x coordinate (public in Shamir): every new device of the user gets
+      // the share at this same point, so no more points of the polynomial exist on devices.
+      'ALTER TABLE auth_shares ADD COLUMN device_x INTEGER',
       // The provider's ID token, handed to the wallet frame once: its nonce is bound to a key
       // only the frame holds, so the recovery service can check the login without this API.
       'ALTER TABLE auth_social_results ADD COLUMN id_token TEXT',

@@ -41,6 +41,7 @@ async function signedShares(options: {
   const body = {
     setId: randomUUID(),
     replaces: options.replaces,
+    deviceX: 7,
     address: account.address.toLowerCase(),
     authShare: share(),
     recovery: options.recovery ?? ({ kind: 'automatic', ciphertext: share(200) } as Recovery),
@@ -68,6 +69,7 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
     const get = await t.get('/auth/v1/shares', auth)
     expect(await get.json()).toEqual({
       setId: shares.setId,
+      deviceX: 7,
       address: OWNER.address,
       authShare: shares.authShare,
       recovery: shares.recovery,
@@ -112,7 +114,7 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
       address: OWNER.address,
     })
     const notice = await smtp.last('resplit@example.com')
-    expect(notice.subject).toMatch(/new device/)
+    expect(notice.subject).toBe('The recovery of your Porthole wallet changed')
     for (const part of ['https://shop.example', 'Chrome 156 on Linux', OWNER.address, 'passkey'])
       expect(notice.body).toContain(part)
 
@@ -168,6 +170,35 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
     })
   })
 
+  test('a new device is reported by the session and mailed to the owner; not before there is a wallet', async () => {
+    t = await open()
+    const { token } = await emailSignIn(t, smtp, 'device@example.com', DEVICE_A)
+    const auth = bearer(token)
+    const early = await t.post('/auth/v1/devices', { site: 'https://shop.example' }, auth)
+    expect(early.status).toBe(404)
+    expect(
+      (await t.send('PUT', '/auth/v1/shares', await signedShares({ replaces: null }), auth)).status,
+    ).toBe(200)
+    const reported = await t.post(
+      '/auth/v1/devices',
+      { site: 'https://shop.example' },
+      {
+        ...auth,
+        'user-agent':
+          'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      },
+    )
+    expect(reported.status).toBe(204)
+    const mail = await smtp.last('device@example.com')
+    expect(mail.subject).toBe('Your Porthole wallet was set up on a new device')
+    for (const part of ['https://shop.example', 'Firefox 133 on Windows', OWNER.address])
+      expect(mail.body).toContain(part)
+    expect((await t.post('/auth/v1/devices', { site: 'javascript:alert(1)' }, auth)).status).toBe(
+      400,
+    )
+    expect((await t.post('/auth/v1/devices', {})).status).toBe(401)
+  })
+
   test('the recovery ciphertext goes only to a sign-in of the last 10 minutes', async () => {
     const advance = freezeTime()
     t = await open()
@@ -201,6 +232,8 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
       { ...body, recovery: { kind: 'passkey', ciphertext: share() } },
       { ...body, signature: '0x12' },
       { ...body, replaces: undefined },
+      { ...body, deviceX: 0 },
+      { ...body, deviceX: 256 },
     ]) {
       const response = await t.send('PUT', '/auth/v1/shares', invalid, bearer(token))
       expect(response.status).toBe(400)

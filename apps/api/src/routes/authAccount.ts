@@ -1,12 +1,22 @@
 import { sharesDigest } from '@porthole/shared'
-import type { Hono } from 'hono'
+import type { Context, Hono } from 'hono'
 import { getAddress, type Hex, recoverAddress } from 'viem'
 import type { AuthContext } from '../auth/AuthContext.js'
 import { burnCode, checkCode, reserveSend } from '../auth/codes.js'
 import { deliver } from '../auth/deliver.js'
 import { decryptShare, encryptShare } from '../auth/keys.js'
-import { codeMail, describeUserAgent, sharesChangedMail } from '../auth/mailer.js'
-import { EmailUpdateStartBody, EmailUpdateVerifyBody, SharesBody } from '../auth/schemas.js'
+import {
+  codeMail,
+  describeUserAgent,
+  type WalletNoticeMailParameters,
+  walletNoticeMail,
+} from '../auth/mailer.js'
+import {
+  DeviceNoticeBody,
+  EmailUpdateStartBody,
+  EmailUpdateVerifyBody,
+  SharesBody,
+} from '../auth/schemas.js'
 import { clearSessionCookie, sessionToken } from '../auth/sessions.js'
 import { hashToken } from '../auth/tokens.js'
 import { getUser, toAuthUser, type UserRow } from '../auth/users.js'
@@ -25,11 +35,14 @@ export const RECOVERY_LOGIN_MAX_AGE_MS = 10 * 60 * 1000
  * The signed-in user's account (every route needs a session):
  * - `GET /auth/v1/me` → `{user, recovery, authenticatedAt}`; `POST /auth/v1/logout` → 204
  *   (session deleted, cookie cleared).
- * - `PUT /auth/v1/shares {setId, replaces, address, authShare, recovery, signature, site?}` →
+ * - `PUT /auth/v1/shares {setId, replaces, deviceX, address, authShare, recovery, signature,
+ *   site?}` →
  *   `{setId, address}`. `signature` is the wallet key's signature of `sharesDigest` (EIP-191 0x00);
  *   400 `INVALID_SHARES_SIGNATURE` otherwise, 409 `ADDRESS_MISMATCH` for another wallet, 409
  *   `SHARES_CHANGED` when `replaces` is not the current set. A replacement is mailed to the user.
- * - `GET /auth/v1/shares` → `{setId, address, authShare, recovery: {kind, credentialId?,
+ * - `POST /auth/v1/devices {site?}` → 204: the wallet was set up on a new device or site (from
+ *   the auth and recovery shares); the user is mailed.
+ * - `GET /auth/v1/shares` → `{setId, deviceX, address, authShare, recovery: {kind, credentialId?,
  *   ciphertext}, policy}`; `ciphertext` is `null` unless the session's sign-in is at most 10
  *   minutes old. 404 `NO_WALLET` (with the project's recovery policy) before the first set.
  * - `POST /auth/v1/email/update/start {newEmail}` → `{action: 'VERIFY_PRIMARY_OTP' |
@@ -95,6 +108,7 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
       if ((current?.set_id ?? null) !== body.replaces) throw new ApiError('SHARES_CHANGED')
       const values = [
         body.setId,
+        body.deviceX,
         stored,
         body.recovery.ciphertext,
         body.recovery.kind,
@@ -103,52 +117,65 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
       ]
       if (current) {
         const { rowsAffected } = await tx.execute(
-          `UPDATE auth_shares SET set_id = ?, auth_share = ?, recovery_ciphertext = ?,
-             recovery_kind = ?, recovery_credential = ?, updated_at = ?
+          `UPDATE auth_shares SET set_id = ?, device_x = ?, auth_share = ?,
+             recovery_ciphertext = ?, recovery_kind = ?, recovery_credential = ?, updated_at = ?
            WHERE user_id = ? AND set_id = ?`,
           [...values, userId, current.set_id],
         )
         if (rowsAffected !== 1) throw new ApiError('SHARES_CHANGED')
       } else
         await tx.execute(
-          `INSERT INTO auth_shares (set_id, auth_share, recovery_ciphertext, recovery_kind,
-             recovery_credential, updated_at, user_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO auth_shares (set_id, device_x, auth_share, recovery_ciphertext,
+             recovery_kind, recovery_credential, updated_at, user_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
           [...values, userId],
         )
       return { user, replaced: current }
     })
-    // Every change of a wallet's shares is mailed to its owner (a new device or site, a passkey
-    // set up); the first split at sign-up is not a change.
-    const to = user.email ?? user.social_email
-    if (replaced && to)
-      await ctx.mailer
-        .send(
-          sharesChangedMail({
-            to,
-            address: getAddress(body.address),
-            site: body.site ?? null,
-            device: describeUserAgent(c.req.header('user-agent')),
-            ip: clientIp(c, ctx.trustProxy),
-            recovery: body.recovery.kind,
-            recoveryChanged: replaced.recovery_kind !== body.recovery.kind,
-          }),
-        )
-        .catch(ctx.onError)
+    // Every change of a wallet's shares is mailed to its owner (a passkey set up, a new e-mail);
+    // the first split at sign-up is not a change.
+    if (replaced)
+      await notify(ctx, c, user, {
+        event: 'recovery-changed',
+        address: body.address,
+        site: body.site ?? null,
+        recovery: body.recovery.kind,
+      })
     return c.json({ setId: body.setId, address: getAddress(body.address) })
+  })
+
+  // A device set up from the auth and recovery shares changes nothing stored (it gets the device
+  // share at the set's own point), so the wallet frame reports it, and the owner is mailed.
+  app.use('/auth/v1/devices', ...signedIn, ctx.mailLimit, small)
+  app.post('/auth/v1/devices', async (c) => {
+    const { site } = parseInput(DeviceNoticeBody, await readJson(c.req.raw))
+    const user = await currentUser(db, c.var.project.id, c.var.session.userId)
+    const [row] = await db.query<{ recovery_kind: string }>(
+      'SELECT recovery_kind FROM auth_shares WHERE user_id = ?',
+      [user.id],
+    )
+    if (!row || !user.address) throw new ApiError('NO_WALLET')
+    await notify(ctx, c, user, {
+      event: 'new-device',
+      address: user.address,
+      site: site ?? null,
+      recovery: row.recovery_kind === 'passkey' ? 'passkey' : 'automatic',
+    })
+    return c.body(null, 204)
   })
 
   app.get('/auth/v1/shares', async (c) => {
     const { userId, createdAt } = c.var.session
     const [row] = await db.query<{
       set_id: string
+      device_x: number | null
       auth_share: string
       recovery_ciphertext: string
       recovery_kind: string
       recovery_credential: string | null
       address: string | null
     }>(
-      `SELECT s.set_id, s.auth_share, s.recovery_ciphertext, s.recovery_kind,
+      `SELECT s.set_id, s.device_x, s.auth_share, s.recovery_ciphertext, s.recovery_kind,
          s.recovery_credential, u.address
        FROM auth_shares s JOIN auth_users u ON u.id = s.user_id
        WHERE s.user_id = ? AND u.project_id = ?`,
@@ -161,6 +188,7 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
     const fresh = Date.now() - createdAt <= RECOVERY_LOGIN_MAX_AGE_MS
     return c.json({
       setId: row.set_id,
+      deviceX: Number(row.device_x),
       address: getAddress(row.address),
       authShare: decryptShare(keys().shareKey, row.auth_share, userId),
       recovery: {
@@ -244,6 +272,28 @@ async function sendSecondary(
     cooldown,
   })
   await deliver(ctx, reserved, codeMail({ to: newEmail, code: reserved.code! }))
+}
+
+/** Mails a custody notice to the user's e-mail (login or social), naming the request's device. */
+async function notify(
+  ctx: Pick<AuthContext, 'mailer' | 'onError' | 'trustProxy'>,
+  c: Context<AppEnv>,
+  user: UserRow,
+  notice: Pick<WalletNoticeMailParameters, 'event' | 'site' | 'recovery'> & { address: string },
+): Promise<void> {
+  const to = user.email ?? user.social_email
+  if (!to) return
+  await ctx.mailer
+    .send(
+      walletNoticeMail({
+        to,
+        ...notice,
+        address: getAddress(notice.address),
+        device: describeUserAgent(c.req.header('user-agent')),
+        ip: clientIp(c, ctx.trustProxy),
+      }),
+    )
+    .catch(ctx.onError)
 }
 
 /** The session's user (401 when it was deleted meanwhile). */
