@@ -1,16 +1,11 @@
-import { sharesDigest } from '@porthole/shared'
+import { describeUserAgent, sharesDigest } from '@porthole/shared'
 import type { Context, Hono } from 'hono'
 import { getAddress, type Hex, recoverAddress } from 'viem'
 import type { AuthContext } from '../auth/AuthContext.js'
 import { burnCode, checkCode, reserveSend } from '../auth/codes.js'
 import { deliver } from '../auth/deliver.js'
 import { decryptShare, encryptShare } from '../auth/keys.js'
-import {
-  codeMail,
-  describeUserAgent,
-  type WalletNoticeMailParameters,
-  walletNoticeMail,
-} from '../auth/mailer.js'
+import { codeMail, type WalletNoticeMailParameters, walletNoticeMail } from '../auth/mailer.js'
 import {
   DeviceNoticeBody,
   EmailUpdateStartBody,
