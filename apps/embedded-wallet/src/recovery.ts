@@ -162,16 +162,18 @@ export async function decryptWithApproval(
  * Opens the recovery share with a fresh ID token whose nonce is this key's thumbprint (once).
  *
  * @example
- * const share = await decryptWithIdToken(ciphertext, idToken, key)
+ * const share = await decryptWithIdToken(ciphertext, idToken, key, site)
  */
 export async function decryptWithIdToken(
   ciphertext: string,
   idToken: string,
   key: DeviceKey,
+  site: string,
 ): Promise<string> {
   const signature = await decryptProof(key, key.thumbprint, ciphertext)
   return (
     await post<{ share: string }>('/v1/recovery/decrypt', {
+      ...(site ? { site } : {}),
       ciphertext,
       proof: { kind: 'oidc', idToken, publicKey: key.publicJwk, signature },
     })

@@ -273,6 +273,7 @@ async function loadWallet(): Promise<DeviceStep | null> {
       stored.recovery.ciphertext,
       state.owner.idToken,
       state.socialKey,
+      state.site,
     )
     await finishRecovery(stored, Api.fromBase64(share))
     return null

@@ -15,6 +15,7 @@ export {
   type SocialProvider,
   TOKEN_ENDPOINT_AUTH_METHOD,
 } from './providers.ts'
+export { signInAtProvider } from './signInAtProvider.ts'
 export {
   type OidcClientConfig,
   type StartOidcProviderErrorType,

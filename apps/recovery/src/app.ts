@@ -1,27 +1,47 @@
 /**
- * The recovery key service's HTTP routes: `POST /v1/recovery/encrypt`, `POST /v1/recovery/decrypt`
- * (each with a recovery ticket from the API), `GET /health`. It stores nothing per user.
+ * The recovery key service's HTTP routes. It seals recovery shares for an owner and opens one
+ * only after checking the user itself — never on the API's word (the API signs nothing for it):
+ * - `POST /v1/recovery/encrypt {projectId, owner, share}` → `{ciphertext}`;
+ * - `POST /v1/recovery/approvals {projectId, email, site, devicePublicKey}` → `{approvalId,
+ *   expiresAt}` and a mail to the owner with a link to `GET /v1/device/approve?token`, a page that
+ *   shows who asks and approves or denies only by its own form's `POST /v1/device/approve`;
+ * - `POST /v1/recovery/approvals/status {projectId, approvalId}` → `{status}`;
+ * - `POST /v1/recovery/decrypt {projectId, ciphertext, proof}` → `{share}` with an approved
+ *   approval or a fresh ID token, each signed by the wallet frame's device key; the owner is
+ *   mailed each time;
+ * - `GET /health`.
+ * It stores nothing per user but short-lived approvals and replay marks (in memory).
  */
-import { Hono } from 'hono'
+import { describeUserAgent, isEmail } from '@porthole/shared'
+import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { type JWTVerifyGetKey, jwtVerify } from 'jose'
 import { z } from 'zod'
+import { type Approvals, createApprovals } from './approvals.js'
+import type { IdTokenVerifier } from './idTokens.js'
+import { InvalidIdTokenError } from './idTokens.js'
 import { createWindowLimiter } from './limiter.js'
-import { deriveSealKey, type Owner, open, seal } from './seal.js'
+import { approvalMail, type Mailer, recoveredMail } from './mail.js'
+import { approvalPage, PAGE_CSP, page } from './pages.js'
+import { DevicePublicKey, decryptPayload, thumbprint, verifyProof } from './proof.js'
+import { deriveSealKey, type Owner, open, SEAL_VERSION, seal, versionOf } from './seal.js'
 
-/** Audience of the API's recovery tickets. */
-export const TICKET_AUDIENCE = 'porthole-recovery'
-/** Requests per subject, and per client address, in each 60 s window. */
+/** Requests per client address, and per subject (an e-mail or ID token subject), per minute. */
 export const LIMITS = { perSubject: 20, perAddress: 120, windowMs: 60_000 } as const
+/** An ID token opens a share only within 10 minutes of the login; sealing takes one of an hour. */
+export const ID_TOKEN_MAX_AGE = { decrypt: 600, encrypt: 3600 } as const
 
 /** Options of {@link createRecoveryApp}. */
 export type CreateRecoveryAppParameters = {
   masterKey: Uint8Array
-  /** Resolves the API's ticket-signing keys (its `/auth/v1/jwks.json`). */
-  jwks: JWTVerifyGetKey
-  /** Origins allowed by CORS, matched exactly. */
+  /** This service's public URL (links in mail; the origin its approval form must come from). */
+  publicUrl: string
+  /** Origins allowed by CORS (the wallet frame's), matched exactly. */
   allowedOrigins: readonly string[]
+  mailer: Mailer
+  verifyIdToken: IdTokenVerifier
+  /** Reports unexpected errors (mail that could not be sent after a decrypt). */
+  onError?: (error: unknown) => void
   now?: () => number
 }
 
@@ -30,35 +50,113 @@ class HttpError extends Error {
     readonly status: ContentfulStatusCode,
     readonly code: string,
     message: string,
-    readonly retryAfter?: number,
+    readonly fields: Record<string, number | string> = {},
   ) {
     super(message)
   }
 }
 
-const Ticket = z.string().min(1).max(4096)
+const ProjectId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'not a project id')
+const Email = z.string().trim().toLowerCase().refine(isEmail, 'not an e-mail address')
 const Base64 = z
   .string()
   .min(1)
   .max(4096)
   .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64')
-const EncryptBody = z.object({ ticket: Ticket, share: Base64 })
-const DecryptBody = z.object({ ticket: Ticket, ciphertext: Base64 })
+const Base64url = (max: number) =>
+  z
+    .string()
+    .min(16)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
+const IdToken = z
+  .string()
+  .max(8192)
+  .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a JWT')
+const Origin = z.string().refine((value) => {
+  try {
+    return /^https?:$/.test(new URL(value).protocol) && new URL(value).origin === value
+  } catch {
+    return false
+  }
+}, 'must be an origin like https://app.example')
+
+const EncryptBody = z.strictObject({
+  projectId: ProjectId,
+  owner: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('email'), email: Email }),
+    z.strictObject({ kind: z.literal('oidc'), idToken: IdToken }),
+  ]),
+  share: Base64,
+})
+const ApprovalBody = z.strictObject({
+  projectId: ProjectId,
+  email: Email,
+  site: Origin,
+  devicePublicKey: DevicePublicKey,
+})
+const StatusBody = z.strictObject({ projectId: ProjectId, approvalId: Base64url(64) })
+const DecryptBody = z.strictObject({
+  projectId: ProjectId,
+  /** The host site the wallet frame serves (named in the notice mail). */
+  site: Origin.optional(),
+  ciphertext: Base64,
+  proof: z.discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('email'),
+      approvalId: Base64url(64),
+      signature: Base64url(128),
+    }),
+    z.strictObject({
+      kind: z.literal('oidc'),
+      idToken: IdToken,
+      publicKey: DevicePublicKey,
+      signature: Base64url(128),
+    }),
+  ]),
+})
+
+const emailIdentity = (email: string) => `email:${email}`
+const oidcIdentity = (issuer: string, subject: string) => `oidc:${issuer}|${subject}`
 
 /**
  * Builds the Hono app (the server wraps it; tests may call `app.request`).
  *
  * @example
- * const app = createRecoveryApp({ masterKey, jwks, allowedOrigins: ['http://127.0.0.1:4200'] })
+ * const app = createRecoveryApp({ masterKey, publicUrl, allowedOrigins, mailer, verifyIdToken })
  */
 export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono {
-  const { jwks, allowedOrigins, now = Date.now } = parameters
+  const { allowedOrigins, mailer, verifyIdToken, now = Date.now } = parameters
+  const onError = parameters.onError ?? ((error) => console.error('[recovery]', error))
+  const publicUrl = parameters.publicUrl.replace(/\/+$/, '')
+  const ownOrigin = new URL(publicUrl).origin
   const key = deriveSealKey(parameters.masterKey)
   const bySubject = createWindowLimiter(LIMITS.perSubject, LIMITS.windowMs, now)
   const byAddress = createWindowLimiter(LIMITS.perAddress, LIMITS.windowMs, now)
+  const approvals: Approvals = createApprovals(now)
+  /** ID tokens already used to open a share (until they would be too old anyway). */
+  const usedTokens = new Map<string, number>()
   const app = new Hono()
 
+  const limit = (c: Context, subject?: string) => {
+    const wait = byAddress(clientAddress(c.env)) || (subject ? bySubject(subject) : 0)
+    if (wait)
+      throw new HttpError(429, 'RATE_LIMITED', 'Too many recovery requests', { retryAfter: wait })
+  }
+  const requestDetails = (c: Context, site: string) => ({
+    site,
+    device: describeUserAgent(c.req.header('user-agent')),
+    ip: clientAddress(c.env),
+    time: now(),
+  })
+
   app.use('*', async (c, next) => {
+    c.header('Cache-Control', 'no-store')
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('Referrer-Policy', 'no-referrer')
+    await next()
+  })
+  app.use('/v1/recovery/*', async (c, next) => {
     const origin = c.req.header('origin')
     if (origin !== undefined && !allowedOrigins.includes(origin))
       throw new HttpError(403, 'ORIGIN_NOT_ALLOWED', `Origin ${origin} is not allowed`)
@@ -66,8 +164,6 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
       c.header('Access-Control-Allow-Origin', origin)
       c.header('Vary', 'Origin')
     }
-    c.header('Cache-Control', 'no-store')
-    c.header('X-Content-Type-Options', 'nosniff')
     if (c.req.method === 'OPTIONS') {
       c.header('Access-Control-Allow-Methods', 'POST')
       c.header('Access-Control-Allow-Headers', 'content-type')
@@ -86,53 +182,195 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
     }),
   )
 
-  const owner = async (ticket: string, address: string): Promise<Owner> => {
-    const wait = byAddress(address)
-    if (wait) throw new HttpError(429, 'RATE_LIMITED', 'Too many recovery requests', wait)
-    let claims: { sub?: unknown; pid?: unknown }
-    try {
-      ;({ payload: claims } = await jwtVerify(ticket, jwks, {
-        audience: TICKET_AUDIENCE,
-        algorithms: ['EdDSA'],
-        currentDate: new Date(now()),
-      }))
-    } catch {
-      throw new HttpError(401, 'INVALID_TICKET', 'Invalid recovery ticket')
-    }
-    if (typeof claims.sub !== 'string' || typeof claims.pid !== 'string' || !claims.sub)
-      throw new HttpError(401, 'INVALID_TICKET', 'Invalid recovery ticket')
-    const subjectWait = bySubject(`${claims.pid}\n${claims.sub}`)
-    if (subjectWait)
-      throw new HttpError(429, 'RATE_LIMITED', 'Too many recovery requests', subjectWait)
-    return { projectId: claims.pid, userId: claims.sub }
-  }
-
   app.post('/v1/recovery/encrypt', async (c) => {
     const body = parse(EncryptBody, await json(c.req.raw))
-    const who = await owner(body.ticket, clientAddress(c.env))
-    return c.json({ ciphertext: seal(key, body.share, who) })
+    let identity: string
+    if (body.owner.kind === 'email') identity = emailIdentity(body.owner.email)
+    else {
+      const token = await verified(body.owner.idToken, ID_TOKEN_MAX_AGE.encrypt)
+      identity = oidcIdentity(token.issuer, token.subject)
+    }
+    limit(c, identity)
+    return c.json({ ciphertext: seal(key, body.share, { projectId: body.projectId, identity }) })
   })
+
+  app.post('/v1/recovery/approvals', async (c) => {
+    const body = parse(ApprovalBody, await json(c.req.raw))
+    limit(c, emailIdentity(body.email))
+    const wait = approvals.cooldown(body.projectId, body.email)
+    if (wait)
+      throw new HttpError(429, 'COOLDOWN', `Please try again after ${wait} seconds`, {
+        retryAfter: wait,
+      })
+    const request = requestDetails(c, body.site)
+    const { approval, token } = approvals.create({
+      projectId: body.projectId,
+      email: body.email,
+      site: body.site,
+      device: request.device,
+      ip: request.ip,
+      devicePublicKey: body.devicePublicKey,
+    })
+    const link = `${publicUrl}/v1/device/approve?${new URLSearchParams({ token })}`
+    try {
+      await mailer.send(approvalMail(body.email, link, request))
+    } catch (cause) {
+      approvals.discard(approval)
+      onError(cause)
+      throw new HttpError(503, 'MAIL_UNAVAILABLE', 'Could not send the e-mail')
+    }
+    return c.json({ approvalId: approval.id, expiresAt: approval.expiresAt })
+  })
+
+  app.post('/v1/recovery/approvals/status', async (c) => {
+    const body = parse(StatusBody, await json(c.req.raw))
+    limit(c)
+    const found = approvals.status(body.approvalId)
+    if (!found || found.approval.projectId !== body.projectId)
+      throw new HttpError(404, 'UNKNOWN_APPROVAL', 'No such approval')
+    return c.json({ status: found.status })
+  })
+
+  app.get('/v1/device/approve', (c) => {
+    const token = c.req.query('token') ?? ''
+    const approval = /^[A-Za-z0-9_-]{43}$/.test(token) ? approvals.pendingByToken(token) : null
+    if (!approval) return expired(c)
+    return c.html(
+      approvalPage({
+        email: approval.email,
+        site: approval.site,
+        device: approval.device,
+        ip: approval.ip,
+        createdAt: approval.createdAt,
+        token,
+      }),
+      200,
+      { 'Content-Security-Policy': PAGE_CSP },
+    )
+  })
+
+  app.post('/v1/device/approve', async (c) => {
+    // Only this service's own page decides: a form posted from elsewhere (or a script) is not
+    // the owner clicking in the page the mail opened.
+    if (c.req.header('origin') !== ownOrigin)
+      return c.html(page('Not allowed', ['Open the link from the e-mail and choose there.']), 403, {
+        'Content-Security-Policy': PAGE_CSP,
+      })
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
+    const token = typeof form.token === 'string' ? form.token : ''
+    const decision =
+      form.decision === 'approve' ? 'approved' : form.decision === 'deny' ? 'denied' : null
+    const approval =
+      decision && /^[A-Za-z0-9_-]{43}$/.test(token) ? approvals.decide(token, decision) : null
+    if (!approval) return expired(c)
+    return c.html(
+      decision === 'approved'
+        ? page('Device approved', [
+            `The device is approved for ${approval.site}. Return to it: your wallet is being set up there.`,
+          ])
+        : page('Device denied', [
+            'The device was denied and cannot use your wallet. If you did not ask for it, nothing else is needed.',
+          ]),
+      200,
+      { 'Content-Security-Policy': PAGE_CSP },
+    )
+  })
+
   app.post('/v1/recovery/decrypt', async (c) => {
     const body = parse(DecryptBody, await json(c.req.raw))
-    const who = await owner(body.ticket, clientAddress(c.env))
-    const share = open(key, body.ciphertext, who)
-    if (share === null)
-      throw new HttpError(400, 'DECRYPT_FAILED', 'The recovery share could not be decrypted')
+    const version = versionOf(body.ciphertext)
+    if (version !== SEAL_VERSION)
+      throw new HttpError(
+        400,
+        'UNSUPPORTED_CIPHERTEXT',
+        `This recovery share was sealed by an older scheme (version ${version ?? 'none'}) and cannot be opened`,
+      )
+    const { proof } = body
+    let owner: Owner
+    if (proof.kind === 'email') {
+      const found = approvals.status(proof.approvalId)
+      if (!found || found.approval.projectId !== body.projectId)
+        throw new HttpError(404, 'UNKNOWN_APPROVAL', 'No such approval')
+      const { approval, status } = found
+      limit(c, emailIdentity(approval.email))
+      if (status !== 'approved')
+        throw new HttpError(403, 'NOT_APPROVED', `The device approval is ${status}`)
+      const payload = decryptPayload(approval.id, body.ciphertext)
+      if (!(await verifyProof(approval.devicePublicKey, payload, proof.signature)))
+        throw new HttpError(
+          403,
+          'INVALID_PROOF',
+          'The request is not signed by the approved device',
+        )
+      owner = { projectId: body.projectId, identity: emailIdentity(approval.email) }
+      const share = open(key, body.ciphertext, owner)
+      if (share === null) throw decryptFailed()
+      if (!approvals.use(approval))
+        throw new HttpError(403, 'NOT_APPROVED', 'The device approval is used')
+      await notice(c, { to: approval.email, site: approval.site })
+      return c.json({ share })
+    }
+    const token = await verified(proof.idToken, ID_TOKEN_MAX_AGE.decrypt)
+    owner = { projectId: body.projectId, identity: oidcIdentity(token.issuer, token.subject) }
+    limit(c, owner.identity)
+    if (token.nonce !== thumbprint(proof.publicKey))
+      throw new HttpError(403, 'INVALID_PROOF', 'The ID token was not issued for this device key')
+    const payload = decryptPayload(token.nonce, body.ciphertext)
+    if (!(await verifyProof(proof.publicKey, payload, proof.signature)))
+      throw new HttpError(403, 'INVALID_PROOF', 'The request is not signed by the device key')
+    const replayKey = `${token.issuer}\n${token.id}`
+    for (const [k, until] of usedTokens) if (until <= now()) usedTokens.delete(k)
+    if (usedTokens.has(replayKey))
+      throw new HttpError(403, 'TOKEN_USED', 'This ID token was already used')
+    const share = open(key, body.ciphertext, owner)
+    if (share === null) throw decryptFailed()
+    usedTokens.set(replayKey, now() + ID_TOKEN_MAX_AGE.decrypt * 1000)
+    await notice(c, { to: token.email, site: body.site ?? 'not given' })
     return c.json({ share })
   })
+
   app.get('/health', (c) => c.json({ ok: true }))
 
   app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'Not found' }, 404))
   app.onError((error, c) => {
     if (error instanceof HttpError) {
-      if (error.retryAfter) c.header('Retry-After', String(error.retryAfter))
-      return c.json({ code: error.code, message: error.message }, error.status)
+      if (error.fields.retryAfter) c.header('Retry-After', String(error.fields.retryAfter))
+      return c.json({ code: error.code, message: error.message, ...error.fields }, error.status)
     }
-    console.error(error)
+    onError(error)
     return c.json({ code: 'INTERNAL', message: 'Internal error' }, 500)
   })
+
+  async function verified(idToken: string, maxAgeSeconds: number) {
+    try {
+      return await verifyIdToken(idToken, { maxAgeSeconds })
+    } catch (error) {
+      if (error instanceof InvalidIdTokenError)
+        throw new HttpError(401, 'INVALID_ID_TOKEN', error.message)
+      throw error
+    }
+  }
+
+  async function notice(c: Context, to: { to: string | null; site: string }) {
+    if (!to.to) return
+    await mailer.send(recoveredMail(to.to, requestDetails(c, to.site))).catch(onError)
+  }
+
+  function expired(c: Context) {
+    return c.html(
+      page('Link expired', [
+        'This approval link is invalid, expired or already used. Start the sign-in again on the site.',
+      ]),
+      400,
+      { 'Content-Security-Policy': PAGE_CSP },
+    )
+  }
+
   return app
 }
+
+const decryptFailed = () =>
+  new HttpError(400, 'DECRYPT_FAILED', 'The recovery share could not be decrypted')
 
 async function json(request: Request): Promise<unknown> {
   try {
@@ -154,5 +392,5 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 function clientAddress(env: unknown): string {
   const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
     ?.incoming
-  return incoming?.socket?.remoteAddress ?? 'local'
+  return (incoming?.socket?.remoteAddress ?? 'local').replace(/^::ffff:/, '')
 }

@@ -1,23 +1,57 @@
-/** The service's master secret: 32 bytes, given directly or kept in a key file (64 hex digits). */
+/**
+ * The service's master secret and its data folder. The secret is given directly or kept in a key
+ * file (64 hex digits) in the service's own data folder — never the API's: the service refuses to
+ * start when it finds another service's secret or a database in its folder.
+ */
 
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-/** Default key file, relative to the working directory. */
-export const DEFAULT_KEY_FILE = '.data/recovery.key'
+/** `<repo>/.recovery-data`: the default data folder (the API's is `<repo>/.data`). */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../.recovery-data', import.meta.url))
+/** The key file's name in the data folder. */
+export const KEY_FILE_NAME = 'recovery.key'
+/** Default key file. */
+export const DEFAULT_KEY_FILE = join(DEFAULT_DATA_DIR, KEY_FILE_NAME)
 
 /** The key file or the given key is not 32 bytes. */
 export class InvalidMasterKeyError extends Error {
   override name = 'InvalidMasterKeyError'
 }
 
+/** Another service's secret (or a database) lies in this service's data folder. */
+export class ForeignSecretError extends Error {
+  override name = 'ForeignSecretError'
+}
+
+/** Files that belong to the API (its keys, its database): never beside the recovery key. */
+const FOREIGN = [/^api-share\.key$/, /^api-signing\.jwk$/, /\.db(-wal|-shm|-journal)?$/]
+
 /**
- * Returns `masterKey` if given, else reads `keyFile` (64 hex digits, a trailing newline allowed),
- * creating it with a random key and mode 0600 when it does not exist.
+ * Throws {@link ForeignSecretError} when `dir` holds another service's secret: one folder must
+ * never be enough to rebuild a key.
  *
  * @example
- * const key = loadMasterKey({ keyFile: '.data/recovery.key' }) // 32 bytes
+ * assertOwnFolder('/srv/recovery')
+ */
+export function assertOwnFolder(dir: string): void {
+  if (!existsSync(dir)) return
+  const foreign = readdirSync(dir).filter((name) => FOREIGN.some((pattern) => pattern.test(name)))
+  if (foreign.length > 0)
+    throw new ForeignSecretError(
+      `The recovery service's data folder ${dir} holds ${foreign.join(', ')}: another service's secrets must not lie beside the recovery key (a stolen folder would then rebuild wallets). Give the recovery service a folder of its own (PORTHOLE_RECOVERY_DATA_DIR).`,
+    )
+}
+
+/**
+ * Returns `masterKey` if given, else reads `keyFile` (64 hex digits, a trailing newline allowed),
+ * creating it with a random key and mode 0600 when it does not exist. The key file's folder must
+ * not hold another service's secrets.
+ *
+ * @example
+ * const key = loadMasterKey({ keyFile: '.recovery-data/recovery.key' }) // 32 bytes
  */
 export function loadMasterKey(options: { masterKey?: Uint8Array; keyFile?: string }): Buffer {
   if (options.masterKey) {
@@ -28,6 +62,7 @@ export function loadMasterKey(options: { masterKey?: Uint8Array; keyFile?: strin
     return Buffer.from(options.masterKey)
   }
   const file = resolve(options.keyFile ?? DEFAULT_KEY_FILE)
+  assertOwnFolder(dirname(file))
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
     writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' })

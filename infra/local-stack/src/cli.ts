@@ -17,7 +17,7 @@ Porthole is running (${Math.round(performance.now() - started)} ms).
   Demo dapp         ${stack.urls.demo}   (no extension? ${stack.urls.demo}/?devWallet=1)
   Demo project id   ${stack.projectId}
   sdk.js            ${stack.urls.modal}/sdk.js
-  E-mail inbox      ${stack.urls.mail}   (login codes sent by the API)
+  E-mail inbox      ${stack.urls.mail}   (login codes, device approvals, wallet notices)
   Social logins     ${stack.urls.oidc}   (local OpenID provider: any e-mail signs in)
   Test tokens       ${stack.tokens.map((t) => `${t.symbol} ${t.address} (chain ${t.chainId})`).join('\n                    ')}
 

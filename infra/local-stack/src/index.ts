@@ -3,8 +3,8 @@
  * API with the demo project, the modal and wallet apps on their own origins, and the demo
  * host site. Every address comes from `endpoints()`, so tests can move the stack elsewhere.
  */
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { startApi } from '@porthole/api'
 import { startDemoServer } from '@porthole/demo/server'
 import { DEVNET_B_CHAIN_ID, DEVNET_CHAIN_ID, startDevnet } from '@porthole/devnet'
@@ -29,7 +29,10 @@ export const BUILD_OUTPUTS = {
 export type StartStackParameters = {
   /** Database URL; default `PORTHOLE_DATABASE_URL` or `.data/porthole.db`. */
   databaseUrl?: string
-  /** Key file of the recovery key service; default `PORTHOLE_RECOVERY_KEY_FILE` or `.data/recovery.key`. */
+  /**
+   * Key file of the recovery key service; default `PORTHOLE_RECOVERY_KEY_FILE`, else
+   * `recovery.key` in `PORTHOLE_RECOVERY_DATA_DIR` (default `.recovery-data`).
+   */
   recoveryKeyFile?: string
   /** Print progress lines. */
   log?: (line: string) => void
@@ -100,13 +103,14 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     const oidc = await startOidcProvider({ port: portOf(urls.oidc), host: hostOf(urls.oidc) })
     stops.push(oidc.close)
     log(`oidc      ${oidc.url} (${Object.keys(oidc.clients).join(', ')})`)
-    const recoveryKeyFile = parameters.recoveryKeyFile ?? process.env.PORTHOLE_RECOVERY_KEY_FILE
+    // Its own data folder (PORTHOLE_RECOVERY_DATA_DIR, default .recovery-data), never the
+    // API's; its own mail (the same local catcher here) and its own checks of the user.
+    moveLegacyRecoveryKey(log)
     const recovery = await startRecoveryService({
       port: portOf(urls.recovery),
       host: hostOf(urls.recovery),
-      apiUrl: urls.api,
       allowedOrigins: [new URL(urls.wallet).origin],
-      ...(recoveryKeyFile ? { keyFile: recoveryKeyFile } : {}),
+      ...(parameters.recoveryKeyFile ? { keyFile: parameters.recoveryKeyFile } : {}),
     })
     stops.push(recovery.close)
     log(`recovery  ${recovery.url}`)
@@ -190,4 +194,19 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     await stop()
     throw error
   }
+}
+
+/**
+ * Before the services had folders of their own, the local stack kept the recovery key in the
+ * API's `.data/`. The API now refuses to start beside it, so a developer's old key moves (once)
+ * to the recovery service's folder, and the wallets made with it keep recovering.
+ */
+function moveLegacyRecoveryKey(log: (line: string) => void): void {
+  const legacy = resolve(ROOT, '.data/recovery.key')
+  const target = resolve(ROOT, '.recovery-data/recovery.key')
+  if (process.env.PORTHOLE_RECOVERY_DATA_DIR || process.env.PORTHOLE_RECOVERY_KEY_FILE) return
+  if (!existsSync(legacy) || existsSync(target)) return
+  mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
+  renameSync(legacy, target)
+  log(`moved .data/recovery.key to .recovery-data/ (each service keeps its own folder)`)
 }
