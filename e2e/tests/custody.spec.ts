@@ -220,6 +220,7 @@ test.describe('no single party rebuilds a key', () => {
       {
         setId: 'junk-set-0001',
         replaces: shares.setId,
+        deviceX: 7,
         address: address.toLowerCase(),
         authShare: Buffer.from('junk').toString('base64'),
         recovery: { kind: 'automatic', ciphertext: Buffer.from('junk').toString('base64') },
@@ -327,7 +328,7 @@ test.describe('recovery on a new site', () => {
       expect((await state(page)).status).not.toBe('connected')
       // The owner's click on Approve (a POST from the page) does.
       await scanner.getByRole('button', { name: 'Approve' }).click()
-      await expect(scanner.getByText(/approved/i)).toBeVisible()
+      await expect(scanner.getByRole('heading', { name: 'Device approved' })).toBeVisible()
       await scanner.close()
 
       const outcome = await connectOutcome(page)
@@ -441,7 +442,7 @@ test('key export: after a fresh sign-in and a confirmation the wallet frame show
   await modal(page).getByRole('button', { name: 'Export private key' }).click()
   const card = walletFrame(page).getByRole('dialog', { name: 'Export your private key' })
   await card.getByRole('button', { name: 'Reveal key' }).click()
-  const shown = walletFrame(page).getByLabel('Private key')
+  const shown = walletFrame(page).getByLabel('Private key', { exact: true })
   const key = ((await shown.textContent()) ?? '').trim() as Hex
   expect(privateKeyToAddress(key)).toBe(address)
   expect(await modal(page).locator('body').innerText()).not.toContain(key.slice(2, 20))

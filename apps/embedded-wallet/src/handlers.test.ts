@@ -28,6 +28,7 @@ vi.mock('./session.js', () => ({
   recovery: vi.fn(),
   setupPasskey: vi.fn(),
   exportKey: vi.fn(),
+  setSite: vi.fn(),
 }))
 vi.mock('./rpc.js', () => ({
   handleRpc: vi.fn(),
@@ -73,7 +74,9 @@ const PARAMS: { [M in Method]: ModalToWallet['requests'][M]['params'] } = {
   updateEmailSecondaryOtp: { otp: '654321' },
   syncTheme: { themeMode: 'dark', themeVariables: { '--w3m-accent': '#f00', 'not-a-var': 1 } },
   syncDappData: {
-    metadata: { name: 'Demo', description: '', url: 'http://localhost:4000', icons: [] },
+    // The host's own claim, and the origin the modal's handshake verified.
+    metadata: { name: 'Demo', description: '', url: 'https://trusted-bank.example', icons: [] },
+    hostOrigin: 'http://localhost:4000',
     sdkVersion: '0.1.0',
     sdkType: 'porthole',
     projectId: 'porthole-demo',
@@ -270,6 +273,7 @@ describe('the frame catalogue', () => {
     expect(root.style.setProperty).toHaveBeenCalledExactlyOnceWith('--ph-accent', '#f00')
     await modal.request('syncDappData', PARAMS.syncDappData)
     expect(Rpc.setDappOrigin).toHaveBeenCalledWith('http://localhost:4000')
+    expect(Session.setSite).toHaveBeenCalledWith('http://localhost:4000')
     vi.mocked(Rpc.handleRpc).mockImplementation(async (_request, onApproval) => {
       onApproval('personal_sign')
       return '0xsig'

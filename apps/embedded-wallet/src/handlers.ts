@@ -107,8 +107,10 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
           env.root.style.setProperty(key.replace(/^--w3m-/, '--ph-'), String(value))
       return {}
     },
-    syncDappData: ({ metadata }) => {
-      Rpc.setDappOrigin(metadata.url)
+    syncDappData: ({ hostOrigin }) => {
+      // The verified origin only: the host's metadata.url is its own claim.
+      Rpc.setDappOrigin(hostOrigin || undefined)
+      Session.setSite(hostOrigin ?? '')
       return {}
     },
     getSmartAccountEnabledNetworks: () => ({ smartAccountEnabledNetworks: [] }),

@@ -440,6 +440,8 @@ async function sealWithNewPasskey(address: string, share: Uint8Array): Promise<A
  */
 export async function connectDevice(signal: AbortSignal, ui: StepUi): Promise<void> {
   const pending = state.pending
+  // Asked again after the step was done (the view that asked was shown anew): nothing to do.
+  if (!pending && state.address) return
   if (!pending) throw new BaseError('No e-mail login in progress')
   if (pending.step === 'email') {
     await waitForApproval(pending, signal)

@@ -153,7 +153,9 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
   app.use('*', async (c, next) => {
     c.header('Cache-Control', 'no-store')
     c.header('X-Content-Type-Options', 'nosniff')
-    c.header('Referrer-Policy', 'no-referrer')
+    // `same-origin`, not `no-referrer`: the latter makes browsers send `Origin: null` on the
+    // approval form's POST, which must carry this service's origin. The pages load nothing else.
+    c.header('Referrer-Policy', 'same-origin')
     await next()
   })
   app.use('/v1/recovery/*', async (c, next) => {

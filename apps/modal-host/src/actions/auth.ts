@@ -253,6 +253,9 @@ export async function embeddedRequest(method: string, params: unknown): Promise<
   }
 }
 
+/** What the wallet frame shows itself for besides approvals (the view that asked stays). */
+const CUSTODY_STEPS = new Set(['email', 'passkey', 'passkey-create', 'export'])
+
 /** Aborts not-safe requests waiting for approval (the modal was closed). */
 export function abortApprovals(): void {
   void walletRequest('rpcAbort', {}).catch(() => {})
@@ -276,6 +279,8 @@ export function watchWalletFrame(): void {
       void channel
         .request('syncDappData', {
           metadata: config.metadata,
+          // The origin the handshake checked: the wallet shows it, never the host's claimed URL.
+          hostOrigin: runtime.hostOrigin,
           sdkVersion: SDK_VERSION,
           sdkType: SDK_TYPE,
           projectId: config.projectId,
@@ -283,6 +288,8 @@ export function watchWalletFrame(): void {
         .catch(() => {})
     })
     channel.on('approvalRequested', ({ method }) => {
+      // Custody steps (passkey, export) are asked for by a view that stays: only show the frame.
+      if (CUSTODY_STEPS.has(method)) return showWalletFrame(true)
       const { open, history } = store.getState()
       store.setState(
         open

@@ -135,6 +135,8 @@ export const ModalToWalletSchema = {
     syncDappData: {
       params: z.object({
         metadata: Metadata,
+        /** The host page's origin as the modal's handshake verified it ('' when unknown). */
+        hostOrigin: z.union([z.url({ protocol: /^https?$/ }).max(300), z.literal('')]).optional(),
         sdkVersion: Text(32),
         sdkType: Text(32),
         projectId: Text(128),
