@@ -1,7 +1,10 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 
-/** The embedded-wallet frame and its social-login callback page: static builds on their own origin. */
+/**
+ * The embedded-wallet frame, its social-login callback page and its popup window: static builds on
+ * their own origin.
+ */
 export default defineConfig({
   build: {
     target: 'es2022',
@@ -11,6 +14,7 @@ export default defineConfig({
       input: {
         index: resolve(import.meta.dirname, 'index.html'),
         socialCallback: resolve(import.meta.dirname, 'social-callback.html'),
+        popup: resolve(import.meta.dirname, 'popup.html'),
       },
     },
   },

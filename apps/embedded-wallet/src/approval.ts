@@ -1,103 +1,174 @@
 /**
- * The approval card the wallet frame shows itself for every not-safe request (DESIGN §4):
- * the host and the modal never draw what the user signs. Built with plain DOM and
- * `textContent`, so nothing from the request is ever parsed as HTML.
+ * The approval card the wallet frame shows itself for every not-safe request (DESIGN §4): the host
+ * and the modal never draw what the user signs, and the host cannot trick a click onto it.
+ * - Approve counts only while the card is verifiably visible (IntersectionObserver v2: nothing
+ *   over it, no transparency or transform in any frame above it) and after it has been visible
+ *   and unchanged for {@link ARM_DELAY_MS}; until then it is `aria-disabled`.
+ * - An input on a card that is not visible (or where the browser cannot tell) opens the same card
+ *   in a top-level popup on the wallet origin, which the host cannot style; the approval
+ *   completes there.
+ * - Requests queue: a new one waits behind the card on screen and never replaces it.
+ * - Reject always works (refusing cannot hurt the user).
  */
+import { UserRejectedRequestError } from '@porthole/protocol'
+import { type CardView, drawCard, trapTab } from './card.js'
+import type { ApprovalContent } from './describe.js'
+import { openWalletPopup, type WalletPopup } from './popup.js'
+import { observeVisibility } from './visibility.js'
 
-/** One labelled field of the card. */
-export type ApprovalField = { label: string; value: string; mono?: boolean }
+/** How long the card must be visible and unchanged before Approve takes input. */
+export const ARM_DELAY_MS = 500
 
-/** What the card shows. */
-export type ApprovalContent = {
-  title: string
-  origin: string
-  fields: ApprovalField[]
-  /** Long content (a message, typed data), shown scrollable. */
-  body?: string
+export type { ApprovalContent, ApprovalField } from './describe.js'
+
+type Entry = {
+  content: ApprovalContent
+  settle: (approved: boolean) => void
+  fail: (error: unknown) => void
 }
 
-let current: { reject: (error: unknown) => void; root: HTMLElement } | undefined
+const queue: Entry[] = []
+let shown:
+  | {
+      entry: Entry
+      view: CardView
+      stop: () => void
+      popup: WalletPopup<{ approved: boolean }> | undefined
+    }
+  | undefined
+/** The frame's theme (mode and the synced `--ph-*` variables), for the popup to look alike. */
+function theme(): Record<string, string> {
+  const root = document.documentElement
+  const out: Record<string, string> = { mode: root.dataset.theme ?? 'dark' }
+  for (let i = 0; i < root.style.length; i++) {
+    const name = root.style.item(i)
+    if (name.startsWith('--ph-')) out[name] = root.style.getPropertyValue(name)
+  }
+  return out
+}
 
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag)
-  node.className = className
-  if (text !== undefined) node.textContent = text
-  return node
+function show(entry: Entry): void {
+  const view = drawCard(entry.content, document.body)
+  let visible = false
+  let armed = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const arm = (next: boolean) => {
+    clearTimeout(timer)
+    armed = false
+    view.setArmed(false)
+    visible = next
+    if (next)
+      timer = setTimeout(() => {
+        armed = true
+        view.setArmed(true)
+      }, ARM_DELAY_MS)
+  }
+  view.setArmed(false)
+  const stopVisibility = observeVisibility(view.card, arm)
+  const state = {
+    entry,
+    view,
+    popup: undefined as WalletPopup<{ approved: boolean }> | undefined,
+    stop: () => {
+      clearTimeout(timer)
+      stopVisibility()
+      state.popup?.close()
+      view.root.remove()
+    },
+  }
+  shown = state
+  const toPopup = () => {
+    if (state.popup) return
+    view.setStatus('Continue in the Porthole wallet window that opened.')
+    state.popup = openWalletPopup<{ approved: boolean }>(
+      { kind: 'approval', content: entry.content },
+      theme(),
+    )
+    state.popup.result.then(
+      ({ approved }) => finish(entry, approved),
+      () => {
+        state.popup = undefined
+        view.setStatus('The wallet window was closed. Approve or reject here.')
+      },
+    )
+  }
+  // Every input goes through here: Approve only when armed; on a card the user may not be
+  // seeing, any input moves the approval to the popup instead.
+  const input = (event: Event, target: EventTarget | null) => {
+    if (target === view.reject) return finish(entry, false)
+    if (target === view.approve && armed && !entry.content.blocked) return finish(entry, true)
+    if (!visible) {
+      event.preventDefault()
+      toPopup()
+    }
+  }
+  view.root.addEventListener('click', (event) => input(event, event.target), true)
+  view.card.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') return finish(entry, false)
+    if (event.key === 'Tab') return trapTab(event)
+    if (event.key === 'Enter' || event.key === ' ') {
+      // Buttons fire a click for Enter and Space themselves: decide once, on the click.
+      if (event.target === view.approve || event.target === view.reject) return
+      input(event, event.target)
+    }
+  })
+  view.setQueue(queue.length - 1)
+  view.card.focus({ preventScroll: true })
+}
+
+function finish(entry: Entry, approved: boolean): void {
+  remove(entry)
+  entry.settle(approved)
+}
+
+function remove(entry: Entry): void {
+  const index = queue.indexOf(entry)
+  if (index !== -1) queue.splice(index, 1)
+  if (shown?.entry === entry) {
+    shown.stop()
+    shown = undefined
+    const next = queue[0]
+    if (next) show(next)
+  } else shown?.view.setQueue(queue.length - 1)
 }
 
 /**
- * Shows the card and resolves true (Approve) or false (Reject). `signal` aborts it.
+ * Queues a card and resolves true (Approve) or false (Reject) once the user answers it; `signal`
+ * aborts it (rejecting with the signal's reason).
  *
  * @example
- * const approved = await requestApproval({ title: 'Sign message', origin, fields, body })
+ * const approved = await requestApproval(content, signal)
  */
 export function requestApproval(content: ApprovalContent, signal?: AbortSignal): Promise<boolean> {
-  dismiss(new Error('Superseded'))
-  return new Promise((resolve, fail) => {
-    const root = element('div', 'pw-overlay')
-    const card = element('div', 'pw-card')
-    card.setAttribute('role', 'dialog')
-    card.setAttribute('aria-modal', 'true')
-    card.setAttribute('aria-labelledby', 'pw-title')
-    const title = element('h2', 'pw-title', content.title)
-    title.id = 'pw-title'
-    card.append(title, element('p', 'pw-origin', content.origin))
-    const list = element('dl', 'pw-fields')
-    for (const field of content.fields) {
-      list.append(
-        element('dt', '', field.label),
-        element('dd', field.mono ? 'pw-mono' : '', field.value),
-      )
-    }
-    card.append(list)
-    if (content.body !== undefined) {
-      const body = element('pre', 'pw-body', content.body)
-      body.tabIndex = 0
-      body.setAttribute('aria-label', 'Content to sign')
-      card.append(body)
-    }
-    const actions = element('div', 'pw-actions')
-    const rejectButton = element('button', 'pw-button pw-secondary', 'Reject')
-    const approve = element('button', 'pw-button', 'Approve')
-    rejectButton.type = approve.type = 'button'
-    actions.append(rejectButton, approve)
-    card.append(actions)
-    root.append(card)
-    document.body.append(root)
-    const finish = (approved: boolean) => {
-      root.remove()
-      current = undefined
-      resolve(approved)
-    }
-    rejectButton.onclick = () => finish(false)
-    approve.onclick = () => finish(true)
-    root.onkeydown = (event) => {
-      if (event.key === 'Escape') finish(false)
-    }
-    current = {
-      root,
-      reject: (error) => {
-        root.remove()
-        current = undefined
-        fail(error)
-      },
-    }
+  return new Promise((resolve, reject) => {
+    const entry: Entry = { content, settle: resolve, fail: reject }
+    if (signal?.aborted) return reject(signal.reason)
     signal?.addEventListener(
       'abort',
-      () => current?.root === root && current.reject(signal.reason),
-      {
-        once: true,
+      () => {
+        if (!queue.includes(entry)) return
+        remove(entry)
+        reject(signal.reason)
       },
+      { once: true },
     )
-    approve.focus()
+    queue.push(entry)
+    if (!shown) show(entry)
+    else shown.view.setQueue(queue.length - 1)
   })
 }
 
-/** Removes a card that is showing, rejecting its promise with `error`. */
-export function dismiss(error: unknown): void {
-  current?.reject(error)
+/** Removes every card, rejecting each with `error`. */
+export function dismiss(
+  error: unknown = new UserRejectedRequestError('Request was aborted'),
+): void {
+  for (const entry of [...queue]) {
+    remove(entry)
+    entry.fail(error)
+  }
+}
+
+/** How many approvals are on screen or waiting. */
+export function pendingApprovals(): number {
+  return queue.length
 }

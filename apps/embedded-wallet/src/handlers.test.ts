@@ -33,7 +33,9 @@ vi.mock('./session.js', () => ({
 vi.mock('./rpc.js', () => ({
   handleRpc: vi.fn(),
   abortPending: vi.fn(() => []),
+  hasPending: vi.fn(() => false),
   setDappOrigin: vi.fn(),
+  setNetworks: vi.fn(),
 }))
 
 const Session = await import('./session.js')
@@ -256,6 +258,20 @@ describe('the frame catalogue', () => {
       ['approvalRequested', { method: 'passkey' }],
       ['approvalDone', { approved: true }],
     ])
+  })
+
+  test('a network switch while a request waits for approval refuses it (4001), never re-targets it', async () => {
+    const modal = connect()
+    vi.mocked(Rpc.hasPending).mockReturnValue(true)
+    await modal.request('switchNetwork', { chainId: 31338 })
+    expect(Rpc.abortPending).toHaveBeenCalledWith(
+      'The network changed while the request waited for approval',
+    )
+    vi.mocked(Rpc.abortPending).mockClear()
+    // The same network again changes nothing: the request stays.
+    vi.mocked(Session.chainId).mockReturnValue(31338)
+    await modal.request('switchNetwork', { chainId: 31338 })
+    expect(Rpc.abortPending).not.toHaveBeenCalled()
   })
 
   test('the farcaster requests say it is not configured', async () => {

@@ -56,6 +56,10 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
       const id =
         typeof chainId === 'number' ? chainId : Number(String(chainId).replace(/^eip155:/, ''))
       if (!Number.isSafeInteger(id) || id <= 0) throw new BaseError('Invalid chainId')
+      // A request on screen was shown for the old network: it is refused (4001), never sent to
+      // the new one.
+      if (id !== Session.chainId() && Rpc.hasPending())
+        Rpc.abortPending('The network changed while the request waited for approval')
       Session.setChainId(id)
       return { chainId: id }
     },
@@ -107,10 +111,11 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
           env.root.style.setProperty(key.replace(/^--w3m-/, '--ph-'), String(value))
       return {}
     },
-    syncDappData: ({ hostOrigin }) => {
+    syncDappData: ({ hostOrigin, networks }) => {
       // The verified origin only: the host's metadata.url is its own claim.
       Rpc.setDappOrigin(hostOrigin || undefined)
       Session.setSite(hostOrigin ?? '')
+      if (networks) Rpc.setNetworks(networks)
       return {}
     },
     getSmartAccountEnabledNetworks: () => ({ smartAccountEnabledNetworks: [] }),

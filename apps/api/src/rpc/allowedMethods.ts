@@ -28,6 +28,8 @@ export const ALLOWED_RPC_METHODS: ReadonlySet<string> = new Set([
   'eth_getCode',
   'eth_getStorageAt',
   'net_version',
+  // what a transaction would do, for the wallet's approval card (balance changes)
+  'eth_simulateV1',
   // user-operation queries (ERC-4337)
   'eth_getUserOperationReceipt',
   'eth_getUserOperationByHash',

@@ -281,6 +281,14 @@ export function watchWalletFrame(): void {
           metadata: config.metadata,
           // The origin the handshake checked: the wallet shows it, never the host's claimed URL.
           hostOrigin: runtime.hostOrigin,
+          networks: config.networks
+            .filter((network) => network.chainNamespace === 'eip155')
+            .map((network) => ({
+              chainId: Number(network.id),
+              name: network.name,
+              symbol: network.nativeCurrency.symbol,
+              decimals: network.nativeCurrency.decimals,
+            })),
           sdkVersion: SDK_VERSION,
           sdkType: SDK_TYPE,
           projectId: config.projectId,

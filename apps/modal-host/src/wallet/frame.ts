@@ -62,7 +62,11 @@ export function walletFrame(): Promise<WalletChannel> {
   const node = document.createElement('iframe')
   node.title = 'Porthole embedded wallet'
   node.className = 'ph-wallet-frame'
-  node.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups')
+  // Popups escape the sandbox: the wallet's own approval window must be a normal top-level page.
+  node.setAttribute(
+    'sandbox',
+    'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox',
+  )
   // The wallet's passkeys (WebAuthn for the wallet origin) and copying its exported key.
   node.allow = 'publickey-credentials-get;publickey-credentials-create;clipboard-write'
   node.hidden = true
@@ -126,10 +130,15 @@ export async function walletRequest<M extends keyof ModalToWallet['requests'] & 
   }
 }
 
-/** Shows the wallet frame over the modal (approvals) or hides it again. */
+/**
+ * Shows the wallet frame over the modal (approvals, custody steps) or hides it again. While it
+ * shows, the modal's own UI is inert: focus and keys go to the wallet's card only (a Space on the
+ * modal's close button behind it must not reject the request).
+ */
 export function showWalletFrame(visible: boolean): void {
   if (!frame) return
   frame.hidden = !visible
+  document.getElementById('root')?.toggleAttribute('inert', visible)
   if (visible) frame.focus()
 }
 

@@ -137,6 +137,18 @@ export const ModalToWalletSchema = {
         metadata: Metadata,
         /** The host page's origin as the modal's handshake verified it ('' when unknown). */
         hostOrigin: z.union([z.url({ protocol: /^https?$/ }).max(300), z.literal('')]).optional(),
+        /** The configured EVM networks, named on approval cards. */
+        networks: z
+          .array(
+            z.object({
+              chainId: z.number().int().positive(),
+              name: Text(64),
+              symbol: Text(16),
+              decimals: z.number().int().min(0).max(36),
+            }),
+          )
+          .max(100)
+          .optional(),
         sdkVersion: Text(32),
         sdkType: Text(32),
         projectId: Text(128),

@@ -1,0 +1,132 @@
+/**
+ * Draws an approval card from {@link ApprovalContent}: a dialog labelled by its title, the
+ * verified origin, the fields (addresses whole, never broken mid-string), the long content in a
+ * scrollable focusable block, the balance changes, warnings, and Reject / Approve. Plain DOM and
+ * `textContent` only: nothing from a request is ever parsed as HTML. Used by the frame's card and
+ * by the popup.
+ */
+import type { ApprovalContent } from './describe.js'
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag)
+  node.className = className
+  if (text !== undefined) node.textContent = text
+  return node
+}
+
+/** The parts of a drawn card its owner drives. */
+export type CardView = {
+  root: HTMLElement
+  card: HTMLElement
+  approve: HTMLButtonElement
+  reject: HTMLButtonElement
+  /** Whether Approve takes input now (`aria-disabled` otherwise, so a click still arrives). */
+  setArmed(armed: boolean): void
+  /** A line under the buttons ("Continue in the wallet window", "1 more request waiting"). */
+  setStatus(text: string): void
+  setQueue(waiting: number): void
+}
+
+/**
+ * Draws `content` into a new overlay appended to `parent`.
+ *
+ * @example
+ * const view = drawCard(content, document.body)
+ */
+export function drawCard(content: ApprovalContent, parent: HTMLElement): CardView {
+  const root = element('div', 'pw-overlay')
+  const card = element('div', 'pw-card')
+  card.setAttribute('role', 'dialog')
+  card.setAttribute('aria-modal', 'true')
+  card.setAttribute('aria-labelledby', 'pw-title')
+  card.setAttribute('aria-describedby', 'pw-origin')
+  card.tabIndex = -1
+  const title = element('h2', 'pw-title', content.title)
+  title.id = 'pw-title'
+  const origin = element('p', 'pw-origin', content.origin || 'Unknown site')
+  origin.id = 'pw-origin'
+  card.append(title, origin)
+  const list = element('dl', 'pw-fields')
+  for (const field of content.fields)
+    list.append(
+      element('dt', '', field.label),
+      element('dd', field.mono ? 'pw-mono pw-value' : 'pw-value', field.value),
+    )
+  card.append(list)
+  if (content.effects) {
+    const effects = element('p', 'pw-effects')
+    effects.append(element('span', 'pw-effects-label', 'Balance changes '), content.effects)
+    card.append(effects)
+  }
+  if (content.body) {
+    const body = element('pre', 'pw-body', content.body.text)
+    body.tabIndex = 0
+    body.setAttribute('aria-label', content.body.label)
+    card.append(element('p', 'pw-label', content.body.label), body)
+  }
+  for (const warning of content.warnings) {
+    const note = element('p', 'pw-warning', warning)
+    note.setAttribute('role', 'note')
+    card.append(note)
+  }
+  if (content.blocked) {
+    const blocked = element('p', 'pw-error pw-blocked', content.blocked)
+    blocked.setAttribute('role', 'alert')
+    card.append(blocked)
+  }
+  const actions = element('div', 'pw-actions')
+  const reject = element('button', 'pw-button pw-secondary', 'Reject')
+  const approve = element('button', 'pw-button', 'Approve')
+  reject.type = approve.type = 'button'
+  actions.append(reject, approve)
+  const status = element('p', 'pw-status')
+  status.setAttribute('aria-live', 'polite')
+  const queue = element('p', 'pw-queue')
+  card.append(actions, status, queue)
+  root.append(card)
+  parent.append(root)
+  return {
+    root,
+    card,
+    approve,
+    reject,
+    setArmed(armed) {
+      approve.setAttribute('aria-disabled', String(!armed || Boolean(content.blocked)))
+    },
+    setStatus(text) {
+      status.textContent = text
+    },
+    setQueue(waiting) {
+      queue.textContent =
+        waiting === 0 ? '' : `${waiting} more request${waiting === 1 ? '' : 's'} waiting`
+    },
+  }
+}
+
+/**
+ * Keeps Tab on the card's controls (Reject, Approve and the scrollable block): the card is a
+ * modal dialog.
+ *
+ * @example
+ * card.addEventListener('keydown', trapTab)
+ */
+export function trapTab(event: KeyboardEvent): void {
+  if (event.key !== 'Tab') return
+  const card = event.currentTarget as HTMLElement
+  const items = [...card.querySelectorAll<HTMLElement>('button, [tabindex="0"]')]
+  if (items.length === 0) return
+  const index = items.indexOf(document.activeElement as HTMLElement)
+  const next = event.shiftKey
+    ? index <= 0
+      ? items.length - 1
+      : index - 1
+    : index === -1 || index === items.length - 1
+      ? 0
+      : index + 1
+  event.preventDefault()
+  items[next]?.focus()
+}

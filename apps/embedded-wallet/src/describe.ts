@@ -1,0 +1,190 @@
+/**
+ * What an approval card says, as pure functions of the request and what was read from the chain
+ * before the card was drawn: text with hidden characters made visible, transactions with the
+ * network by name, the full recipient (or "Contract deployment"), the value, the fee, the full
+ * calldata and its decoded call, the balance changes a simulation found, and whether the balance
+ * covers value plus fee. The card (`approval.ts`) and the popup draw exactly this.
+ */
+import {
+  decodeFunctionData,
+  erc20Abi,
+  erc721Abi,
+  formatUnits,
+  type Hex,
+  hexToString,
+  isHex,
+} from 'viem'
+
+/** One labelled line of a card. */
+export type ApprovalField = { label: string; value: string; mono?: boolean }
+
+/** Everything a card shows; plain data (it also travels to the popup). */
+export type ApprovalContent = {
+  title: string
+  /** The host page's origin as the modal's handshake verified it. */
+  origin: string
+  fields: ApprovalField[]
+  /** Long content (a message, typed data, calldata), shown whole in a scrollable block. */
+  body?: { label: string; text: string }
+  /** What the transaction would change, e.g. "−0.01 ETH, +25 pUSD". */
+  effects?: string
+  /** Things the user must know before approving. */
+  warnings: string[]
+  /** Why approving cannot succeed (Approve stays unavailable), e.g. insufficient funds. */
+  blocked?: string
+}
+
+/** A network as the card names it. */
+export type NetworkInfo = { name: string; symbol: string; decimals: number }
+
+/**
+ * Bidirectional controls, zero-width and other invisible or look-alike format characters: a
+ * message can hide text with them or make it read differently from what is signed.
+ */
+const HIDDEN =
+  /[\u00AD\u061C\u115F\u1160\u17B4\u17B5\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF0-\uFFF8]|\u034F|[\u180B-\u180F]|[\uFE00-\uFE0F]/gu
+
+/**
+ * The text with every hidden character shown as ⟨U+XXXX⟩, and whether there was any.
+ *
+ * @example
+ * visibleText('pay\u202Eevil') // { text: 'pay⟨U+202E⟩evil', hidden: true }
+ */
+export function visibleText(text: string): { text: string; hidden: boolean } {
+  let hidden = false
+  const shown = text.replace(HIDDEN, (char) => {
+    hidden = true
+    return `⟨U+${(char.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}⟩`
+  })
+  return { text: shown, hidden }
+}
+
+/** The warning shown with text that held hidden characters. */
+export const HIDDEN_WARNING =
+  'This text contains invisible or direction-changing characters (shown as ⟨U+…⟩). Read it carefully.'
+
+/**
+ * A `personal_sign` message as text when it is hex-encoded UTF-8 without control characters,
+ * else as given.
+ *
+ * @example
+ * readableMessage('0x6869') // 'hi'
+ */
+export function readableMessage(message: string): string {
+  if (!isHex(message)) return message
+  try {
+    const text = hexToString(message)
+    return /^[\P{Cc}\n\r\t]*$/u.test(text) ? text : message
+  } catch {
+    return message
+  }
+}
+
+/**
+ * A number of base units as a decimal string with the symbol, all significant digits kept.
+ *
+ * @example
+ * formatValue(10n ** 16n, { symbol: 'ETH', decimals: 18 }) // '0.01 ETH'
+ */
+export function formatValue(value: bigint, unit: { symbol: string; decimals: number }): string {
+  return `${formatUnits(value, unit.decimals)} ${unit.symbol}`
+}
+
+/** A call decoded with a known ABI (ERC-20, ERC-721), or null. */
+export function decodeCall(data: Hex): string | null {
+  for (const abi of [erc20Abi, erc721Abi]) {
+    try {
+      const call = decodeFunctionData({ abi, data })
+      const args = (call.args ?? []).map((arg) =>
+        typeof arg === 'bigint' ? arg.toString() : String(arg),
+      )
+      return `${call.functionName}(${args.join(', ')})`
+    } catch {}
+  }
+  return null
+}
+
+/** A transaction fixed before the card is drawn; exactly this is signed after approval. */
+export type PreparedTransaction = {
+  chainId: number
+  from: Hex
+  to: Hex | null
+  value: bigint
+  data: Hex | undefined
+  nonce: number
+  gas: bigint
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+}
+
+/** A balance change a simulation found: `amount` is signed (negative: leaves the account). */
+export type BalanceChange = { symbol: string; decimals: number; amount: bigint }
+
+/**
+ * The balance changes, e.g. "−0.01 ETH, +25 pUSD" (a real minus sign), or null when none.
+ *
+ * @example
+ * formatChanges([{ symbol: 'ETH', decimals: 18, amount: -(10n ** 16n) }]) // '−0.01 ETH'
+ */
+export function formatChanges(changes: readonly BalanceChange[]): string | null {
+  const shown = changes
+    .filter((change) => change.amount !== 0n)
+    .map(
+      (change) =>
+        `${change.amount < 0n ? '−' : '+'}${formatValue(change.amount < 0n ? -change.amount : change.amount, change)}`,
+    )
+  return shown.length ? shown.join(', ') : null
+}
+
+/** What {@link describeTransaction} needs besides the transaction. */
+export type DescribeTransactionParameters = {
+  tx: PreparedTransaction
+  origin: string
+  network: NetworkInfo
+  /** The account's native balance when the card was drawn. */
+  balance: bigint
+  /** Balance changes from a simulation, or null when the chain could not simulate. */
+  changes: readonly BalanceChange[] | null
+}
+
+/**
+ * The card of an `eth_sendTransaction`.
+ *
+ * @example
+ * describeTransaction({ tx, origin: 'http://localhost:4000', network, balance, changes })
+ */
+export function describeTransaction(parameters: DescribeTransactionParameters): ApprovalContent {
+  const { tx, origin, network, balance, changes } = parameters
+  const fee = tx.gas * tx.maxFeePerGas
+  const fields: ApprovalField[] = [
+    { label: 'Network', value: `${network.name} (chain ${tx.chainId})` },
+    { label: 'From', value: tx.from, mono: true },
+    tx.to
+      ? { label: 'To', value: tx.to, mono: true }
+      : { label: 'To', value: 'Contract deployment' },
+    { label: 'Amount', value: formatValue(tx.value, network) },
+    { label: 'Max fee', value: formatValue(fee, network) },
+  ]
+  const data = tx.data && tx.data !== '0x' ? tx.data : undefined
+  if (data) {
+    const call = tx.to ? decodeCall(data) : null
+    if (call) fields.push({ label: 'Call', value: call, mono: true })
+  }
+  const warnings: string[] = []
+  if (!tx.to) warnings.push('This transaction deploys a new contract.')
+  const needed = tx.value + fee
+  const effects = changes ? formatChanges(changes) : null
+  return {
+    title: 'Send transaction',
+    origin,
+    fields,
+    ...(data ? { body: { label: 'Data', text: data } } : {}),
+    ...(effects ? { effects } : {}),
+    warnings,
+    ...(balance < needed
+      ? {
+          blocked: `Insufficient ${network.symbol}: balance ${formatUnits(balance, network.decimals)}, needs ${formatUnits(needed, network.decimals)}`,
+        }
+      : {}),
+  }
+}
