@@ -5,7 +5,9 @@
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { expect, type FrameLocator, type Page } from '@playwright/test'
-import { modal } from './fixtures.js'
+import { createWalletClient, type Hex, http, parseEther } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { DEVNET_RPC, devnet, modal } from './fixtures.js'
 
 export const MAIL_URL = 'http://127.0.0.1:4500'
 export const API_URL = 'http://127.0.0.1:4300'
@@ -109,4 +111,20 @@ export function providerRequest(
     `window.porthole.getProvider('eip155').request(${JSON.stringify({ method, params })}).then(
       (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } }))`,
   ) as never
+}
+
+/** anvil account 9 pays the embedded wallets' gas. */
+const FUNDER = privateKeyToAccount(
+  '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
+)
+
+/** Sends `ether` (default 1) to `address` on the first devnet and waits for it. */
+export async function fund(address: string, ether = '1'): Promise<void> {
+  const client = createWalletClient({ account: FUNDER, transport: http(DEVNET_RPC) })
+  const hash = await client.sendTransaction({
+    chain: null,
+    to: address as Hex,
+    value: parseEther(ether),
+  })
+  await devnet.waitForTransactionReceipt({ hash })
 }

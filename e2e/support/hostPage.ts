@@ -5,16 +5,20 @@
 import { createServer, type Server } from 'node:http'
 
 /**
- * Serves `<script src=".../sdk.js" data-project-id=…>` on `http://{hostname}:{port}` (default
- * `localhost`; any `*.localhost` name reaches it too, as another site).
+ * Serves `<script src=".../sdk.js" data-project-id=…>` (or the given `html`) on
+ * `http://{hostname}:{port}` (default `localhost`; any `*.localhost` name reaches it too, as
+ * another site). A real loopback server: Chromium lets its pages reach the loopback frames.
  */
 export async function startHostPage(
   port: number,
   projectId: string | null,
   hostname = 'localhost',
+  page?: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const attribute = projectId === null ? '' : ` data-project-id="${projectId}"`
-  const html = `<!doctype html><html><head><title>Third-party host</title>
+  const html =
+    page ??
+    `<!doctype html><html><head><title>Third-party host</title>
 <script src="http://127.0.0.1:4100/sdk.js"${attribute} data-networks="eip155:31337"></script></head>
 <body><button id="open">Open</button></body></html>`
   const servers: Server[] = []

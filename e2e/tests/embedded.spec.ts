@@ -1,12 +1,12 @@
 import type { Page } from '@playwright/test'
-import { createWalletClient, type Hex, http, parseEther, recoverMessageAddress } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type Hex, parseEther, recoverMessageAddress } from 'viem'
 import {
   API_URL,
   connectOutcome,
   emailLogin,
   enterCode,
   freshEmail,
+  fund,
   providerRequest,
   startEmailConnect,
   waitForCode,
@@ -28,20 +28,6 @@ import {
 async function openDemo(page: Page): Promise<void> {
   await page.goto(DEMO_URL)
   await waitForPorthole(page)
-}
-
-/** anvil account 9 pays the embedded wallet's gas. */
-const FUNDER = privateKeyToAccount(
-  '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
-)
-async function fund(address: string): Promise<void> {
-  const client = createWalletClient({ account: FUNDER, transport: http(DEVNET_RPC) })
-  const hash = await client.sendTransaction({
-    chain: null,
-    to: address as Hex,
-    value: parseEther('1'),
-  })
-  await devnet.waitForTransactionReceipt({ hash })
 }
 
 test('e-mail login: the code from the mail catcher connects a new wallet; signing is approved in the wallet frame', async ({

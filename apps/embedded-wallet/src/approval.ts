@@ -116,6 +116,13 @@ function show(entry: Entry): void {
   view.card.focus({ preventScroll: true })
 }
 
+// The modal shows this frame (and focuses it) after the card is drawn: focus moves onto the card
+// then, unless it is already on one of its controls.
+addEventListener('focus', () => {
+  if (shown && !shown.view.card.contains(document.activeElement))
+    shown.view.card.focus({ preventScroll: true })
+})
+
 function finish(entry: Entry, approved: boolean): void {
   remove(entry)
   entry.settle(approved)

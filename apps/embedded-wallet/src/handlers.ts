@@ -11,6 +11,7 @@ import {
   UnauthorizedError,
   type WalletToModal,
 } from '@porthole/protocol'
+import { pendingApprovals } from './approval.js'
 import * as Rpc from './rpc.js'
 import * as Session from './session.js'
 
@@ -91,12 +92,20 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     },
     isConnected: () => ({ isConnected: Session.user() !== null }),
     getChainId: () => ({ chainId: Session.chainId() }),
-    rpcRequest: ({ method, params }, { id, signal }) =>
-      Rpc.handleRpc(
+    rpcRequest: ({ method, params }, { id, signal }) => {
+      let shown = false
+      return Rpc.handleRpc(
         { id: String(id), method, params },
-        (m) => env.emit('approvalRequested', { method: m }),
+        (m) => {
+          shown = true
+          env.emit('approvalRequested', { method: m })
+        },
         signal,
-      ).finally(() => env.emit('approvalDone', { approved: true })),
+      ).finally(() => {
+        // The frame hides once no card is left (a queued request keeps it up).
+        if (shown && pendingApprovals() === 0) env.emit('approvalDone', { approved: true })
+      })
+    },
     updateEmail: async ({ email }) => ({ action: await Session.updateEmail(email) }),
     updateEmailPrimaryOtp: async ({ otp }) => ({
       action: await Session.updateEmailPrimaryOtp(otp),

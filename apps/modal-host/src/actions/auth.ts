@@ -299,6 +299,8 @@ export function watchWalletFrame(): void {
       // Custody steps (passkey, export) are asked for by a view that stays: only show the frame.
       if (CUSTODY_STEPS.has(method)) return showWalletFrame(true)
       const { open, history } = store.getState()
+      // A queued request shows in the same card: one ApproveTransaction view is enough.
+      if (open && history.at(-1)?.view === 'ApproveTransaction') return showWalletFrame(true)
       store.setState(
         open
           ? { history: [...history, { view: 'ApproveTransaction', method }] }

@@ -139,8 +139,26 @@ export function showWalletFrame(visible: boolean): void {
   if (!frame) return
   frame.hidden = !visible
   document.getElementById('root')?.toggleAttribute('inert', visible)
-  if (visible) frame.focus()
+  if (visible) focusWalletFrame()
 }
+
+/**
+ * Moves focus into the wallet frame, on the next frame: while the host has not shown the modal
+ * yet this frame is not rendered, and a focus given then is lost (Chromium); animation frames
+ * wait until it is shown.
+ */
+function focusWalletFrame(): void {
+  requestAnimationFrame(() => {
+    if (frame && !frame.hidden) frame.focus()
+  })
+}
+
+// The host focuses the modal frame when it shows it, which may come after the wallet frame was
+// shown: focus then goes on into the wallet frame (its card takes it from there).
+if (typeof window !== 'undefined')
+  addEventListener('focus', () => {
+    if (frame && !frame.hidden) focusWalletFrame()
+  })
 
 /** Whether the frame exists (an embedded account was needed this session). */
 export function walletFrameStarted(): boolean {
