@@ -4,7 +4,7 @@
  * frame makes them (WebCrypto), independently of the service's own helpers.
  */
 import { createHash, generateKeyPairSync, webcrypto } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -794,7 +794,6 @@ describe('its own data folder', () => {
 
   test('refuses the API’s own folder, .data, by name', async () => {
     const apiData = resolve(import.meta.dirname, '../../../.data')
-    mkdirSync(apiData, { recursive: true })
     await expect(
       startRecoveryService({ port: 0, dataDir: apiData, masterKey: new Uint8Array(32), issuers }),
     ).rejects.toThrow(/API's data folder/)
