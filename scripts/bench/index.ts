@@ -26,7 +26,8 @@ console.log(`  budget ${SDK_BROTLI_BUDGET} B brotli: ${size.withinBudget ? 'with
 const dir = mkdtempSync(join(tmpdir(), 'porthole-bench-'))
 const env = {
   PORTHOLE_DATABASE_URL: `file:${join(dir, 'bench.db')}`,
-  PORTHOLE_RECOVERY_KEY_FILE: join(dir, 'recovery.key'),
+  // The recovery service refuses a folder that holds databases: give it its own.
+  PORTHOLE_RECOVERY_DATA_DIR: join(dir, 'recovery'),
   PORTHOLE_RELAY_DATABASE_URL: `file:${join(dir, 'relay.db')}`,
 }
 const stack = await spawnStack(env)

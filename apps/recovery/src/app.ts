@@ -5,12 +5,13 @@
  * - `POST /v1/recovery/approvals {projectId, email, site, devicePublicKey}` → `{approvalId,
  *   expiresAt}` and a mail to the owner with a link to `GET /v1/device/approve?token`, a page that
  *   shows who asks and approves or denies only by its own form's `POST /v1/device/approve`;
- * - `POST /v1/recovery/approvals/status {projectId, approvalId}` → `{status}`;
+ * - `POST /v1/recovery/approvals/status {approvalId, projectId?}` → `{status}`;
  * - `POST /v1/recovery/decrypt {projectId, ciphertext, proof}` → `{share}` with an approved
  *   approval or a fresh ID token, each signed by the wallet frame's device key; the owner is
  *   mailed each time;
  * - `GET /health`.
- * It stores nothing per user but short-lived approvals and replay marks (in memory).
+ * It stores nothing per user but short-lived approvals and replay marks (in memory). The old
+ * scheme's bodies (`{ticket, …}`) are refused with `TICKET_NOT_ACCEPTED`.
  */
 import { describeUserAgent, isEmail } from '@porthole/shared'
 import { type Context, Hono } from 'hono'
@@ -18,8 +19,7 @@ import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import { type Approvals, createApprovals } from './approvals.js'
-import type { IdTokenVerifier } from './idTokens.js'
-import { InvalidIdTokenError } from './idTokens.js'
+import { type IdTokenVerifier, InvalidIdTokenError, IssuerUnavailableError } from './idTokens.js'
 import { createWindowLimiter } from './limiter.js'
 import { approvalMail, type Mailer, recoveredMail } from './mail.js'
 import { approvalPage, PAGE_CSP, page } from './pages.js'
@@ -40,6 +40,12 @@ export type CreateRecoveryAppParameters = {
   allowedOrigins: readonly string[]
   mailer: Mailer
   verifyIdToken: IdTokenVerifier
+  /**
+   * How many proxies in front of the service append to `X-Forwarded-For`: the client address
+   * (rate limits, mails) is then the hop that many places from the right. Default 0: the socket's
+   * peer, and the header is ignored.
+   */
+  trustProxy?: number
   /** Reports unexpected errors (mail that could not be sent after a decrypt). */
   onError?: (error: unknown) => void
   now?: () => number
@@ -58,11 +64,15 @@ class HttpError extends Error {
 
 const ProjectId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'not a project id')
 const Email = z.string().trim().toLowerCase().refine(isEmail, 'not an e-mail address')
-const Base64 = z
-  .string()
-  .min(1)
-  .max(4096)
-  .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64')
+const Base64 = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64')
+/** A share of up to 4096 base64 characters seals into about 5,500. */
+const Share = Base64(4096)
+const Ciphertext = Base64(8192)
 const Base64url = (max: number) =>
   z
     .string()
@@ -87,7 +97,7 @@ const EncryptBody = z.strictObject({
     z.strictObject({ kind: z.literal('email'), email: Email }),
     z.strictObject({ kind: z.literal('oidc'), idToken: IdToken }),
   ]),
-  share: Base64,
+  share: Share,
 })
 const ApprovalBody = z.strictObject({
   projectId: ProjectId,
@@ -95,12 +105,16 @@ const ApprovalBody = z.strictObject({
   site: Origin,
   devicePublicKey: DevicePublicKey,
 })
-const StatusBody = z.strictObject({ projectId: ProjectId, approvalId: Base64url(64) })
+const StatusBody = z.strictObject({
+  approvalId: Base64url(64),
+  /** Optional: when given, the approval must belong to this project. */
+  projectId: ProjectId.optional(),
+})
 const DecryptBody = z.strictObject({
   projectId: ProjectId,
   /** The host site the wallet frame serves (named in the notice mail). */
   site: Origin.optional(),
-  ciphertext: Base64,
+  ciphertext: Ciphertext,
   proof: z.discriminatedUnion('kind', [
     z.strictObject({
       kind: z.literal('email'),
@@ -126,7 +140,7 @@ const oidcIdentity = (issuer: string, subject: string) => `oidc:${issuer}|${subj
  * const app = createRecoveryApp({ masterKey, publicUrl, allowedOrigins, mailer, verifyIdToken })
  */
 export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono {
-  const { allowedOrigins, mailer, verifyIdToken, now = Date.now } = parameters
+  const { allowedOrigins, mailer, verifyIdToken, now = Date.now, trustProxy = 0 } = parameters
   const onError = parameters.onError ?? ((error) => console.error('[recovery]', error))
   const publicUrl = parameters.publicUrl.replace(/\/+$/, '')
   const ownOrigin = new URL(publicUrl).origin
@@ -139,14 +153,14 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
   const app = new Hono()
 
   const limit = (c: Context, subject?: string) => {
-    const wait = byAddress(clientAddress(c.env)) || (subject ? bySubject(subject) : 0)
+    const wait = byAddress(clientAddress(c, trustProxy)) || (subject ? bySubject(subject) : 0)
     if (wait)
       throw new HttpError(429, 'RATE_LIMITED', 'Too many recovery requests', { retryAfter: wait })
   }
   const requestDetails = (c: Context, site: string) => ({
     site,
     device: describeUserAgent(c.req.header('user-agent')),
-    ip: clientAddress(c.env),
+    ip: clientAddress(c, trustProxy),
     time: now(),
   })
 
@@ -185,7 +199,7 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
   )
 
   app.post('/v1/recovery/encrypt', async (c) => {
-    const body = parse(EncryptBody, await json(c.req.raw))
+    const body = parse(EncryptBody, noTicket(await json(c.req.raw)))
     let identity: string
     if (body.owner.kind === 'email') identity = emailIdentity(body.owner.email)
     else {
@@ -228,7 +242,7 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
     const body = parse(StatusBody, await json(c.req.raw))
     limit(c)
     const found = approvals.status(body.approvalId)
-    if (!found || found.approval.projectId !== body.projectId)
+    if (!found || (body.projectId !== undefined && found.approval.projectId !== body.projectId))
       throw new HttpError(404, 'UNKNOWN_APPROVAL', 'No such approval')
     return c.json({ status: found.status })
   })
@@ -279,7 +293,7 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
   })
 
   app.post('/v1/recovery/decrypt', async (c) => {
-    const body = parse(DecryptBody, await json(c.req.raw))
+    const body = parse(DecryptBody, noTicket(await json(c.req.raw)))
     const version = versionOf(body.ciphertext)
     if (version !== SEAL_VERSION)
       throw new HttpError(
@@ -348,7 +362,11 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
       return await verifyIdToken(idToken, { maxAgeSeconds })
     } catch (error) {
       if (error instanceof InvalidIdTokenError)
-        throw new HttpError(401, 'INVALID_ID_TOKEN', error.message)
+        throw new HttpError(401, 'INVALID_ID_TOKEN', error.message, { reason: error.reason })
+      if (error instanceof IssuerUnavailableError) {
+        onError(error)
+        throw new HttpError(503, 'ISSUER_UNAVAILABLE', error.message)
+      }
       throw error
     }
   }
@@ -374,6 +392,19 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
 const decryptFailed = () =>
   new HttpError(400, 'DECRYPT_FAILED', 'The recovery share could not be decrypted')
 
+/**
+ * Refuses the old scheme's bodies: the API's recovery tickets open nothing here any more.
+ */
+function noTicket(body: unknown): unknown {
+  if (body && typeof body === 'object' && 'ticket' in body)
+    throw new HttpError(
+      400,
+      'TICKET_NOT_ACCEPTED',
+      'Recovery tickets from the API are no longer accepted: the recovery service checks the user itself (an approval it mailed, or an ID token bound to the device key)',
+    )
+  return body
+}
+
 async function json(request: Request): Promise<unknown> {
   try {
     return await request.json()
@@ -390,9 +421,20 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   throw new HttpError(400, 'INVALID_BODY', `Invalid ${field}: ${issue?.message ?? 'invalid'}`)
 }
 
-/** The peer address from @hono/node-server's bindings; 'local' in `app.request` tests. */
-function clientAddress(env: unknown): string {
-  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
+/**
+ * The client's address: the socket's peer (from @hono/node-server's bindings; 'local' in
+ * `app.request` tests), or behind `trustProxy` proxies the `X-Forwarded-For` hop that many places
+ * from the right — the entries left of it are written by the client and prove nothing.
+ */
+function clientAddress(c: Context, trustProxy: number): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
     ?.incoming
-  return (incoming?.socket?.remoteAddress ?? 'local').replace(/^::ffff:/, '')
+  const peer = (incoming?.socket?.remoteAddress ?? 'local').replace(/^::ffff:/, '')
+  if (trustProxy === 0) return peer
+  const hops = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean)
+  const hop = hops[hops.length - trustProxy]
+  return hop ? hop.replace(/^::ffff:/, '') : peer
 }

@@ -5,9 +5,20 @@ export {
   ID_TOKEN_MAX_AGE,
   LIMITS,
 } from './app.js'
-export { APPROVAL_COOLDOWN_MS, APPROVAL_TTL_MS } from './approvals.js'
-export { productionProblems, type RecoveryConfig, resolveRecoveryConfig } from './config.js'
-export { createIdTokenVerifier, type TrustedIssuer } from './idTokens.js'
+export { APPROVAL_COOLDOWN_MS, APPROVAL_TTL_MS, type ApprovalStatus } from './approvals.js'
+export {
+  InvalidConfigError,
+  ProductionConfigError,
+  productionProblems,
+  type RecoveryConfig,
+  resolveRecoveryConfig,
+} from './config.js'
+export {
+  createIdTokenVerifier,
+  InvalidIdTokenError,
+  IssuerUnavailableError,
+  type TrustedIssuer,
+} from './idTokens.js'
 export { createMailer, type Mailer } from './mail.js'
 export {
   assertOwnFolder,
@@ -18,8 +29,16 @@ export {
   loadMasterKey,
   parseHexKey,
 } from './masterKey.js'
-export { decryptPayload, thumbprint, verifyProof } from './proof.js'
+export {
+  DECRYPT_PROOF_PREFIX,
+  DevicePublicKey,
+  decryptPayload,
+  thumbprint,
+  verifyProof,
+} from './proof.js'
+export { SEAL_VERSION } from './seal.js'
 export {
   type StartRecoveryServiceParameters,
+  type StartRecoveryServiceReturnType,
   startRecoveryService,
 } from './startRecoveryService.js'

@@ -18,25 +18,33 @@ export const DEFAULT_KEY_FILE = join(DEFAULT_DATA_DIR, KEY_FILE_NAME)
 
 /** The key file or the given key is not 32 bytes. */
 export class InvalidMasterKeyError extends Error {
-  override name = 'InvalidMasterKeyError'
+  override name = 'InvalidMasterKeyError' as const
 }
 
 /** Another service's secret (or a database) lies in this service's data folder. */
 export class ForeignSecretError extends Error {
-  override name = 'ForeignSecretError'
+  override name = 'ForeignSecretError' as const
 }
+
+/** The API's default data folder, `<repo>/.data`: never the recovery service's. */
+const API_DATA_DIR = resolve(DEFAULT_DATA_DIR, '../.data')
 
 /** Files that belong to the API (its keys, its database): never beside the recovery key. */
 const FOREIGN = [/^api-share\.key$/, /^api-signing\.jwk$/, /\.db(-wal|-shm|-journal)?$/]
 
 /**
- * Throws {@link ForeignSecretError} when `dir` holds another service's secret: one folder must
- * never be enough to rebuild a key.
+ * Throws {@link ForeignSecretError} when `dir` is the API's default folder (`<repo>/.data`) or
+ * holds another service's secret (`api-share.key`, `api-signing.jwk`, a `*.db` database): one
+ * folder must never be enough to rebuild a key.
  *
  * @example
  * assertOwnFolder('/srv/recovery')
  */
 export function assertOwnFolder(dir: string): void {
+  if (resolve(dir) === API_DATA_DIR)
+    throw new ForeignSecretError(
+      `${API_DATA_DIR} is the API's data folder: the recovery key must not lie beside the API's keys (a stolen folder would then rebuild wallets). Give the recovery service a folder of its own (PORTHOLE_RECOVERY_DATA_DIR, default .recovery-data).`,
+    )
   if (!existsSync(dir)) return
   const foreign = readdirSync(dir).filter((name) => FOREIGN.some((pattern) => pattern.test(name)))
   if (foreign.length > 0)

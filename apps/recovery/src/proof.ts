@@ -28,16 +28,22 @@ export function thumbprint({ crv, kty, x, y }: DevicePublicKey): string {
   return createHash('sha256').update(JSON.stringify({ crv, kty, x, y })).digest('base64url')
 }
 
+/** The first line of every decrypt proof's signed text. */
+export const DECRYPT_PROOF_PREFIX = 'porthole-recovery:decrypt:v1'
+
 /**
- * The text a decrypt's signature covers: the binding (approval id or nonce) and the ciphertext's
- * digest, so a signature is good for one ciphertext and one approval or login.
+ * The text (UTF-8) a decrypt's signature covers:
+ * `porthole-recovery:decrypt:v1\n<binding>\n<base64url(sha256(ciphertext string))>`, where the
+ * binding is the approval id (e-mail) or the ID token's nonce (social), so a signature is good for
+ * one ciphertext and one approval or login.
  *
  * @example
  * decryptPayload('approval-id', ciphertext)
+ * // 'porthole-recovery:decrypt:v1\napproval-id\n<43 base64url characters>'
  */
 export function decryptPayload(binding: string, ciphertext: string): string {
   const digest = createHash('sha256').update(ciphertext, 'utf8').digest('base64url')
-  return `porthole-recovery:decrypt:v1\n${binding}\n${digest}`
+  return `${DECRYPT_PROOF_PREFIX}\n${binding}\n${digest}`
 }
 
 /**
