@@ -348,6 +348,36 @@ test.describe('recovery on a new site', () => {
     }
   })
 
+  test('automatic, social login: the identity provider’s token, bound to the frame’s key, recovers the wallet on a new site without another step', async ({
+    page,
+  }) => {
+    const host = await startHostPage(SITE_2_PORT, 'porthole-demo', 'site2.localhost')
+    const login = `social-${Date.now().toString(36)}@porthole.test`
+    const socialConnect = async () => {
+      await page.evaluate(`window.__connect = window.porthole.connect().then(
+        (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } })); undefined`)
+      const popupOpened = page.waitForEvent('popup')
+      await modal(page).getByRole('button', { name: 'Continue with GitHub' }).click()
+      const popup = await popupOpened
+      await popup.getByLabel('E-mail').fill(login)
+      await popup.getByLabel('Username').fill('octo')
+      await popup.getByRole('button', { name: 'Continue' }).click()
+      const outcome = await connectOutcome(page)
+      expect(outcome.error).toBeUndefined()
+      return outcome.value?.address as string
+    }
+    try {
+      await openDemo(page)
+      const address = await socialConnect()
+      await page.goto(SITE_2)
+      await waitForPorthole(page)
+      expect(await socialConnect()).toBe(address)
+      await waitForMail(login, /set up on a new device/)
+    } finally {
+      await host.close()
+    }
+  })
+
   test('user-held: sign up, set a passkey (PRF), and on a second site recover with code + passkey; nobody else can', async ({
     page,
     context,
