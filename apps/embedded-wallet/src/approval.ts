@@ -48,6 +48,7 @@ function theme(): Record<string, string> {
 }
 
 function show(entry: Entry): void {
+  followFrameFocus()
   const view = drawCard(entry.content, document.body)
   let visible = false
   let armed = false
@@ -116,12 +117,20 @@ function show(entry: Entry): void {
   view.card.focus({ preventScroll: true })
 }
 
-// The modal shows this frame (and focuses it) after the card is drawn: focus moves onto the card
-// then, unless it is already on one of its controls.
-addEventListener('focus', () => {
-  if (shown && !shown.view.card.contains(document.activeElement))
-    shown.view.card.focus({ preventScroll: true })
-})
+let focusFollowed = false
+/**
+ * The modal shows this frame (and focuses it) after the card is drawn: focus moves onto the card
+ * then, unless it is already on one of its controls. Installed with the first card, so importing
+ * this module touches no window.
+ */
+function followFrameFocus(): void {
+  if (focusFollowed) return
+  focusFollowed = true
+  addEventListener('focus', () => {
+    if (shown && !shown.view.card.contains(document.activeElement))
+      shown.view.card.focus({ preventScroll: true })
+  })
+}
 
 function finish(entry: Entry, approved: boolean): void {
   remove(entry)
