@@ -20,8 +20,8 @@ afterAll(() => devnet?.stop())
 
 const client = () => createPublicClient({ transport: http(devnet.rpcUrl) })
 
-test('a seeded devnet starts (tokens, collections, history) well under 2 s', () => {
-  expect(seedMs).toBeLessThan(2000)
+// How fast it starts is measured by `npm run bench`, not asserted here.
+test('a seeded devnet starts with its tokens, collections and history', () => {
   expect(devnet.seeded).toMatchObject({ blocks: 18, collections: SEED_COLLECTIONS })
 })
 

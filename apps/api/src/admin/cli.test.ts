@@ -20,7 +20,8 @@ function cli(args: string[], databaseUrl: string) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-describe('admin CLI (spawned)', () => {
+// Each test spawns `tsx` (a few seconds on a busy 2-core machine): a generous timeout.
+describe('admin CLI (spawned)', { timeout: 90_000 }, () => {
   let target: TestDatabase
   beforeAll(async () => {
     target = await createTestDatabase('sqlite')
