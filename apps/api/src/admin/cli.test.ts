@@ -135,6 +135,8 @@ describe('runAdmin', () => {
     [['projects', 'list'], 'Unknown command: projects'],
     [['project', 'list', '--verbose'], "Unknown option '--verbose'"],
     [['project', 'allow', 'porthole-demo', '*'], 'Invalid origin pattern: *'],
+    [['project', 'allow', 'porthole-demo', 'https://*.co.uk'], 'co.uk is a public suffix'],
+    [['project', 'create', '--origin', 'https://*.github.io'], 'github.io is a public suffix'],
   ])('%j fails with %s', async (argv, message) => {
     const { code, err } = await run(argv)
     expect(code).toBe(1)

@@ -1,5 +1,5 @@
-import { normaliseOriginPattern } from '@porthole/shared'
 import type { Db } from '../db/Db.js'
+import { normaliseAllowedOriginPattern } from './allowedOriginPattern.js'
 import { ProjectNotFoundError } from './Project.js'
 
 /** Options for {@link allowOrigin}. */
@@ -10,7 +10,8 @@ export type AllowOriginReturnType = { origin: string; added: boolean }
 
 /**
  * Adds an origin pattern to a project's allowlist (idempotent).
- * Throws `ProjectNotFoundError` or `InvalidOriginPatternError`.
+ * Throws `ProjectNotFoundError` or `InvalidOriginPatternError` (also `PublicSuffixPatternError`
+ * for a wildcard over a public suffix such as `https://*.co.uk`).
  *
  * @example
  * await allowOrigin(db, { projectId, origin: 'https://*.example.com' })
@@ -20,7 +21,7 @@ export async function allowOrigin(
   db: Db,
   { projectId, origin }: AllowOriginParameters,
 ): Promise<AllowOriginReturnType> {
-  const pattern = normaliseOriginPattern(origin)
+  const pattern = normaliseAllowedOriginPattern(origin)
   return db.transaction(async (tx) => {
     const found = await tx.query('SELECT id FROM projects WHERE id = ?', [projectId])
     if (found.length === 0) throw new ProjectNotFoundError(projectId)

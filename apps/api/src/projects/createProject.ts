@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { normaliseOriginPattern } from '@porthole/shared'
 import type { Db } from '../db/Db.js'
+import { normaliseAllowedOriginPattern } from './allowedOriginPattern.js'
 import { ProjectFeatures } from './features.js'
 import { assertProjectId, type Project, ProjectExistsError, readProjects } from './Project.js'
 
@@ -24,6 +24,7 @@ export type CreateProjectErrorType =
   | ProjectExistsError
   | import('./Project.js').InvalidProjectIdError
   | import('@porthole/shared').InvalidOriginPatternError
+  | import('./allowedOriginPattern.js').PublicSuffixPatternError
 
 /**
  * Creates a project with its origin allowlist.
@@ -38,7 +39,7 @@ export async function createProject(
 ): Promise<CreateProjectReturnType> {
   const id = assertProjectId(parameters.id ?? randomBytes(16).toString('hex'))
   const name = parameters.name?.trim() || id
-  const origins = [...new Set((parameters.origins ?? []).map(normaliseOriginPattern))]
+  const origins = [...new Set((parameters.origins ?? []).map(normaliseAllowedOriginPattern))]
   const features = ProjectFeatures.parse(parameters.features ?? {})
   const now = Date.now()
   await db.transaction(async (tx) => {

@@ -47,6 +47,21 @@ describe.each(DRIVERS)('projects on %s', (driver) => {
     expect(await listProjects(db)).toEqual([])
   })
 
+  test('a wildcard over a public suffix is refused: no stranger’s site under it can frame the modal', async () => {
+    const project = await createProject(db, { id: 'shop', origins: ['https://shop.example'] })
+    for (const origin of ['https://*.com', 'https://*.co.uk', 'https://*.github.io'])
+      await expect(allowOrigin(db, { projectId: project.id, origin })).rejects.toThrow(
+        /is a public suffix/,
+      )
+    await expect(
+      createProject(db, { id: 'shop2', origins: ['https://*.vercel.app'] }),
+    ).rejects.toThrow(InvalidOriginPatternError)
+    const stored = await getProject(db, 'shop')
+    expect(stored?.origins).toEqual(['https://shop.example'])
+    expect(isOriginAllowed('https://attacker.github.io', stored?.origins ?? [])).toBe(false)
+    expect(await getProject(db, 'shop2')).toBeUndefined()
+  })
+
   test('allow and deny are idempotent and match after normalisation', async () => {
     const { id } = await createProject(db, { origins: ['https://a.example'] })
     expect(await allowOrigin(db, { projectId: id, origin: 'https://*.Example.com' })).toEqual({
