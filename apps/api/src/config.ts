@@ -48,8 +48,11 @@ export type ApiConfig = {
   projectCacheMs: number
   /** Chain RPC upstream timeout (spec §9: RPC timeout 10 s). */
   rpcTimeoutMs: number
-  /** Read the client IP from `X-Forwarded-For` (only behind a trusted proxy). */
-  trustProxy: boolean
+  /**
+   * How many proxies we run in front of the API that append to `X-Forwarded-For` (0: none; the
+   * client is the socket's peer). The client is that many entries from the right.
+   */
+  trustProxy: number
   /** Directory holding `wallets/`, `networks/`, `currencies/`, `tokens/` images. */
   assetsDir: string
   /** Called with unexpected errors (answered as 500 Server Error). */
@@ -162,7 +165,7 @@ export function resolveConfig(
     rateLimit,
     projectCacheMs: 1000,
     rpcTimeoutMs: 10_000,
-    trustProxy: env[CONFIG_ENV.trustProxy] === '1' || env[CONFIG_ENV.trustProxy] === 'true',
+    trustProxy: proxyCount(env[CONFIG_ENV.trustProxy]),
     assetsDir: DEFAULT_ASSETS_DIR,
     onError: (error) => console.error('[api] unexpected error', error),
     credentialOrigins: [new URL(walletUrl).origin],
@@ -221,6 +224,18 @@ export function parseUpstreams(text: string | undefined): Record<string, string>
       `${CONFIG_ENV.upstreams} must map CAIP-2 ids to http(s) URLs: ${z.prettifyError(parsed.error)}`,
     )
   return parsed.data
+}
+
+/** `PORTHOLE_API_TRUST_PROXY`: a count of proxies 0–10 (`true` means one, `false` none). */
+function proxyCount(value: string | undefined): number {
+  if (value === undefined || value === '' || value === 'false') return 0
+  if (value === 'true') return 1
+  const count = Number(value)
+  if (!Number.isInteger(count) || count < 0 || count > 10)
+    throw new InvalidConfigError(
+      `${CONFIG_ENV.trustProxy} must be the number of proxies in front that append to X-Forwarded-For (0 to 10)`,
+    )
+  return count
 }
 
 function positive(value: string | undefined, name: string): number | undefined {

@@ -13,7 +13,7 @@
  * It stores nothing per user but short-lived approvals and replay marks (in memory). The old
  * scheme's bodies (`{ticket, …}`) are refused with `TICKET_NOT_ACCEPTED`.
  */
-import { describeUserAgent, isEmail } from '@porthole/shared'
+import { clientAddress, describeUserAgent, isEmail } from '@porthole/shared'
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
@@ -153,14 +153,14 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
   const app = new Hono()
 
   const limit = (c: Context, subject?: string) => {
-    const wait = byAddress(clientAddress(c, trustProxy)) || (subject ? bySubject(subject) : 0)
+    const wait = byAddress(clientAddressOf(c, trustProxy)) || (subject ? bySubject(subject) : 0)
     if (wait)
       throw new HttpError(429, 'RATE_LIMITED', 'Too many recovery requests', { retryAfter: wait })
   }
   const requestDetails = (c: Context, site: string) => ({
     site,
     device: describeUserAgent(c.req.header('user-agent')),
-    ip: clientAddress(c, trustProxy),
+    ip: clientAddressOf(c, trustProxy),
     time: now(),
   })
 
@@ -426,15 +426,12 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
  * `app.request` tests), or behind `trustProxy` proxies the `X-Forwarded-For` hop that many places
  * from the right — the entries left of it are written by the client and prove nothing.
  */
-function clientAddress(c: Context, trustProxy: number): string {
+function clientAddressOf(c: Context, trustProxy: number): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
     ?.incoming
-  const peer = (incoming?.socket?.remoteAddress ?? 'local').replace(/^::ffff:/, '')
-  if (trustProxy === 0) return peer
-  const hops = (c.req.header('x-forwarded-for') ?? '')
-    .split(',')
-    .map((hop) => hop.trim())
-    .filter(Boolean)
-  const hop = hops[hops.length - trustProxy]
-  return hop ? hop.replace(/^::ffff:/, '') : peer
+  return clientAddress({
+    peer: incoming?.socket?.remoteAddress ?? 'local',
+    forwardedFor: c.req.header('x-forwarded-for'),
+    trustedProxies: trustProxy,
+  })
 }

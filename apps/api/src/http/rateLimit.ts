@@ -4,23 +4,29 @@ import { ApiError } from '../errors.js'
 import type { AppEnv } from './AppEnv.js'
 import { clientIp } from './clientIp.js'
 import { createRateLimiter } from './createRateLimiter.js'
+import { projectIdParam } from './projectIdParam.js'
 
 /**
  * Limits requests per client IP and `projectId`; past the limit answers 429
  * `{ code: 'RATE_LIMITED', message: 'Rate Limited' }` with `Retry-After` (seconds).
- * Runs before the project lookup, so floods of unknown ids do not reach the database.
+ * Runs before the project lookup, so floods of unknown ids do not reach the database. The key is
+ * the id as the lookup reads it; every missing or malformed id shares one bucket per client, so
+ * respelling an id (`"shop "`, `"\tshop"`) earns no fresh bucket. The client is the socket's peer
+ * or, behind `trustedProxies` proxies, the `X-Forwarded-For` entry our outermost proxy wrote.
  *
  * @example
- * app.get('/getWallets', rateLimit({ ratePerSecond: 50, burst: 200 }, false), handler)
+ * app.get('/getWallets', rateLimit({ ratePerSecond: 50, burst: 200 }, 0), handler)
  */
 export function rateLimit(
   config: RateLimitConfig | false,
-  trustProxy: boolean,
+  trustedProxies: number,
 ): MiddlewareHandler<AppEnv> {
   if (!config) return async (_c, next) => next()
   const limiter = createRateLimiter(config)
   return async (c, next) => {
-    const result = limiter.take(`${clientIp(c, trustProxy)}|${c.req.query('projectId') ?? ''}`)
+    const param = projectIdParam(c)
+    const project = param.status === 'valid' ? param.projectId : `(${param.status})`
+    const result = limiter.take(`${clientIp(c, trustedProxies)}|${project}`)
     if (!result.ok)
       throw new ApiError('RATE_LIMITED', {
         headers: { 'Retry-After': String(result.retryAfterSeconds) },

@@ -7,8 +7,8 @@ import {
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { ApiError } from '../errors.js'
 import type { AppEnv } from '../http/AppEnv.js'
+import { projectIdParam } from '../http/projectIdParam.js'
 import type { ProjectCache } from '../projects/createProjectCache.js'
-import { ProjectId } from '../projects/Project.js'
 
 /** Path of the frame check; any host page calls it, so it is outside the frame-origin CORS. */
 export const FRAME_CHECK_PATH = '/projects/v1/frame-check'
@@ -40,13 +40,16 @@ export function framePolicyRoutes(
   { projects, modalOrigin }: FramePolicyRoutesParameters,
 ): void {
   const lookup = async (projectId: string): Promise<ProjectOrigins> => {
-    if (!ProjectId.safeParse(projectId).success) return { status: 'unknown' }
     const project = await projects.get(projectId)
     return project ? { status: 'found', allowedOrigins: project.origins } : { status: 'unknown' }
   }
+  // A malformed id (a respelling such as "shop ") is an unknown project: frames get 'none'.
   const request = async (c: Context<AppEnv>) => {
-    const projectId = c.req.query('projectId')?.trim() || undefined
-    return { projectId, origins: projectId === undefined ? undefined : await lookup(projectId) }
+    const param = projectIdParam(c)
+    if (param.status === 'missing') return { projectId: undefined, origins: undefined }
+    if (param.status === 'malformed')
+      return { projectId: c.req.query('projectId'), origins: { status: 'unknown' } as const }
+    return { projectId: param.projectId, origins: await lookup(param.projectId) }
   }
 
   app.use('/projects/v1/frame-policy', ...guard)
