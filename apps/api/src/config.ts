@@ -19,8 +19,8 @@ export type AuthConfig = {
   smtpUrl: string
   /** The `From` of login mail. */
   mailFrom: string
-  /** OpenID Connect client per social provider. */
-  social: Readonly<Record<AuthSocialProvider, SocialProviderConfig>>
+  /** OpenID Connect client per social provider; a provider left out is not offered. */
+  social: Readonly<Partial<Record<AuthSocialProvider, SocialProviderConfig>>>
   /** Where the share key is generated when not given (a mode 0600 file). */
   keyDir: string
   /** AES-256 key of the auth shares at rest, base64 of 32 bytes; else `<keyDir>/api-share.key`. */
@@ -68,6 +68,11 @@ export type ApiConfig = {
   auth: AuthConfig
   /** Blockchain data service (indexed chains, prices, spam list, caches; see `chaindata/config.ts`). */
   chainData: ChainDataConfig
+  /**
+   * `PORTHOLE_ENV=production`: no devnet upstreams or local social providers are filled in, and
+   * `startApi` refuses to start on any development default (`productionProblems`).
+   */
+  production: boolean
 }
 
 /** What callers may override: any field, and any part of `auth` and `chainData`. */
@@ -84,6 +89,7 @@ export const CONFIG_ENV = {
   ratePerSecond: 'PORTHOLE_RATE_LIMIT_PER_SECOND',
   burst: 'PORTHOLE_RATE_LIMIT_BURST',
   trustProxy: 'PORTHOLE_API_TRUST_PROXY',
+  production: 'PORTHOLE_ENV',
   mailFrom: 'PORTHOLE_MAIL_FROM',
   shareKey: 'PORTHOLE_SHARE_KEY',
   keyDir: 'PORTHOLE_API_KEY_DIR',
@@ -125,9 +131,9 @@ export function resolveConfig(
   env: Record<string, string | undefined> = process.env,
 ): ApiConfig {
   const urls = endpoints(env)
+  const production = overrides.production ?? env[CONFIG_ENV.production] === 'production'
   const upstreams: Record<string, string> = {
-    'eip155:31337': urls.devnet,
-    'eip155:31338': urls.devnetB,
+    ...(production ? {} : { 'eip155:31337': urls.devnet, 'eip155:31338': urls.devnetB }),
     ...parseUpstreams(env[CONFIG_ENV.upstreams]),
     ...overrides.upstreams,
   }
@@ -147,7 +153,7 @@ export function resolveConfig(
   const auth: AuthConfig = {
     smtpUrl: urls.smtp,
     mailFrom: env[CONFIG_ENV.mailFrom] || DEFAULT_MAIL_FROM,
-    social: socialFromEnv(urls.oidc, env),
+    social: socialFromEnv(urls.oidc, env, { production }),
     keyDir: env[CONFIG_ENV.keyDir] || DEFAULT_KEY_DIR,
     shareKey: env[CONFIG_ENV.shareKey] || undefined,
     mailRateLimit: (rest.rateLimit ?? rateLimit) === false ? false : DEFAULT_MAIL_RATE_LIMIT,
@@ -174,13 +180,15 @@ export function resolveConfig(
     upstreams,
     auth,
     chainData: { ...resolveChainDataConfig(env, { upstreams }), ...chainDataOverrides },
+    production,
   }
 }
 
 /**
  * The OpenID client of each social provider from `PORTHOLE_SOCIAL_<PROVIDER>_ISSUER`,
  * `_CLIENT_ID` and `_CLIENT_SECRET`; defaults `<oidc>/<provider>`, `porthole-<provider>`,
- * `porthole-<provider>-secret` (the local OpenID provider of `npm start`).
+ * `porthole-<provider>-secret` (the local OpenID provider of `npm start`). With `production`, a
+ * provider with neither `_ISSUER` nor `_CLIENT_ID` set is left out (not offered) instead.
  *
  * @example
  * socialFromEnv('http://127.0.0.1:4600', {}).github.issuer // 'http://127.0.0.1:4600/github'
@@ -188,10 +196,12 @@ export function resolveConfig(
 export function socialFromEnv(
   oidcUrl: string,
   env: Record<string, string | undefined>,
-): Record<AuthSocialProvider, SocialProviderConfig> {
-  const out = {} as Record<AuthSocialProvider, SocialProviderConfig>
+  { production = false }: { production?: boolean } = {},
+): Partial<Record<AuthSocialProvider, SocialProviderConfig>> {
+  const out: Partial<Record<AuthSocialProvider, SocialProviderConfig>> = {}
   for (const provider of AuthSocialProvider.options) {
     const prefix = `${CONFIG_ENV.socialPrefix}${provider.toUpperCase()}_`
+    if (production && !env[`${prefix}ISSUER`] && !env[`${prefix}CLIENT_ID`]) continue
     const issuer = env[`${prefix}ISSUER`] || `${oidcUrl}/${provider}`
     if (!/^https?:\/\//.test(issuer))
       throw new InvalidConfigError(`${prefix}ISSUER must be an http(s) URL`)

@@ -47,5 +47,10 @@ export { API_ERRORS, ApiError, type ApiErrorBody, type ApiErrorCode } from './er
 export * from './projects/index.js'
 export { RECOVERY_LOGIN_MAX_AGE_MS } from './routes/authAccount.js'
 export { ALLOWED_RPC_METHODS, RPC_NOT_ALLOWED } from './rpc/allowedMethods.js'
+export {
+  ProductionConfigError,
+  type ProductionProblemsParameters,
+  productionProblems,
+} from './production.js'
 export { proxyRpc } from './rpc/proxyRpc.js'
 export { type StartApiParameters, type StartApiReturnType, startApi } from './server.js'

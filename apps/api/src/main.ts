@@ -3,6 +3,7 @@
  * PORTHOLE_API_URL (address, default http://127.0.0.1:4300), PORTHOLE_DATABASE_URL,
  * PORTHOLE_RPC_UPSTREAMS, PORTHOLE_RATE_LIMIT_PER_SECOND / _BURST, PORTHOLE_API_CORS_ORIGINS,
  * PORTHOLE_API_PUBLIC_URL, PORTHOLE_API_TRUST_PROXY (proxies in front, default 0), PORTHOLE_SEED_DEMO=0 (see `CONFIG_ENV`).
+ * PORTHOLE_ENV=production refuses to start on any development default and lists each (`production.ts`).
  * Embedded-wallet auth (README.md beside this package): PORTHOLE_SMTP_URL, PORTHOLE_MAIL_FROM,
  * PORTHOLE_WALLET_URL, PORTHOLE_OIDC_URL, PORTHOLE_SOCIAL_<PROVIDER>_ISSUER / _CLIENT_ID /
  * _CLIENT_SECRET, PORTHOLE_SHARE_KEY, PORTHOLE_API_SIGNING_KEY, PORTHOLE_API_KEY_DIR.
@@ -14,6 +15,7 @@
 import { endpoints, portOf } from '@porthole/shared'
 import { indexerEnabled } from './chaindata/config.js'
 import { redactUrl } from './db/openDatabase.js'
+import { ProductionConfigError } from './production.js'
 import { startApi } from './server.js'
 
 const apiUrl = new URL(endpoints().api)
@@ -23,6 +25,10 @@ const api = await startApi({
   ...(process.env.PORTHOLE_DATABASE_URL ? { databaseUrl: process.env.PORTHOLE_DATABASE_URL } : {}),
   seedDemo: process.env.PORTHOLE_SEED_DEMO !== '0',
   indexer: indexerEnabled(process.env),
+}).catch((error: unknown) => {
+  if (!(error instanceof ProductionConfigError)) throw error
+  console.error(error.message)
+  process.exit(1)
 })
 console.log(
   `Porthole API listening on ${api.url} (database: ${redactUrl(process.env.PORTHOLE_DATABASE_URL ?? 'default .data/porthole.db')})`,

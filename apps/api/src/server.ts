@@ -11,6 +11,7 @@ import { type ApiConfig, type ApiConfigOverrides, CONFIG_ENV, resolveConfig } fr
 import type { Db } from './db/Db.js'
 import { defaultDatabaseUrl, openDatabase } from './db/openDatabase.js'
 import { filePath, isMemoryUrl } from './db/openSqlite.js'
+import { ProductionConfigError, productionProblems } from './production.js'
 import { seedDemoProject } from './projects/seedDemoProject.js'
 
 /** Options for {@link startApi}. */
@@ -54,7 +55,8 @@ export type StartApiReturnType = {
 /**
  * Opens the database (migrations applied), seeds the wallet catalogue (and the demo project
  * unless `seedDemo: false`), serves the API on loopback and, with `indexer: true`, starts the
- * chain indexer.
+ * chain indexer. In production (`PORTHOLE_ENV=production` or `production: true`) it first throws
+ * {@link ProductionConfigError} when any development default is in use, naming each.
  *
  * @example
  * const api = await startApi({ port: 0, databaseUrl: ':memory:' })
@@ -72,6 +74,19 @@ export async function startApi(parameters: StartApiParameters = {}): Promise<Sta
     indexer: runIndexer = false,
     ...config
   } = parameters
+  const production = config.production ?? process.env[CONFIG_ENV.production] === 'production'
+  if (production) {
+    const problems = productionProblems(
+      resolveConfig({
+        ...config,
+        production,
+        publicUrl: config.publicUrl ?? (process.env[CONFIG_ENV.publicUrl] || `http://${host}:${port}`),
+        auth: { ...keyDirOf(databaseUrl), ...config.auth },
+      }),
+      { seedDemo },
+    )
+    if (problems.length) throw new ProductionConfigError(problems)
+  }
   const db = given ?? (await openDatabase(databaseUrl === undefined ? {} : { url: databaseUrl }))
   try {
     await seedWallets(db)

@@ -14,7 +14,8 @@ export type Mailer = { send(message: MailMessage): Promise<void> }
 /** Options of {@link createMailer}. */
 export type CreateMailerParameters = {
   /**
-   * `smtp://[user:pass@]host[:port]` (plain, upgraded with STARTTLS when the server offers it) or
+   * `smtp://[user:pass@]host[:port]` (plain, upgraded with STARTTLS when the server offers it;
+   * `?requireTLS=true` refuses to send without it) or
    * `smtps://[user:pass@]host[:port]` (TLS from the start). Loopback servers may use self-signed
    * certificates.
    */
@@ -57,6 +58,8 @@ export function smtpOptions(smtpUrl: string): SMTPTransport.Options {
     host,
     port: url.port ? Number(url.port) : secure ? 465 : 587,
     secure,
+    // `?requireTLS=true`: refuse to send unless the server upgrades with STARTTLS.
+    ...(url.searchParams.get('requireTLS') === 'true' ? { requireTLS: true } : {}),
     ...(url.username
       ? {
           auth: {

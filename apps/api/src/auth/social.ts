@@ -12,6 +12,8 @@ const TIMEOUT_SECONDS = 10
 
 /** OpenID client configurations by provider, discovered once per issuer and client. */
 export type SocialClients = {
+  /** Whether the provider is configured (production leaves unset providers out). */
+  has(provider: AuthSocialProvider): boolean
   /** The discovered configuration of a provider (a failed discovery is retried next time). */
   configuration(provider: AuthSocialProvider): Promise<client.Configuration>
 }
@@ -25,12 +27,15 @@ export type SocialClients = {
  * const configuration = await clients.configuration('google')
  */
 export function createSocialClients(
-  providers: Readonly<Record<AuthSocialProvider, SocialProviderConfig>>,
+  providers: Readonly<Partial<Record<AuthSocialProvider, SocialProviderConfig>>>,
 ): SocialClients {
   const cache = new Map<string, Promise<client.Configuration>>()
   return {
+    has: (provider) => providers[provider] !== undefined,
     configuration(provider) {
-      const { issuer, clientId, clientSecret } = providers[provider]
+      const config = providers[provider]
+      if (!config) return Promise.reject(new Error(`Social provider ${provider} is not configured`))
+      const { issuer, clientId, clientSecret } = config
       const key = `${issuer}\n${clientId}`
       let found = cache.get(key)
       if (!found) {

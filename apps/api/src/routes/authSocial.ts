@@ -40,7 +40,8 @@ export function authSocialRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
     const { provider, deviceId, nonce } = parseInput(SocialStartBody, await readJson(c.req.raw))
     const project = c.var.project
     const socials = resolveRemoteFeatures(project.features).socials
-    if (socials === false || !socials.includes(provider)) throw new ApiError('FEATURE_DISABLED')
+    if (socials === false || !socials.includes(provider) || !ctx.social.has(provider))
+      throw new ApiError('FEATURE_DISABLED')
     ctx.cleanup()
     let request: Awaited<ReturnType<typeof authorizationRequest>>
     try {
