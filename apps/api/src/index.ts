@@ -44,13 +44,13 @@ export {
 } from './config.js'
 export { type Db, defaultDatabaseUrl, openDatabase } from './db/index.js'
 export { API_ERRORS, ApiError, type ApiErrorBody, type ApiErrorCode } from './errors.js'
-export * from './projects/index.js'
-export { RECOVERY_LOGIN_MAX_AGE_MS } from './routes/authAccount.js'
-export { ALLOWED_RPC_METHODS, RPC_NOT_ALLOWED } from './rpc/allowedMethods.js'
 export {
   ProductionConfigError,
   type ProductionProblemsParameters,
   productionProblems,
 } from './production.js'
+export * from './projects/index.js'
+export { RECOVERY_LOGIN_MAX_AGE_MS } from './routes/authAccount.js'
+export { ALLOWED_RPC_METHODS, RPC_NOT_ALLOWED } from './rpc/allowedMethods.js'
 export { proxyRpc } from './rpc/proxyRpc.js'
 export { type StartApiParameters, type StartApiReturnType, startApi } from './server.js'

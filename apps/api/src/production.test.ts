@@ -33,16 +33,48 @@ describe('PORTHOLE_ENV=production', () => {
   })
 
   test.each([
-    ['the test identity provider', { PORTHOLE_SOCIAL_GITHUB_CLIENT_ID: 'gh' }, /GITHUB_ISSUER is http:\/\/127\.0\.0\.1:4600\/github/],
-    ['an http issuer', { PORTHOLE_SOCIAL_GOOGLE_ISSUER: 'http://accounts.google.com' }, /GOOGLE_ISSUER is http:/],
-    ['the public test secret', { PORTHOLE_SOCIAL_GOOGLE_CLIENT_SECRET: '' }, /GOOGLE_CLIENT_SECRET is the local provider's public test secret/],
-    ['the mail catcher', { PORTHOLE_SMTP_URL: '' }, /SMTP goes to 127\.0\.0\.1:2525, the local mail catcher/],
-    ['SMTP without required TLS', { PORTHOLE_SMTP_URL: 'smtp://smtp.porthole.example:587' }, /may fall back to plain text/],
+    [
+      'the test identity provider',
+      { PORTHOLE_SOCIAL_GITHUB_CLIENT_ID: 'gh' },
+      /GITHUB_ISSUER is http:\/\/127\.0\.0\.1:4600\/github/,
+    ],
+    [
+      'an http issuer',
+      { PORTHOLE_SOCIAL_GOOGLE_ISSUER: 'http://accounts.google.com' },
+      /GOOGLE_ISSUER is http:/,
+    ],
+    [
+      'the public test secret',
+      { PORTHOLE_SOCIAL_GOOGLE_CLIENT_SECRET: '' },
+      /GOOGLE_CLIENT_SECRET is the local provider's public test secret/,
+    ],
+    [
+      'the mail catcher',
+      { PORTHOLE_SMTP_URL: '' },
+      /SMTP goes to 127\.0\.0\.1:2525, the local mail catcher/,
+    ],
+    [
+      'SMTP without required TLS',
+      { PORTHOLE_SMTP_URL: 'smtp://smtp.porthole.example:587' },
+      /may fall back to plain text/,
+    ],
     ['the default sender', { PORTHOLE_MAIL_FROM: '' }, /PORTHOLE_MAIL_FROM/],
-    ['an http public URL', { PORTHOLE_API_PUBLIC_URL: 'http://api.porthole.example' }, /PORTHOLE_API_PUBLIC_URL is http:/],
-    ['the loopback wallet', { PORTHOLE_WALLET_URL: '' }, /PORTHOLE_WALLET_URL is http:\/\/wallet\.localhost:4200/],
+    [
+      'an http public URL',
+      { PORTHOLE_API_PUBLIC_URL: 'http://api.porthole.example' },
+      /PORTHOLE_API_PUBLIC_URL is http:/,
+    ],
+    [
+      'the loopback wallet',
+      { PORTHOLE_WALLET_URL: '' },
+      /PORTHOLE_WALLET_URL is http:\/\/wallet\.localhost:4200/,
+    ],
     ['a key in the repository', { PORTHOLE_SHARE_KEY: '' }, /inside the repository/],
-    ['a devnet upstream', { PORTHOLE_RPC_UPSTREAMS: '{"eip155:1":"http://127.0.0.1:8545"}' }, /eip155:1 is http:\/\/127\.0\.0\.1:8545/],
+    [
+      'a devnet upstream',
+      { PORTHOLE_RPC_UPSTREAMS: '{"eip155:1":"http://127.0.0.1:8545"}' },
+      /eip155:1 is http:\/\/127\.0\.0\.1:8545/,
+    ],
   ])('names %s', (_name, change, problem) => {
     const config = resolveConfig({}, { ...PRODUCTION_ENV, ...change })
     const problems = productionProblems(config, { seedDemo: false })
@@ -60,7 +92,9 @@ describe('PORTHOLE_ENV=production', () => {
       )
       expect(refused).toBeInstanceOf(ProductionConfigError)
       const { problems, message } = refused as ProductionConfigError
-      expect(message).toMatch(/^PORTHOLE_ENV=production, but the API would run on development defaults/)
+      expect(message).toMatch(
+        /^PORTHOLE_ENV=production, but the API would run on development defaults/,
+      )
       for (const expected of [
         /local mail catcher/,
         /PORTHOLE_MAIL_FROM/,

@@ -54,9 +54,7 @@ export function productionProblems(
 ): string[] {
   const problems: string[] = []
   if (!publicHttps(config.publicUrl))
-    problems.push(
-      `PORTHOLE_API_PUBLIC_URL is ${config.publicUrl}: use the API's public https URL`,
-    )
+    problems.push(`PORTHOLE_API_PUBLIC_URL is ${config.publicUrl}: use the API's public https URL`)
   if (!publicHttps(config.walletUrl))
     problems.push(
       `PORTHOLE_WALLET_URL is ${config.walletUrl}: use the wallet app's public https URL`,

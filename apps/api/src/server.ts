@@ -80,7 +80,8 @@ export async function startApi(parameters: StartApiParameters = {}): Promise<Sta
       resolveConfig({
         ...config,
         production,
-        publicUrl: config.publicUrl ?? (process.env[CONFIG_ENV.publicUrl] || `http://${host}:${port}`),
+        publicUrl:
+          config.publicUrl ?? (process.env[CONFIG_ENV.publicUrl] || `http://${host}:${port}`),
         auth: { ...keyDirOf(databaseUrl), ...config.auth },
       }),
       { seedDemo },

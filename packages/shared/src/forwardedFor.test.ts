@@ -24,9 +24,9 @@ describe('clientAddress', () => {
   })
 
   test('IPv4-mapped addresses are written as IPv4', () => {
-    expect(clientAddress({ peer: '::ffff:127.0.0.1', forwardedFor: undefined, trustedProxies: 0 })).toBe(
-      '127.0.0.1',
-    )
+    expect(
+      clientAddress({ peer: '::ffff:127.0.0.1', forwardedFor: undefined, trustedProxies: 0 }),
+    ).toBe('127.0.0.1')
     expect(clientAddress({ peer: '::1', forwardedFor: undefined, trustedProxies: 0 })).toBe('::1')
   })
 })
