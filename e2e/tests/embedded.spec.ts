@@ -14,7 +14,6 @@ import {
 } from '../support/embedded.js'
 import {
   DEMO_URL,
-  DEVNET_RPC,
   devnet,
   expect,
   modal,
