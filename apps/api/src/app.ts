@@ -107,6 +107,7 @@ export function createApp({
     limit,
     mailLimit: rateLimit(config.auth.mailRateLimit, config.trustProxy),
     session: requireSession(db, { credentialOrigins: config.credentialOrigins }),
+    credentialOrigins: config.credentialOrigins,
     cleanup: cleanup.maybeRun,
     onError: config.onError,
   }

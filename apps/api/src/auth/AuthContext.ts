@@ -25,6 +25,8 @@ export type AuthContext = {
   mailLimit: MiddlewareHandler<AppEnv>
   /** Requires a session (after the guard). */
   session: MiddlewareHandler<AppEnv>
+  /** Origins whose requests may carry the session cookie (the wallet's). */
+  credentialOrigins: readonly string[]
   /** Starts an opportunistic cleanup of expired rows. */
   cleanup(): void
   /** How the client IP is read (for the notice mails). */

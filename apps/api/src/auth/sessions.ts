@@ -1,6 +1,8 @@
 /**
  * Sessions: a random 32-byte token, stored as its SHA-256 with an expiry, sent back in the JSON
  * body and as a partitioned cookie (CHIPS), so the wallet frame keeps it in a third-party context.
+ * A session slides: it ends after {@link SESSION_IDLE_MS} without use, and at the latest
+ * {@link SESSION_MAX_MS} after its sign-in.
  */
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
@@ -12,8 +14,22 @@ import { hashToken, randomToken } from './tokens.js'
 export const SESSION_COOKIE = 'porthole_session'
 /** Path of the session cookie: only the auth routes receive it. */
 export const SESSION_COOKIE_PATH = '/auth/v1'
-/** How long a session lasts: 30 days (not sliding). */
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
+/**
+ * Idle limit: 24 hours. A session unused for this long is refused; each authenticated use moves
+ * its expiry to `min(now + SESSION_IDLE_MS, createdAt + SESSION_MAX_MS)`.
+ */
+export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000
+/**
+ * Absolute limit: 30 days from the sign-in, however often the session is used. Also the cookie's
+ * `Max-Age` (the server enforces the idle limit).
+ */
+export const SESSION_MAX_MS = 30 * 24 * 60 * 60 * 1000
+/**
+ * Least step of a slide: 1 minute. The new expiry is stored only when it is more than this
+ * past the stored one, so a busy session is written at most once a minute (and so may end up to
+ * a minute before its idle limit).
+ */
+export const SESSION_SLIDE_STEP_MS = 60 * 1000
 
 /** Options of {@link createSession}. */
 export type CreateSessionParameters = { projectId: string; userId: string; deviceId: string }
@@ -33,7 +49,7 @@ export async function createSession(
   await db.execute(
     `INSERT INTO auth_sessions (token_hash, project_id, user_id, device_id, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
-    [hashToken(token), projectId, userId, deviceId, now, now + SESSION_TTL_MS],
+    [hashToken(token), projectId, userId, deviceId, now, now + SESSION_IDLE_MS],
   )
   return token
 }
@@ -48,7 +64,9 @@ export type Session = {
 }
 
 /**
- * The live session of `token` in `projectId`, if any.
+ * The live session of `token` in `projectId`, if any. Finding it is a use: its expiry slides to
+ * `min(now + SESSION_IDLE_MS, createdAt + SESSION_MAX_MS)`, written when that is more than
+ * {@link SESSION_SLIDE_STEP_MS} past the stored expiry.
  *
  * @example
  * const session = await findSession(db, projectId, token)
@@ -59,18 +77,54 @@ export async function findSession(
   token: string,
 ): Promise<Session | undefined> {
   const tokenHash = hashToken(token)
-  const [row] = await db.query<{ user_id: string; device_id: string; created_at: number }>(
-    'SELECT user_id, device_id, created_at FROM auth_sessions WHERE token_hash = ? AND project_id = ? AND expires_at > ?',
-    [tokenHash, projectId, Date.now()],
+  const now = Date.now()
+  const [row] = await db.query<{
+    user_id: string
+    device_id: string
+    created_at: number
+    expires_at: number
+  }>(
+    `SELECT user_id, device_id, created_at, expires_at FROM auth_sessions
+     WHERE token_hash = ? AND project_id = ? AND expires_at > ?`,
+    [tokenHash, projectId, now],
   )
-  return (
-    row && {
-      userId: row.user_id,
-      tokenHash,
-      deviceId: row.device_id,
-      createdAt: Number(row.created_at),
-    }
+  if (!row) return undefined
+  const createdAt = Number(row.created_at)
+  const expiresAt = Math.min(now + SESSION_IDLE_MS, createdAt + SESSION_MAX_MS)
+  // Never moves an expiry back (a concurrent request may have slid it further).
+  if (expiresAt - Number(row.expires_at) > SESSION_SLIDE_STEP_MS)
+    await db.execute(
+      'UPDATE auth_sessions SET expires_at = ? WHERE token_hash = ? AND expires_at < ?',
+      [expiresAt, tokenHash, expiresAt],
+    )
+  return { userId: row.user_id, tokenHash, deviceId: row.device_id, createdAt }
+}
+
+/** Options of {@link revokeSessions}. */
+export type RevokeSessionsParameters = {
+  projectId: string
+  userId: string
+  /** The digest of a session to keep (the one making the change). */
+  keep?: string
+}
+
+/**
+ * Deletes every session of a user in a project (all devices), but `keep` when given; returns how
+ * many it deleted.
+ *
+ * @example
+ * await revokeSessions(db, { projectId, userId }) // sign-out everywhere
+ * await revokeSessions(tx, { projectId, userId, keep: session.tokenHash }) // all other sessions
+ */
+export async function revokeSessions(
+  db: DbExecutor,
+  { projectId, userId, keep }: RevokeSessionsParameters,
+): Promise<number> {
+  const { rowsAffected } = await db.execute(
+    `DELETE FROM auth_sessions WHERE project_id = ? AND user_id = ?${keep ? ' AND token_hash <> ?' : ''}`,
+    keep ? [projectId, userId, keep] : [projectId, userId],
   )
+  return rowsAffected
 }
 
 /**
@@ -103,7 +157,7 @@ export function setSessionCookie(c: Context<AppEnv>, token: string): void {
     sameSite: 'None',
     partitioned: true,
     path: SESSION_COOKIE_PATH,
-    maxAge: SESSION_TTL_MS / 1000,
+    maxAge: SESSION_MAX_MS / 1000,
   })
 }
 

@@ -281,6 +281,16 @@ export const migrations: readonly Migration[] = [
       'DROP TABLE auth_devices',
     ],
   },
+  {
+    version: 5,
+    name: 'sliding sessions: a 24-hour idle limit for sessions made under the fixed 30 days',
+    statements: [
+      // Sessions now end 24 hours (86,400,000 ms) after their last use; a session made before
+      // has no recorded use, so it counts from its sign-in (older ones end now).
+      `UPDATE auth_sessions SET expires_at = created_at + 86400000
+       WHERE expires_at > created_at + 86400000`,
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

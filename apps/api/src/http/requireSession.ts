@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { findSession, sessionToken } from '../auth/sessions.js'
 import type { DbExecutor } from '../db/Db.js'
 import { ApiError } from '../errors.js'
@@ -22,14 +22,28 @@ export function requireSession(
   return async (c, next) => {
     const credential = sessionToken(c)
     if (!credential) throw new ApiError('UNAUTHENTICATED')
-    if (credential.via === 'cookie' && !SAFE_METHODS.has(c.req.method)) {
-      const origin = c.req.header('origin')
-      if (origin !== undefined && !credentialOrigins.includes(origin))
-        throw new ApiError('ORIGIN_NOT_ALLOWED')
-    }
+    assertCredentialOrigin(c, credential.via, credentialOrigins)
     const session = await findSession(db, c.var.project.id, credential.token)
     if (!session) throw new ApiError('UNAUTHENTICATED')
     c.set('session', session)
     await next()
   }
+}
+
+/**
+ * Refuses (403 `ORIGIN_NOT_ALLOWED`) a write that carries the session cookie from a browser origin
+ * outside `credentialOrigins`: another site cannot make the user's browser act with its session.
+ *
+ * @example
+ * assertCredentialOrigin(c, 'cookie', ['http://wallet.localhost:4200'])
+ */
+export function assertCredentialOrigin(
+  c: Context<AppEnv>,
+  via: 'bearer' | 'cookie',
+  credentialOrigins: readonly string[],
+): void {
+  if (via !== 'cookie' || SAFE_METHODS.has(c.req.method)) return
+  const origin = c.req.header('origin')
+  if (origin !== undefined && !credentialOrigins.includes(origin))
+    throw new ApiError('ORIGIN_NOT_ALLOWED')
 }

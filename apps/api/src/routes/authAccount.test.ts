@@ -303,6 +303,40 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
     expect((await emailSignIn(t, smtp, 'before@example.com', DEVICE_B)).user.isNew).toBe(true)
   })
 
+  test('e-mail update: a session token stolen before the change is refused after it; the changing session goes on', async () => {
+    const advance = freezeTime()
+    t = await open()
+    const email = 'victim@example.com'
+    const stolen = await emailSignIn(t, smtp, email, DEVICE_B)
+    advance(31_000)
+    const { token, user } = await emailSignIn(t, smtp, email, DEVICE_A)
+    const bystander = await emailSignIn(t, smtp, 'bystander@example.com', DEVICE_B)
+    const auth = bearer(token)
+    expect((await t.get('/auth/v1/me', bearer(stolen.token))).status).toBe(200)
+
+    await t.post('/auth/v1/email/update/start', { newEmail: 'moved@example.com' }, auth)
+    const primary = await smtp.code(email)
+    await t.post('/auth/v1/email/update/verify', { stage: 'primary', code: primary }, auth)
+    // Halfway through, nothing is revoked yet.
+    expect((await t.get('/auth/v1/me', bearer(stolen.token))).status).toBe(200)
+    const secondary = await smtp.code('moved@example.com')
+    const done = await t.post(
+      '/auth/v1/email/update/verify',
+      { stage: 'secondary', code: secondary },
+      auth,
+    )
+    expect(await done.json()).toEqual({ email: 'moved@example.com' })
+
+    const refused = await t.get('/auth/v1/me', bearer(stolen.token))
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toMatchObject({ code: 'UNAUTHENTICATED' })
+    expect((await (await t.get('/auth/v1/me', auth)).json()).user).toMatchObject({
+      id: user.id,
+      email: 'moved@example.com',
+    })
+    expect((await t.get('/auth/v1/me', bearer(bystander.token))).status).toBe(200)
+  })
+
   test('e-mail update without a current e-mail goes straight to the new address', async () => {
     t = await open()
     const userId = randomUUID()

@@ -12,8 +12,7 @@ import {
   EmailUpdateVerifyBody,
   SharesBody,
 } from '../auth/schemas.js'
-import { clearSessionCookie, sessionToken } from '../auth/sessions.js'
-import { hashToken } from '../auth/tokens.js'
+import { clearSessionCookie, findSession, revokeSessions, sessionToken } from '../auth/sessions.js'
 import { getUser, toAuthUser, type UserRow } from '../auth/users.js'
 import type { DbExecutor } from '../db/Db.js'
 import { ApiError } from '../errors.js'
@@ -21,6 +20,7 @@ import type { AppEnv } from '../http/AppEnv.js'
 import { clientIp } from '../http/clientIp.js'
 import { limitBody } from '../http/limitBody.js'
 import { parseInput, readJson } from '../http/parseInput.js'
+import { assertCredentialOrigin } from '../http/requireSession.js'
 import { recoveryPolicy } from '../projects/features.js'
 
 /** How recent a sign-in must be to receive the recovery ciphertext: 10 minutes. */
@@ -29,7 +29,7 @@ export const RECOVERY_LOGIN_MAX_AGE_MS = 10 * 60 * 1000
 /**
  * The signed-in user's account (every route needs a session):
  * - `GET /auth/v1/me` → `{user, recovery, authenticatedAt}`; `POST /auth/v1/logout` → 204
- *   (session deleted, cookie cleared).
+ *   (every session of the user in the project deleted: all devices; cookie cleared).
  * - `PUT /auth/v1/shares {setId, replaces, deviceX, address, authShare, recovery, signature,
  *   site?}` →
  *   `{setId, address}`. `signature` is the wallet key's signature of `sharesDigest` (EIP-191 0x00);
@@ -43,6 +43,7 @@ export const RECOVERY_LOGIN_MAX_AGE_MS = 10 * 60 * 1000
  * - `POST /auth/v1/email/update/start {newEmail}` → `{action: 'VERIFY_PRIMARY_OTP' |
  *   'VERIFY_SECONDARY_OTP'}`; `POST /auth/v1/email/update/verify {stage, code}` →
  *   `{action: 'VERIFY_SECONDARY_OTP'}` (primary) or `{email}` (secondary). 409 `EMAIL_IN_USE`.
+ *   The change deletes every other session of the user; the one that made it stays.
  *
  * @example
  * authAccountRoutes(app, ctx)
@@ -65,12 +66,13 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
 
   app.use('/auth/v1/logout', ...ctx.guard)
   app.post('/auth/v1/logout', async (c) => {
+    // Signs the user out everywhere: a token copied from any device dies with this one.
     const credential = sessionToken(c)
-    if (credential)
-      await db.execute('DELETE FROM auth_sessions WHERE token_hash = ? AND project_id = ?', [
-        hashToken(credential.token),
-        c.var.project.id,
-      ])
+    // Signing everyone out is a write: another site cannot do it with the user's cookie.
+    if (credential) assertCredentialOrigin(c, credential.via, ctx.credentialOrigins)
+    const projectId = c.var.project.id
+    const session = credential && (await findSession(db, projectId, credential.token))
+    if (session) await revokeSessions(db, { projectId, userId: session.userId })
     clearSessionCookie(c)
     return c.body(null, 204)
   })
@@ -239,11 +241,16 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
     const { email } = await checkCode(db, key, code, keys().codeKey)
     await assertEmailFree(db, projectId, email, userId)
     try {
-      await db.execute('UPDATE auth_users SET email = ? WHERE id = ? AND project_id = ?', [
-        email,
-        userId,
-        projectId,
-      ])
+      // The new address is the user's login: every other session (a token stolen before, a
+      // device the user no longer holds) ends with the change; this one goes on.
+      await db.transaction(async (tx) => {
+        await tx.execute('UPDATE auth_users SET email = ? WHERE id = ? AND project_id = ?', [
+          email,
+          userId,
+          projectId,
+        ])
+        await revokeSessions(tx, { projectId, userId, keep: c.var.session.tokenHash })
+      })
     } catch (error) {
       // The unique (project, email) index: someone took it in between.
       await assertEmailFree(db, projectId, email, userId)

@@ -307,6 +307,72 @@ describe.each(DRIVERS)('e-mail login on %s', (driver) => {
     expect(Number(row?.n)).toBe(0)
   })
 
+  test('a stolen session token left unused for 24 hours and a second is refused', async () => {
+    const advance = freezeTime()
+    t = await open()
+    const { token } = await emailSignIn(t, smtp, 'idle@example.com', DEVICE_A)
+    advance(60 * 60_000)
+    expect((await t.get('/auth/v1/me', bearer(token))).status).toBe(200)
+    // Idle time counts from the last use, not from the sign-in.
+    advance(24 * 60 * 60_000 - 2 * 60_000)
+    expect((await t.get('/auth/v1/me', bearer(token))).status).toBe(200)
+    advance(24 * 60 * 60_000 + 1_000)
+    const late = await t.get('/auth/v1/me', bearer(token))
+    expect(late.status).toBe(401)
+    expect(await late.json()).toMatchObject({ code: 'UNAUTHENTICATED' })
+    expect((await t.get('/auth/v1/me', { cookie: `porthole_session=${token}` })).status).toBe(401)
+  })
+
+  test('a session used regularly stays alive past 24 hours, an idle one beside it does not, and none past 30 days from sign-in', async () => {
+    const advance = freezeTime()
+    t = await open()
+    const used = await emailSignIn(t, smtp, 'busy@example.com', DEVICE_A)
+    const idle = await emailSignIn(t, smtp, 'quiet@example.com', DEVICE_A)
+    const hour = 60 * 60_000
+    for (let at = 20; at <= 700; at += 20) {
+      advance(20 * hour)
+      expect((await t.get('/auth/v1/me', bearer(used.token))).status, `${at} h`).toBe(200)
+      if (at === 40) expect((await t.get('/auth/v1/me', bearer(idle.token))).status).toBe(401)
+    }
+    // At 700 h: alive until 30 days (720 h) after the sign-in, however recently used.
+    advance(20 * hour - 1_000)
+    expect((await t.get('/auth/v1/me', bearer(used.token))).status).toBe(200)
+    advance(2_000)
+    expect((await t.get('/auth/v1/me', bearer(used.token))).status).toBe(401)
+  })
+
+  test('signing out on one device signs the user out on every other device too', async () => {
+    const advance = freezeTime()
+    t = await open()
+    const email = 'two@example.com'
+    const laptop = await emailSignIn(t, smtp, email, DEVICE_A)
+    advance(31_000)
+    const phone = await emailSignIn(t, smtp, email, DEVICE_B)
+    const bystander = await emailSignIn(t, smtp, 'bystander@example.com', DEVICE_B)
+    expect((await t.get('/auth/v1/me', bearer(phone.token))).status).toBe(200)
+    // A made-up token signs nobody out.
+    expect((await t.post('/auth/v1/logout', undefined, bearer('x'.repeat(43)))).status).toBe(204)
+    expect((await t.get('/auth/v1/me', bearer(phone.token))).status).toBe(200)
+
+    // Another site cannot sign the user out everywhere with the browser's cookie.
+    const forged = await t.post('/auth/v1/logout', undefined, {
+      cookie: `porthole_session=${laptop.token}`,
+      origin: 'https://attacker.example',
+    })
+    expect(forged.status).toBe(403)
+    expect(await forged.json()).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' })
+    expect((await t.get('/auth/v1/me', bearer(phone.token))).status).toBe(200)
+
+    const logout = await t.post('/auth/v1/logout', undefined, {
+      cookie: `porthole_session=${laptop.token}`,
+    })
+    expect(logout.status).toBe(204)
+    expect(logout.headers.get('set-cookie')).toMatch(/^porthole_session=; Max-Age=0;/)
+    expect((await t.get('/auth/v1/me', bearer(laptop.token))).status).toBe(401)
+    expect((await t.get('/auth/v1/me', bearer(phone.token))).status).toBe(401)
+    expect((await t.get('/auth/v1/me', bearer(bystander.token))).status).toBe(200)
+  })
+
   test('validates input, the project and the e-mail feature', async () => {
     t = await open()
     for (const body of [
