@@ -1,6 +1,7 @@
 // Makes sure the system packages the tests need are present: Debian's Chromium (Playwright
 // runs it; `npx playwright install` cannot download here), PostgreSQL (the API's database
-// tests run against a throwaway cluster) and nginx (the production config is tested). Installs them with apt-get when running as root.
+// tests run against a throwaway cluster) and nginx with its brotli_static module (the
+// production config is tested). Installs them with apt-get when running as root.
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 
@@ -18,6 +19,8 @@ const missing = []
 if (!existsSync('/usr/bin/chromium')) missing.push('chromium')
 if (!pgOnPath()) missing.push('postgresql')
 if (!existsSync('/usr/sbin/nginx')) missing.push('nginx')
+if (!existsSync('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'))
+  missing.push('libnginx-mod-http-brotli-static')
 if (missing.length) {
   if (process.getuid?.() !== 0 || !has('apt-get')) {
     console.error(

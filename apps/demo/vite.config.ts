@@ -1,13 +1,18 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
+// By path: Vite bundles a config's relative imports but leaves package ones to Node, which
+// cannot load TypeScript.
+import { precompress } from '../../infra/static-hosting/src/precompress.ts'
 
 /**
  * Two outputs: the demo page (`dist/index.html` + assets), and with `--mode dev-wallet` the
- * Porthole Dev Wallet as one IIFE (`dist/dev-wallet.js`).
+ * Porthole Dev Wallet as one IIFE (`dist/dev-wallet.js`); each with `.br` and `.gz` beside its
+ * files.
  */
 export default defineConfig(({ mode }) =>
   mode === 'dev-wallet'
     ? {
+        plugins: [precompress()],
         build: {
           target: 'es2022',
           emptyOutDir: false,
@@ -19,5 +24,9 @@ export default defineConfig(({ mode }) =>
           },
         },
       }
-    : { build: { target: 'es2022', emptyOutDir: true }, test: { name: '@porthole/demo' } },
+    : {
+        plugins: [precompress()],
+        build: { target: 'es2022', emptyOutDir: true },
+        test: { name: '@porthole/demo' },
+      },
 )

@@ -15,6 +15,7 @@ import { type ApiConfigOverrides, resolveConfig } from './config.js'
 import type { Db } from './db/Db.js'
 import { ApiError } from './errors.js'
 import type { AppEnv } from './http/AppEnv.js'
+import { compressJson } from './http/compress.js'
 import { cors } from './http/cors.js'
 import { rateLimit } from './http/rateLimit.js'
 import { requireProject } from './http/requireProject.js'
@@ -65,7 +66,8 @@ export type CreateAppParameters = {
  * - embedded-wallet auth under `/auth/v1` (e-mail code, device approval, social login,
  *   sessions, key shares, recovery tickets, e-mail change; see `routes/auth*.ts`).
  * All but `/health` are rate limited; all but these, `/auth/v1/social/callback` and
- * `/auth/v1/jwks.json` need a valid `?projectId`. Errors are `{ code, message, … }`.
+ * `/auth/v1/jwks.json` need a valid `?projectId`. Errors are `{ code, message, … }`. JSON
+ * answers of 1 KiB or more are compressed (brotli 5 or gzip, per `Accept-Encoding`).
  *
  * Auth keys that are not configured are generated into `config.auth.keyDir` when first needed;
  * configured ones are checked here (an invalid one throws `InvalidConfigError`).
@@ -129,6 +131,7 @@ export function createApp({
     if (!c.res.headers.has('Content-Security-Policy'))
       c.res.headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
   })
+  app.use('*', compressJson())
   // frame-check is read by host pages on any origin: it sets its own CORS headers.
   app.use('*', (c, next) => (c.req.path === FRAME_CHECK_PATH ? next() : frameOriginCors(c, next)))
 

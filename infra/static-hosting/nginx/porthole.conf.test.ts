@@ -1,7 +1,7 @@
 /**
  * Runs nginx with porthole.conf (deployment values swapped for test ones) against the real
- * API (apps/api on an in-memory database). Fails when nginx is not installed
- * (`apt-get install -y nginx`).
+ * API (apps/api on an in-memory database). Fails when nginx or its brotli_static module is not
+ * installed (`apt-get install -y nginx libnginx-mod-http-brotli-static`).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -11,7 +11,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { gunzipSync } from 'node:zlib'
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import {
   allowOrigin,
   createProject,
@@ -26,12 +26,20 @@ const hasNginx = !nginxVersion.error && nginxVersion.status === 0
 const confDir = dirname(
   /--conf-path=(\S+)/.exec(nginxVersion.stderr ?? '')?.[1] ?? '/etc/nginx/nginx.conf',
 )
+const brotliStaticModule = join(
+  /--modules-path=(\S+)/.exec(nginxVersion.stderr ?? '')?.[1] ?? '/usr/lib/nginx/modules',
+  'ngx_http_brotli_static_module.so',
+)
 
 const INDEX =
   '<!doctype html><html><head><meta name="porthole-config" content="__PORTHOLE_CONFIG__"></head><body></body></html>\n'
 const APP_JS = 'console.log("porthole modal");\n'.repeat(200)
 const SDK_JS = 'window.Porthole = {};\n'.repeat(60)
 const SDK_JS_1_2_3 = 'window.Porthole = { version: "1.2.3" };\n'.repeat(60)
+/** The build's siblings (see precompress()); any valid encoding will do here. */
+const SDK_JS_BR = brotliCompressSync(SDK_JS)
+const SDK_JS_GZ = gzipSync(SDK_JS)
+const SDK_JS_1_2_3_BR = brotliCompressSync(SDK_JS_1_2_3)
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -82,6 +90,10 @@ const frameAncestorsOf = (response: Response) =>
 describe('nginx/porthole.conf', () => {
   test('nginx is installed', () => {
     expect(hasNginx, 'nginx is missing: apt-get install -y nginx').toBe(true)
+    expect(
+      existsSync(brotliStaticModule),
+      'brotli_static is missing: apt-get install -y libnginx-mod-http-brotli-static',
+    ).toBe(true)
   })
 
   let dir: string
@@ -118,6 +130,12 @@ describe('nginx/porthole.conf', () => {
       writeFile(join(dir, 'wallet', 'index.html'), INDEX),
       writeFile(join(dir, 'sdk', 'sdk.js'), SDK_JS),
       writeFile(join(dir, 'sdk', '1.2.3', 'sdk.js'), SDK_JS_1_2_3),
+      writeFile(join(dir, 'sdk', 'sdk.js.br'), SDK_JS_BR),
+      writeFile(join(dir, 'sdk', 'sdk.js.gz'), SDK_JS_GZ),
+      writeFile(join(dir, 'sdk', '1.2.3', 'sdk.js.br'), SDK_JS_1_2_3_BR),
+      // A document's siblings would skip sub_filter: they must never be sent.
+      writeFile(join(dir, 'modal', 'index.html.br'), brotliCompressSync(INDEX)),
+      writeFile(join(dir, 'modal', 'index.html.gz'), gzipSync(INDEX)),
     ])
 
     const source = await readFile(fileURLToPath(new URL('porthole.conf', import.meta.url)), 'utf8')
@@ -147,7 +165,8 @@ describe('nginx/porthole.conf', () => {
     const mime = join(confDir, 'mime.types')
     await writeFile(
       join(dir, 'nginx.conf'),
-      `daemon off;
+      `load_module ${brotliStaticModule};
+daemon off;
 master_process off;
 worker_processes 1;
 pid ${join(dir, 'nginx.pid')};
@@ -331,6 +350,37 @@ http {
     expect(
       (await request(modalPort, '/sdk.js', { headers: { 'if-none-match': etag } })).status,
     ).toBe(304)
+  })
+
+  test("the build's .br and .gz are sent as they are; documents never", async () => {
+    for (const [path, encoded] of [
+      ['/sdk.js', SDK_JS_BR],
+      ['/sdk/1.2.3/sdk.js', SDK_JS_1_2_3_BR],
+    ] as const) {
+      const br = await request(modalPort, path, { headers: { 'accept-encoding': 'gzip, br' } })
+      expect(br.headers['content-encoding'], path).toBe('br')
+      expect(br.body, path).toEqual(encoded)
+      expect(br.headers.vary, path).toBe('Accept-Encoding')
+      expect(br.headers['access-control-allow-origin'], path).toBe('*')
+    }
+    const gzip = await request(modalPort, '/sdk.js', { headers: { 'accept-encoding': 'gzip' } })
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(gzip.body).toEqual(SDK_JS_GZ)
+    const plain = await request(modalPort, '/sdk.js')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.text).toBe(SDK_JS)
+    for (const encoding of ['br', 'gzip']) {
+      const document = await request(modalPort, '/?projectId=porthole-demo', {
+        headers: { 'accept-encoding': encoding },
+      })
+      // Gzipped on the fly after sub_filter, or not at all; never the sibling.
+      expect(document.headers['content-encoding'], encoding).not.toBe('br')
+      const text =
+        document.headers['content-encoding'] === 'gzip'
+          ? gunzipSync(document.body).toString()
+          : document.text
+      expect(text, encoding).toContain(`{&quot;apiUrl&quot;:&quot;${api.url}&quot;`)
+    }
   })
 
   test('each SDK release is served at its own immutable path, to any origin', async () => {

@@ -3,8 +3,10 @@
  * per-project security headers.
  */
 
-// Moved to @porthole/shared (apps/api answers nginx with them); re-exported for existing users.
+// Moved to @porthole/shared (apps/api answers nginx with them, and negotiates encodings the
+// same way); re-exported for existing users.
 export {
+  type ContentEncoding,
   type FrameAncestorsPolicyParameters,
   type FrameCheckParameters,
   type FrameCheckReason,
@@ -12,10 +14,11 @@ export {
   type FrontendKind,
   frameAncestorsPolicy,
   frameCheck,
+  negotiateEncoding,
   type ProjectOrigins,
 } from '@porthole/shared'
 export { cacheControl, isHashedAsset } from './cacheControl.ts'
-export { type ContentEncoding, compress, negotiateEncoding } from './contentEncoding.ts'
+export { type CompressOptions, compress } from './contentEncoding.ts'
 export {
   type ContentSecurityPolicyParameters,
   contentSecurityPolicy,

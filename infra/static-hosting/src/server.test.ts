@@ -1,8 +1,14 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  constants,
+  gunzipSync,
+  gzipSync,
+} from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type FakeApi, startFakeApi } from './internal/fakeApi.ts'
 import { sdkFiles } from './sdkFiles.ts'
@@ -24,6 +30,26 @@ const INDEX = `<!doctype html>
 const APP_JS = 'console.log("porthole modal");\n'.repeat(200)
 const SDK_JS = 'window.Porthole = { createPorthole() {} };\n'.repeat(50)
 const SECRET = 'TOP SECRET: outside the root'
+/** A built file with `.br`/`.gz` siblings (low levels: unlike what the server makes). */
+const PRE_JS = 'export const greeting = "precompressed at build time";\n'.repeat(40)
+const STEPS = ['connect', 'sign', 'approve', 'switch network', 'send']
+/** A document big enough for brotli 11 to beat brotli 9. */
+const PAGE = `<!doctype html><html><head><meta name="porthole-config" content="__PORTHOLE_CONFIG__" /></head><body><ul>
+${Array.from({ length: 40 }, (_, i) => `  <li data-step="${i * 7}">Step ${i}: ${STEPS[i % 5]} with wallet #${(i * 13) % 17}</li>`).join('\n')}
+</ul></body></html>
+`
+
+const lowBrotli = (body: string) =>
+  brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+const lowGzip = (body: string) => gzipSync(body, { level: 1 })
+const brotliAt = (quality: number, body: Buffer) =>
+  brotliCompressSync(body, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  })
 
 let dir: string
 let api: FakeApi
@@ -45,6 +71,16 @@ beforeAll(async () => {
     writeFile(join(dist, '.env'), SECRET),
     writeFile(join(dir, 'secret.txt'), SECRET),
     writeFile(join(dir, 'sdk', 'sdk.js'), SDK_JS),
+    writeFile(join(dist, 'page.html'), PAGE),
+  ])
+  // Siblings are written after their file, as precompress() does.
+  await Promise.all([
+    writeFile(join(dist, 'assets', 'pre-Ab12Cd34.js'), PRE_JS),
+    writeFile(join(dir, 'sdk', 'sdk.js.br'), lowBrotli(SDK_JS)),
+  ])
+  await Promise.all([
+    writeFile(join(dist, 'assets', 'pre-Ab12Cd34.js.br'), lowBrotli(PRE_JS)),
+    writeFile(join(dist, 'assets', 'pre-Ab12Cd34.js.gz'), lowGzip(PRE_JS)),
   ])
   await symlink(join(dir, 'secret.txt'), join(dist, 'link.txt'))
   api = await startFakeApi({
@@ -287,6 +323,86 @@ describe('static files', () => {
     })
     expect(png.headers['content-encoding']).toBeUndefined()
     expect(png.body.length).toBe(2048)
+  })
+
+  test("a file's precompressed sibling is sent as it is: .br for br, .gz for gzip", async () => {
+    const path = '/assets/pre-Ab12Cd34.js'
+    const br = await request(modal.url, path, { headers: { 'accept-encoding': 'gzip, br' } })
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.body).toEqual(lowBrotli(PRE_JS))
+    expect(Number(br.headers['content-length'])).toBe(br.body.length)
+    expect(br.headers.vary).toBe('Accept-Encoding')
+    expect(br.headers.etag).toMatch(/^".+-br"$/)
+    const gzip = await request(modal.url, path, { headers: { 'accept-encoding': 'gzip' } })
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(gzip.body).toEqual(lowGzip(PRE_JS))
+    const plain = await request(modal.url, path, { headers: { 'accept-encoding': 'identity' } })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.text).toBe(PRE_JS)
+    expect(new Set([br.headers.etag, gzip.headers.etag, plain.headers.etag]).size).toBe(3)
+    const head = await request(modal.url, path, {
+      method: 'HEAD',
+      headers: { 'accept-encoding': 'br' },
+    })
+    expect(head.body.length).toBe(0)
+    expect(head.headers['content-length']).toBe(String(lowBrotli(PRE_JS).length))
+    const again = await request(modal.url, path, {
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) },
+    })
+    expect(again.status).toBe(304)
+  })
+
+  test('the SDK is sent from sdk.js.br at both of its paths', async () => {
+    for (const path of ['/sdk.js', '/sdk/1.2.3/sdk.js']) {
+      const response = await request(modal.url, path, { headers: { 'accept-encoding': 'br' } })
+      expect(response.headers['content-encoding'], path).toBe('br')
+      expect(response.body, path).toEqual(lowBrotli(SDK_JS))
+    }
+  })
+
+  test('a sibling of another build of the file is never sent, older or newer than the file', async () => {
+    const file = join(dir, 'dist', 'assets', 'stale-Ab12Cd34.js')
+    const previous = PRE_JS.replace('build time', 'an older build')
+    const current = PRE_JS.replace('build time', 'the current build')
+    const hourAgo = new Date(Date.now() - 3_600_000)
+    // A stale sibling: from the previous build, older than the file.
+    await writeFile(`${file}.br`, lowBrotli(previous))
+    await writeFile(`${file}.gz`, lowGzip(previous))
+    await utimes(`${file}.br`, hourAgo, hourAgo)
+    await utimes(`${file}.gz`, hourAgo, hourAgo)
+    await writeFile(file, current)
+    for (const encoding of ['br', 'gzip'] as const) {
+      const response = await request(modal.url, '/assets/stale-Ab12Cd34.js', {
+        headers: { 'accept-encoding': encoding },
+      })
+      expect(response.headers['content-encoding']).toBe(encoding)
+      const decoded =
+        encoding === 'br' ? brotliDecompressSync(response.body) : gunzipSync(response.body)
+      expect(decoded.toString()).toBe(current)
+    }
+    // A file put back with its old mtime, beside newer siblings of another version.
+    const rolledBack = join(dir, 'dist', 'assets', 'back-Ab12Cd34.js')
+    await writeFile(rolledBack, previous)
+    await utimes(rolledBack, hourAgo, hourAgo)
+    await writeFile(`${rolledBack}.br`, lowBrotli(current))
+    const response = await request(modal.url, '/assets/back-Ab12Cd34.js', {
+      headers: { 'accept-encoding': 'br' },
+    })
+    expect(brotliDecompressSync(response.body).toString()).toBe(previous)
+  })
+
+  test('HTML (its config injected here) is compressed on the fly at brotli 11', async () => {
+    const response = await request(modal.url, '/page.html', {
+      headers: { 'accept-encoding': 'br' },
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers['content-encoding']).toBe('br')
+    const decoded = brotliDecompressSync(response.body)
+    expect(decoded.toString()).not.toContain('__PORTHOLE_CONFIG__')
+    expect(decoded.toString()).toContain('Step 39')
+    // Quality 9 would give another length, so this tells the two apart.
+    expect(brotliAt(9, decoded).length).not.toBe(brotliAt(11, decoded).length)
+    expect(response.body.length).toBe(brotliAt(11, decoded).length)
   })
 
   test('a matching ETag answers 304 with no body, per encoding', async () => {

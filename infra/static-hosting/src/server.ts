@@ -14,9 +14,16 @@ import {
 } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve, sep } from 'node:path'
-import { endpoints, type FrontendKind, frameAncestorsPolicy, frameCheck } from '@porthole/shared'
+import {
+  type ContentEncoding,
+  endpoints,
+  type FrontendKind,
+  frameAncestorsPolicy,
+  frameCheck,
+  negotiateEncoding,
+} from '@porthole/shared'
 import { cacheControl } from './cacheControl.ts'
-import { type ContentEncoding, compress, negotiateEncoding } from './contentEncoding.ts'
+import { compress, decodesTo, ENCODING_SUFFIX } from './contentEncoding.ts'
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts'
 import { contentType, isCompressible } from './contentType.ts'
 import { projectIdParameter } from './projectIdParameter.ts'
@@ -79,6 +86,10 @@ type Entry = {
   body: Buffer
   hash: string
   compressible: boolean
+  /** Brotli's text mode (everything compressible but wasm). */
+  text: boolean
+  /** The file whose `.br`/`.gz` siblings may hold the body; none when the server changes it. */
+  siblingsOf: string | undefined
   variants: Partial<Record<'br' | 'gzip', Promise<Buffer>>>
 }
 
@@ -87,8 +98,10 @@ type Entry = {
  * `?projectId=`; a duplicate, case-variant, encoded or malformed one is refused with 400, see
  * `projectIdParameter`), the injected runtime config and `no-cache`; hashed `/assets/` and
  * `/sdk/<version>/sdk.js` are immutable; the SDK's paths answer any origin (CORS `*`, CORP
- * `cross-origin`), so `<script integrity crossorigin>` works; bodies are compressed (br, gzip)
- * once and kept in memory.
+ * `cross-origin`), so `<script integrity crossorigin>` works. A compressed body (br, gzip) is
+ * the file's precompressed sibling (`name.br`, `name.gz`, see `precompress()`) when that decodes
+ * to exactly the file, else compressed here at brotli 11 / gzip 9 (HTML always: its config is
+ * injected); either is read or made once per file version and kept in memory.
  *
  * @example
  * const modal = createStaticServer({
@@ -129,8 +142,30 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
     let body = await readFile(file)
     if (html) body = Buffer.from(injectRuntimeConfig(body.toString('utf8'), runtimeConfig))
     const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27)
-    const compressible = isCompressible(contentType(file)) && body.length >= COMPRESS_MIN_BYTES
-    return { signature, body, hash, compressible, variants: {} }
+    const type = contentType(file)
+    const compressible = isCompressible(type) && body.length >= COMPRESS_MIN_BYTES
+    const text = type !== 'application/wasm'
+    return {
+      signature,
+      body,
+      hash,
+      compressible,
+      text,
+      siblingsOf: html ? undefined : file,
+      variants: {},
+    }
+  }
+
+  // A sibling is used only when it decodes to this very body: one left by another build (older
+  // or newer, e.g. a file put back with its old mtime) or a half-written one never is.
+  const encode = async (entry: Entry, encoding: 'br' | 'gzip'): Promise<Buffer> => {
+    if (entry.siblingsOf !== undefined) {
+      const sibling = await readFile(entry.siblingsOf + ENCODING_SUFFIX[encoding]).catch(
+        () => undefined,
+      )
+      if (sibling && (await decodesTo(sibling, encoding, entry.body))) return sibling
+    }
+    return compress(entry.body, encoding, { text: entry.text })
   }
 
   const entryFor = async (file: string, html: boolean): Promise<Entry | undefined> => {
@@ -263,7 +298,7 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
     if (encoding !== 'identity') {
       let variant = entry.variants[encoding]
       if (!variant) {
-        const pending = compress(entry.body, encoding)
+        const pending = encode(entry, encoding)
         entry.variants[encoding] = pending
         pending.catch(() => delete entry.variants[encoding])
         variant = pending

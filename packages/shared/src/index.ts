@@ -1,3 +1,4 @@
+export * from './acceptEncoding.js'
 export * from './blockchainApi.js'
 export * from './caip.js'
 export * from './custody.js'
