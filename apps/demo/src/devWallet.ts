@@ -54,6 +54,16 @@ const save = () =>
 const emit = (event: string, ...args: unknown[]) => {
   for (const listener of listeners.get(event) ?? []) listener(...args)
 }
+// Like an extension, one wallet for every tab of the site: a connection granted in another tab
+// is granted here too.
+addEventListener('storage', (event) => {
+  if (event.key !== STORE || event.newValue === null) return
+  const next = JSON.parse(event.newValue) as typeof saved
+  if (next.permitted === true && !permitted) {
+    permitted = true
+    emit('accountsChanged', [account().address])
+  }
+})
 const error = (code: number, message: string) => Object.assign(new Error(message), { code })
 
 async function approve(what: string): Promise<void> {

@@ -135,11 +135,13 @@ function View({ screen }: { screen: Screen }) {
 const FOCUSABLE =
   'button:not([disabled]), a[href], input:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
-/** Keeps Tab inside the card and moves focus in when the view changes. */
+/**
+ * Keeps Tab inside the card and moves focus in when the view changes. The host focuses this frame
+ * in the click that shows it: focus then moves onto the prepared view at once, in the same frame.
+ */
 function useFocus(card: React.RefObject<HTMLDivElement | null>, key: string, open: boolean) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` changes with the view; that is the trigger
   useEffect(() => {
-    if (!open) return
     // A view may name its first control (a search box); otherwise the dialog itself takes
     // focus, so screen readers announce it and Tab starts at the first control.
     const focus = (force: boolean) => {
@@ -148,12 +150,38 @@ function useFocus(card: React.RefObject<HTMLDivElement | null>, key: string, ope
       const target = node.querySelector<HTMLElement>('[data-autofocus]') ?? node
       target.focus({ preventScroll: true })
     }
-    focus(true)
-    // The host focuses this frame when it shows it; if that comes after the render, move in then.
+    if (open) focus(true)
     const onWindowFocus = () => focus(false)
     addEventListener('focus', onWindowFocus)
     return () => removeEventListener('focus', onWindowFocus)
   }, [card, key, open])
+}
+
+/**
+ * Marks `porthole:view-visible` (a User Timing mark, its `startTime` the frame in which the card
+ * became visible, `detail` the view) each time the host shows the frame: what `npm run bench` and
+ * the e2e tests read as "click → usable view painted". Costs one IntersectionObserver.
+ */
+function useVisibleMark(card: React.RefObject<HTMLDivElement | null>, view: string) {
+  const viewRef = useRef(view)
+  viewRef.current = view
+  useEffect(() => {
+    const node = card.current
+    if (!node || typeof IntersectionObserver === 'undefined') return
+    let visible = false
+    const observer = new IntersectionObserver((entries) => {
+      const entry = entries.at(-1)
+      if (!entry || entry.isIntersecting === visible) return
+      visible = entry.isIntersecting
+      if (visible)
+        performance.mark('porthole:view-visible', {
+          startTime: entry.time,
+          detail: { view: viewRef.current },
+        })
+    })
+    observer.observe(node)
+    return () => observer.disconnect()
+  }, [card])
 }
 
 function onKeyDown(event: React.KeyboardEvent<HTMLDivElement>) {
@@ -216,8 +244,20 @@ function Toast() {
   )
 }
 
-/** The whole modal; renders nothing while closed. */
+/**
+ * The whole modal. Once the handshake is done it keeps the view it would open on rendered while
+ * closed (the host hides the frame), so opening only reveals it; until then the page's own
+ * skeleton card (index.html) stands in.
+ */
 export function App() {
+  const ready = useModal((s) => s.ready)
+  useLayoutEffect(() => {
+    if (ready) document.getElementById('ph-skeleton')?.remove()
+  }, [ready])
+  return ready ? <Shell /> : null
+}
+
+function Shell() {
   const open = useModal((s) => s.open)
   const history = useModal((s) => s.history)
   const shake = useModal((s) => s.shake)
@@ -229,88 +269,85 @@ export function App() {
   const screen = history.at(-1) ?? { view: 'Connect' as const }
   const height = useAnimatedHeight(inner)
   useFocus(card, `${history.length}:${screen.view}`, open)
+  useVisibleMark(card, screen.view)
 
   const style: Record<string, string | number> = { ...config.themeVariables }
   const unconfigured = alert?.fatal && alert.message === t('projectIdNotConfigured')
   const canGoBack = history.length > 1 || (screen.view === 'Connect' && connected)
 
   return (
-    <div className="ph-root" data-theme={config.themeMode} style={style} hidden={!open}>
-      {open ? (
-        <>
-          <div
-            className="ph-backdrop"
-            data-testid="backdrop"
-            onClick={Modal.requestClose}
-            aria-hidden="true"
-          />
-          <div className="ph-layer">
-            <div
-              ref={card}
-              className="ph-card"
-              role="dialog"
-              aria-modal="true"
-              aria-labelledby="ph-title"
-              data-shake={shake}
-              data-view={screen.view}
-              tabIndex={-1}
-              onKeyDown={onKeyDown}
+    <div className="ph-root" data-theme={config.themeMode} data-open={open} style={style}>
+      <div
+        className="ph-backdrop"
+        data-testid="backdrop"
+        onClick={Modal.requestClose}
+        aria-hidden="true"
+      />
+      <div className="ph-layer">
+        <div
+          ref={card}
+          className="ph-card"
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby="ph-title"
+          data-shake={shake}
+          data-view={screen.view}
+          tabIndex={-1}
+          onKeyDown={onKeyDown}
+        >
+          <header className="ph-header">
+            {canGoBack && !unconfigured ? (
+              <button
+                type="button"
+                className="ph-icon-button"
+                aria-label={t('back')}
+                onClick={Modal.back}
+              >
+                <Icon name="back" />
+              </button>
+            ) : screen.view === 'Connect' && !unconfigured ? (
+              <button
+                type="button"
+                className="ph-icon-button"
+                aria-label={t('help')}
+                onClick={() => Modal.push({ view: 'WhatIsAWallet' })}
+              >
+                <Icon name="help" />
+              </button>
+            ) : (
+              <span />
+            )}
+            <h2 id="ph-title" className="ph-title" key={screen.view}>
+              {unconfigured ? t('connectWallet') : title(screen)}
+            </h2>
+            <button
+              type="button"
+              className="ph-icon-button"
+              aria-label={t('close')}
+              onClick={Modal.requestClose}
             >
-              <header className="ph-header">
-                {canGoBack && !unconfigured ? (
-                  <button
-                    type="button"
-                    className="ph-icon-button"
-                    aria-label={t('back')}
-                    onClick={Modal.back}
-                  >
-                    <Icon name="back" />
-                  </button>
-                ) : screen.view === 'Connect' && !unconfigured ? (
-                  <button
-                    type="button"
-                    className="ph-icon-button"
-                    aria-label={t('help')}
-                    onClick={() => Modal.push({ view: 'WhatIsAWallet' })}
-                  >
-                    <Icon name="help" />
-                  </button>
-                ) : (
-                  <span />
-                )}
-                <h2 id="ph-title" className="ph-title" key={screen.view}>
-                  {unconfigured ? t('connectWallet') : title(screen)}
-                </h2>
-                <button
-                  type="button"
-                  className="ph-icon-button"
-                  aria-label={t('close')}
-                  onClick={Modal.requestClose}
-                >
-                  <Icon name="close" />
-                </button>
-              </header>
-              <Alert />
-              <div className="ph-body-frame" style={height === undefined ? undefined : { height }}>
-                <div ref={inner}>
-                  {unconfigured ? (
-                    <div className="ph-body">
-                      <p className="ph-muted" style={{ padding: '8px 8px 16px' }}>
-                        {t('projectIdNotConfiguredHint')}
-                      </p>
-                    </div>
-                  ) : (
-                    <div className="ph-body" key={`${history.length}:${screen.view}`}>
-                      <View screen={screen} />
-                    </div>
-                  )}
+              <Icon name="close" />
+            </button>
+          </header>
+          <Alert />
+          <div className="ph-body-frame" style={height === undefined ? undefined : { height }}>
+            <div ref={inner}>
+              {unconfigured ? (
+                <div className="ph-body">
+                  <p className="ph-muted" style={{ padding: '8px 8px 16px' }}>
+                    {t('projectIdNotConfiguredHint')}
+                  </p>
                 </div>
-              </div>
-              <Toast />
+              ) : (
+                <div className="ph-body" key={`${history.length}:${screen.view}`}>
+                  <View screen={screen} />
+                </div>
+              )}
             </div>
           </div>
-        </>
-      ) : null}
+          <Toast />
+        </div>
+      </div>
     </div>
   )
 }

@@ -28,7 +28,12 @@ import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
 import { attachHost } from './host/bridge.js'
 import { t } from './i18n/en.js'
 import { runtime } from './runtime.js'
-import { frameStorageAvailable, keepStateInHost, loadPersisted } from './store/persist.js'
+import {
+  frameStorageAvailable,
+  keepStateInHost,
+  loadPersisted,
+  STORAGE_KEY,
+} from './store/persist.js'
 import { store } from './store/store.js'
 import './theme/styles.css'
 
@@ -115,6 +120,17 @@ function start(): void {
       channel.on('injectedEvent', (event) => Connection.onInjectedEvent(event))
       attachHost(channel as never)
       store.setState({ ready: true })
+      Modal.prepare()
+      // While closed, the prepared view follows the connection (Account once connected).
+      store.subscribe((next, previous) => {
+        if (!next.open && next.connection.status !== previous.connection.status) Modal.prepare()
+      })
+      // Another tab of this site connected (the persisted slice changed): restore that session
+      // here too, so the prepared view (and the dapp) follow without a reload.
+      addEventListener('storage', (event) => {
+        if (event.key === STORAGE_KEY && store.getState().connection.status === 'disconnected')
+          void Connection.restoreSession()
+      })
       void Auth.restoreAuth().then(async (restored) => {
         if (!restored) await Connection.restoreSession()
       })

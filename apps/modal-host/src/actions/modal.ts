@@ -1,5 +1,9 @@
 /**
  * Opening, closing and navigating the modal, toasts and the shake.
+ *
+ * While closed the modal keeps the view it would open on rendered (Connect, or Account when
+ * connected: {@link prepare}), so `open()` only reveals it: the host shows the frame in the click's
+ * task and the first frame after the click is the usable view.
  */
 import type { OpenableView } from '@porthole/protocol'
 import { UserRejectedRequestError } from '@porthole/protocol'
@@ -21,14 +25,40 @@ export const TOAST_AUTO_CLOSE_MS = 2500
  * open({ view: 'Networks' })
  */
 export function open(parameters: { view?: OpenableView | undefined } = {}): void {
+  const screen = nextScreen(parameters.view)
+  const { history } = store.getState()
+  // The prepared screen stays mounted (same object): nothing is rebuilt on the click path.
+  const prepared = history.length === 1 && sameScreen(history[0], screen)
+  store.setState({ open: true, history: prepared ? history : [screen], toast: null })
+}
+
+/**
+ * While closed, renders the screen the next `open()` shows, with its data; runs after the
+ * handshake and whenever the connection changes while closed.
+ *
+ * @example
+ * prepare()
+ */
+export function prepare(): void {
+  const { open, history } = store.getState()
+  if (open) return
+  const screen = nextScreen(undefined)
+  if (history.length === 1 && sameScreen(history[0], screen)) return
+  store.setState({ history: [screen] })
+}
+
+function nextScreen(requested: OpenableView | undefined): Screen {
   const { connection, config } = store.getState()
-  const screen = openingScreen({
-    requested: parameters.view,
+  return openingScreen({
+    requested,
     connected: connection.status === 'connected',
     hasAdapters: true,
     isMobile: config.isMobile,
   })
-  store.setState({ open: true, history: [screen], toast: null })
+}
+
+function sameScreen(a: Screen | undefined, b: Screen): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b)
 }
 
 /**
@@ -42,6 +72,7 @@ export function close(): void {
   store.setState({ open: false, toast: null, loading: false })
   Waiters.rejectAll(new UserRejectedRequestError('Modal closed'))
   for (const listener of closeListeners) listener()
+  prepare()
 }
 
 const closeListeners: (() => void)[] = []

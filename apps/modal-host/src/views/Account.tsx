@@ -8,6 +8,7 @@ import { DisconnectRow } from '../components/DisconnectRow.js'
 import { Icon } from '../components/Icon.js'
 import { Avatar, NetworkImage, Picture } from '../components/Images.js'
 import { t } from '../i18n/en.js'
+import { CACHE_DURATIONS } from '../rules/caches.js'
 import { authDisplayName } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
 import { AccountTabsView, WalletSendView } from './lazyViews.js'
@@ -52,6 +53,21 @@ export function Account() {
     void Balance.refresh()
     void refreshIdentity()
   }, [connection.address])
+  // Prepared behind a closed modal, the balance is re-read at idle by its cache rule, so the
+  // next open shows a current one without reading anything on the click path.
+  const open = useModal((s) => s.open)
+  useEffect(() => {
+    if (open) return
+    const refresh = () => void Balance.refresh()
+    const timer = setInterval(
+      () =>
+        'requestIdleCallback' in window
+          ? requestIdleCallback(refresh, { timeout: 5000 })
+          : setTimeout(refresh, 0),
+      CACHE_DURATIONS.nativeBalance,
+    )
+    return () => clearInterval(timer)
+  }, [open])
   const address = connection.address ?? ''
   const explorer = network?.blockExplorers?.default.url
   const copy = async () => {

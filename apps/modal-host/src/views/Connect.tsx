@@ -71,7 +71,12 @@ export function Legal() {
  */
 export function Connect() {
   const { sections, count } = useConnectSections()
-  useEffect(() => WalletConnect.warmUpWalletConnect(ConnectingWalletConnectView.preload), [])
+  // The WalletConnect provider (a large chunk and a socket) warms up once the user sees Connect,
+  // not while it is prepared behind a closed modal: it is not part of the first view.
+  const open = useModal((s) => s.open)
+  useEffect(() => {
+    if (open) WalletConnect.warmUpWalletConnect(ConnectingWalletConnectView.preload)
+  }, [open])
   const config = useModal((s) => s.config)
   const walletSection = (
     <ul className="ph-list" aria-label={t('connectWallet')} key="wallet">
