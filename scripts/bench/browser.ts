@@ -1,34 +1,47 @@
 /**
- * Browser benchmarks on the real stack in Debian's Chromium: bytes before the first click,
- * click → modal visible (preloaded and cold), the host ↔ modal round trip and the SDK
- * provider's overhead on eth_chainId.
+ * Browser benchmarks on the real stack in Debian's Chromium, measured as the user gets them:
+ * - bytes on the wire as the servers sent them (encoded body + headers, from the network), both
+ *   frames included, until the first usable view;
+ * - click → usable view painted: the host records the click event's time, the modal frame marks
+ *   `porthole:view-visible` in the frame in which its card became visible (App.tsx); the two
+ *   clocks are compared through `performance.timeOrigin`. Preloaded and cold, disconnected
+ *   (Connect) and connected (Account);
+ * - requests and long tasks (> 50 ms, either frame) between the click and the usable view;
+ * - the host ↔ modal round trip and the SDK provider's overhead on eth_chainId.
  */
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { resolve } from 'node:path'
 import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
-import { chromium, type Page } from 'playwright-core'
-import { brotli } from './sdkSize.js'
+import { type BrowserContext, chromium, type Frame, type Page } from 'playwright-core'
 import { quantile } from './stats.js'
 
 export const BENCH_PORT = 4020
 export const BENCH_ORIGIN = `http://localhost:${BENCH_PORT}`
+const MODAL_ORIGIN = 'http://127.0.0.1:4100'
+const CLICKS = 20
+const COLD_SAMPLES = 10
 
-/** A bare host page: the script tag, a button that opens the modal, in-page timing hooks. */
+/**
+ * A bare host page: the script tag, a button that opens the modal, and in-page records of each
+ * click's time and the host's long tasks (epoch milliseconds).
+ */
 const PAGE = `<!doctype html><html><head><title>bench</title>
-<script src="http://127.0.0.1:4100/sdk.js" data-project-id="porthole-demo" data-networks="eip155:31337,eip155:31338"></script>
-</head><body><button id="open">Open</button>
 <script>
-window.__box = []; window.__view = []
-document.getElementById('open').addEventListener('click', () => {
-  const t0 = performance.now()
-  let boxSeen = false
-  const off = porthole.subscribe((s) => { if (s.view) { window.__view.push(performance.now() - t0); off() } })
+window.__clicks = []; window.__box = []; window.__long = []
+new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push([performance.timeOrigin + e.startTime, e.duration]) }).observe({ type: 'longtask', buffered: true })
+</script>
+<script src="${MODAL_ORIGIN}/sdk.js" data-project-id="porthole-demo" data-networks="eip155:31337,eip155:31338"></script>
+</head><body><button id="open" style="position:fixed;left:20px;top:20px;width:120px;height:40px">Open</button>
+<script>
+document.getElementById('open').addEventListener('click', (event) => {
+  const at = performance.timeOrigin + event.timeStamp
+  window.__clicks.push(at)
   porthole.open()
   const frame = document.querySelector('iframe[title="Connect a wallet"]')
   const check = () => {
     const r = frame.getBoundingClientRect()
-    if (frame.closest('dialog').open && r.width > 0 && r.height > 0) window.__box.push(performance.now() - t0)
+    if (frame.closest('dialog').open && r.width > 0 && r.height > 0) window.__box.push(performance.timeOrigin + performance.now() - at)
     else requestAnimationFrame(check)
   }
   requestAnimationFrame(check)
@@ -61,23 +74,182 @@ type W = Window & {
     getState(): { status: string; open: boolean; caipNetworkId: string | null }
     getProvider(ns: 'eip155'): { request(a: { method: string }): Promise<unknown> }
   }
-  portholeDevWallet: { provider: { request(a: { method: string }): Promise<unknown> } }
+  __clicks: number[]
   __box: number[]
-  __view: number[]
+  __long: [number, number][]
 }
 
-async function ready(page: Page) {
+/** One response as it came over the wire. */
+type Transfer = { url: string; at: number; body: number; headers: number }
+
+/** Records every response of a context (frames included) with its encoded size. */
+function recordTransfers(context: BrowserContext): Transfer[] {
+  const transfers: Transfer[] = []
+  context.on('requestfinished', async (request) => {
+    const at = Date.now()
+    const sizes = await request.sizes().catch(() => undefined)
+    if (!sizes) return
+    transfers.push({
+      url: request.url(),
+      at,
+      body: sizes.responseBodySize,
+      headers: sizes.responseHeadersSize,
+    })
+  })
+  return transfers
+}
+
+/** Epoch times at which requests were sent, for the requests-after-the-click count. */
+function recordRequests(context: BrowserContext): { url: string; at: number }[] {
+  const requests: { url: string; at: number }[] = []
+  context.on('request', (request) => requests.push({ url: request.url(), at: Date.now() }))
+  return requests
+}
+
+function modalFrame(page: Page): Frame {
+  const frame = page.frames().find((f) => f.url().startsWith(`${MODAL_ORIGIN}/`))
+  if (!frame) throw new Error('No modal frame')
+  return frame
+}
+
+/** Starts recording the modal frame's long tasks (epoch ms), earlier ones included. */
+async function watchFrameLongTasks(frame: Frame): Promise<void> {
+  await frame.evaluate(`(() => {
+    if (window.__long) return
+    window.__long = []
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push([performance.timeOrigin + e.startTime, e.duration]) }).observe({ type: 'longtask', buffered: true })
+  })()`)
+}
+
+/** The modal's `porthole:view-visible` marks as epoch ms. */
+async function visibleMarks(frame: Frame): Promise<{ at: number; view: string }[]> {
+  return (await frame.evaluate(
+    `performance.getEntriesByName('porthole:view-visible').map((e) => ({ at: performance.timeOrigin + e.startTime, view: e.detail && e.detail.view }))`,
+  )) as {
+    at: number
+    view: string
+  }[]
+}
+
+/** Waits until the modal has prepared `view` behind the closed dialog, images decoded. */
+async function prepared(page: Page, view: 'Connect' | 'Account'): Promise<void> {
   await page.waitForFunction(
     () => (window as unknown as W).porthole?.getState().caipNetworkId !== null,
   )
+  const frame = modalFrame(page)
+  // Polled by a timer: a hidden frame runs no animation frames.
+  await frame.waitForFunction(
+    (v) => {
+      const card = document.querySelector(`.ph-card[data-view="${v}"]`)
+      if (!card) return false
+      if (v === 'Connect' && !card.querySelector('.ph-list li img')) return false
+      if (
+        v === 'Account' &&
+        card.querySelector('[data-testid="account-balance"]')?.textContent === '…'
+      )
+        return false
+      return [...card.querySelectorAll('img')].every((img) => img.complete)
+    },
+    view,
+    { polling: 50 },
+  )
+  await page.waitForLoadState('networkidle')
 }
 
-async function clickAndWait(page: Page, count: number) {
-  await page.evaluate(() => document.getElementById('open')?.click())
-  await page.waitForFunction(
-    (n) =>
-      (window as unknown as W).__view.length >= n && (window as unknown as W).__box.length >= n,
-    count,
+/** What happened between one click and the usable view. */
+type ClickSample = {
+  usable: number
+  box: number
+  view: string
+  requests: string[]
+  longTasks: number[]
+}
+
+/** Clicks Open `count` times (closing in between) and measures each click. */
+async function clickSamples(
+  page: Page,
+  requests: { url: string; at: number }[],
+  count: number,
+  expected: string,
+): Promise<ClickSample[]> {
+  const frame = modalFrame(page)
+  await watchFrameLongTasks(frame)
+  const samples: ClickSample[] = []
+  for (let i = 0; i < count; i++) {
+    const before = (await visibleMarks(frame)).length
+    await page.locator('#open').click()
+    await frame.waitForFunction(
+      (n) => performance.getEntriesByName('porthole:view-visible').length > n,
+      before,
+      { polling: 20 },
+    )
+    samples.push(await sampleOf(page, frame, requests, before, expected))
+    await page.evaluate(() => (window as unknown as W).porthole.close())
+    await page.waitForTimeout(150)
+  }
+  return samples
+}
+
+async function sampleOf(
+  page: Page,
+  frame: Frame,
+  requests: { url: string; at: number }[],
+  marksBefore: number,
+  expected: string,
+): Promise<ClickSample> {
+  const mark = (await visibleMarks(frame)).slice(marksBefore).find((m) => m.view === expected)
+  if (!mark) throw new Error(`The modal showed no ${expected} view after the click`)
+  const host = await page.evaluate(() => {
+    const w = window as unknown as W
+    return { click: w.__clicks.at(-1) as number, box: w.__box.at(-1) ?? Number.NaN, long: w.__long }
+  })
+  const frameLong = (await frame.evaluate('window.__long || []')) as [number, number][]
+  const within = (at: number) => at >= host.click && at <= mark.at
+  return {
+    usable: mark.at - host.click,
+    box: host.box,
+    view: mark.view,
+    requests: requests.filter((r) => within(r.at)).map((r) => r.url),
+    longTasks: [...host.long, ...frameLong]
+      .filter(([start, duration]) => start + duration >= host.click && start <= mark.at)
+      .map(([, duration]) => duration),
+  }
+}
+
+function onTheWire(transfers: Transfer[], until = Number.POSITIVE_INFINITY) {
+  const list = transfers.filter((t) => t.at <= until)
+  return {
+    requests: list.length,
+    bytes: list.reduce((sum, t) => sum + t.body + t.headers, 0),
+    files: list
+      .map((t) => ({ url: t.url.replace(/\?.*$/, ''), bytes: t.body + t.headers }))
+      .sort((a, b) => b.bytes - a.bytes),
+  }
+}
+
+const summary = (samples: number[]) => ({
+  median: quantile(samples, 0.5),
+  p95: quantile(samples, 0.95),
+  p99: quantile(samples, 0.99),
+})
+
+function clickSummary(samples: ClickSample[]) {
+  return {
+    n: samples.length,
+    usable: summary(samples.map((s) => s.usable)),
+    box: summary(samples.map((s) => s.box)),
+    requestsAfterClick: samples.reduce((sum, s) => sum + s.requests.length, 0),
+    requestUrls: [...new Set(samples.flatMap((s) => s.requests))],
+    longTasksAfterClick: samples.reduce((sum, s) => sum + s.longTasks.length, 0),
+    longestTask: Math.max(0, ...samples.flatMap((s) => s.longTasks)),
+  }
+}
+
+/** Injects the Porthole Dev Wallet (approves everything) into a page's top window. */
+async function withDevWallet(page: Page, root: string): Promise<void> {
+  const devWallet = readFileSync(resolve(root, 'apps/demo/dist/dev-wallet.js'), 'utf8')
+  await page.addInitScript(
+    `if (window.top === window) { window.portholeDevWalletConfig = { mode: 'approve' };\n${devWallet}\n}`,
   )
 }
 
@@ -86,45 +258,19 @@ export async function browserBenchmarks(root: string) {
   const servers = await serve()
   const browser = await chromium.launch(chromiumLaunchOptions)
   try {
-    // 1. Everything the host page loads before the first click (frames included).
+    // 1. Disconnected, preloaded: everything the page loads until Connect is prepared, then clicks.
     const context = await browser.newContext()
+    const transfers = recordTransfers(context)
+    const requests = recordRequests(context)
     const page = await context.newPage()
-    const loaded: { url: string; transferred: number; brotli: number }[] = []
-    context.on('requestfinished', async (request) => {
-      const response = await request.response()
-      if (!response) return
-      const sizes = await request.sizes()
-      const body = await response.body().catch(() => Buffer.alloc(0))
-      loaded.push({
-        url: request.url(),
-        transferred: sizes.responseBodySize + sizes.responseHeadersSize,
-        brotli: brotli(body),
-      })
-    })
     await page.goto(BENCH_ORIGIN)
-    await ready(page)
-    await page.waitForLoadState('networkidle')
-    const beforeClick = {
-      requests: loaded.length,
-      transferred: loaded.reduce((s, r) => s + r.transferred, 0),
-      brotli: loaded.reduce((s, r) => s + r.brotli, 0),
-      files: loaded
-        .map((r) => ({ url: r.url.replace(/\?.*$/, ''), brotli: r.brotli }))
-        .sort((a, b) => b.brotli - a.brotli),
-    }
+    await prepared(page, 'Connect')
+    const firstClickAt = Date.now()
+    const connect = await clickSamples(page, requests, CLICKS, 'Connect')
+    const beforeClick = onTheWire(transfers, firstClickAt)
+    const sdk = transfers.find((t) => new URL(t.url).pathname === '/sdk.js')
 
-    // 2. Click → modal visible, preloaded: 20 clicks on one page.
-    for (let i = 1; i <= 20; i++) {
-      await clickAndWait(page, i)
-      await page.evaluate(() => (window as unknown as W).porthole.close())
-      await page.waitForTimeout(100)
-    }
-    const preloaded = await page.evaluate(() => ({
-      box: (window as unknown as W).__box,
-      view: (window as unknown as W).__view,
-    }))
-
-    // 3. Host ↔ modal round trip of a no-op (switching to the active network does nothing).
+    // 2. Host ↔ modal round trip of a no-op (switching to the active network does nothing).
     const roundTrips = await page.evaluate(async () => {
       const { porthole } = window as unknown as W
       const active = porthole.getState().caipNetworkId as string
@@ -140,37 +286,49 @@ export async function browserBenchmarks(root: string) {
     })
     await context.close()
 
-    // 4. Cold: a fresh context (empty cache) per sample, click as soon as the page has parsed.
-    const cold = { box: [] as number[], view: [] as number[] }
-    for (let i = 0; i < 20; i++) {
+    // 3. Cold: a fresh context (empty cache) per sample, clicked as soon as the page has parsed.
+    const cold: ClickSample[] = []
+    const coldBytes: number[] = []
+    for (let i = 0; i < COLD_SAMPLES; i++) {
       const fresh = await browser.newContext()
+      const freshTransfers = recordTransfers(fresh)
+      const freshRequests = recordRequests(fresh)
       const p = await fresh.newPage()
       await p.goto(BENCH_ORIGIN, { waitUntil: 'domcontentloaded' })
-      await clickAndWait(p, 1)
-      const sample = await p.evaluate(() => ({
-        box: (window as unknown as W).__box[0] as number,
-        view: (window as unknown as W).__view[0] as number,
-      }))
-      cold.box.push(sample.box)
-      cold.view.push(sample.view)
+      await p.locator('#open').click()
+      await p.waitForFunction(() => (window as unknown as W).porthole?.getState().open)
+      const frame = modalFrame(p)
+      await frame.waitForFunction(() =>
+        performance
+          .getEntriesByName('porthole:view-visible')
+          .some((e) => (e as PerformanceMark).detail?.view === 'Connect'),
+      )
+      await watchFrameLongTasks(frame)
+      const sample = await sampleOf(p, frame, freshRequests, 0, 'Connect')
+      cold.push(sample)
+      const click = (await p.evaluate(() => (window as unknown as W).__clicks[0])) as number
+      coldBytes.push(onTheWire(freshTransfers, click + sample.usable).bytes)
       await fresh.close()
     }
 
-    // 5. eth_chainId through the SDK provider vs directly on the injected wallet.
+    // 4. Connected, preloaded: the dev wallet connects, the modal prepares Account while closed.
     const walletContext = await browser.newContext()
+    const walletRequests = recordRequests(walletContext)
     const walletPage = await walletContext.newPage()
-    const devWallet = readFileSync(resolve(root, 'apps/demo/dist/dev-wallet.js'), 'utf8')
-    await walletPage.addInitScript(
-      `if (window.top === window) { window.portholeDevWalletConfig = { mode: 'approve' };\n${devWallet}\n}`,
-    )
+    await withDevWallet(walletPage, root)
     await walletPage.goto(BENCH_ORIGIN)
-    await ready(walletPage)
+    await prepared(walletPage, 'Connect')
     const connecting = walletPage.evaluate(() => (window as unknown as W).porthole.connect())
     await walletPage
       .frameLocator('iframe[title="Connect a wallet"]')
       .getByRole('button', { name: 'Porthole Dev Wallet' })
       .click()
     await connecting
+    await walletPage.evaluate(() => (window as unknown as W).porthole.close())
+    await prepared(walletPage, 'Account')
+    const account = await clickSamples(walletPage, walletRequests, CLICKS, 'Account')
+
+    // 5. eth_chainId through the SDK provider vs directly on the injected wallet.
     // In-page code as text: tsx would wrap named inner functions in a helper the page lacks.
     const chainId = (await walletPage.evaluate(`(async () => {
       const time = async (request) => {
@@ -193,15 +351,12 @@ export async function browserBenchmarks(root: string) {
     })()`)) as { sdk: number[]; direct: number[] }
     await walletContext.close()
 
-    const summary = (samples: number[]) => ({
-      median: quantile(samples, 0.5),
-      p95: quantile(samples, 0.95),
-      p99: quantile(samples, 0.99),
-    })
     return {
+      sdkOnTheWire: sdk ? { body: sdk.body, headers: sdk.headers } : undefined,
       beforeClick,
-      preloaded: { box: summary(preloaded.box), view: summary(preloaded.view) },
-      cold: { box: summary(cold.box), view: summary(cold.view) },
+      connect: clickSummary(connect),
+      account: clickSummary(account),
+      cold: { ...clickSummary(cold), bytesToUsable: summary(coldBytes) },
       roundTrip: { ...summary(roundTrips.samples), mean: roundTrips.mean },
       chainId: { sdk: summary(chainId.sdk), direct: summary(chainId.direct) },
     }

@@ -1,0 +1,137 @@
+/**
+ * Issue 11: the modal is painted before the click. While the host's dialog is closed the modal
+ * keeps the view it will open on rendered with its data, so the first frame in which the card is
+ * visible already holds it; and the bytes a host pays for Porthole stay within budget on the wire.
+ */
+import type { Frame, Page } from '@playwright/test'
+import {
+  connectThroughModal,
+  DEMO_URL,
+  devWalletScript,
+  expect,
+  MODAL_ORIGIN,
+  state,
+  test,
+  waitForPorthole,
+} from '../support/fixtures.js'
+
+type W = Window & { porthole: { open(): Promise<void>; close(): Promise<void> } }
+
+/** What the modal frame showed in the first frame its card was visible. */
+type FirstFrame = { view: string; wallets: number; emailField: boolean; focused: boolean }
+
+function modalFrame(page: Page): Frame {
+  const frame = page.frames().find((f) => f.url().startsWith(`${MODAL_ORIGIN}/`))
+  if (!frame) throw new Error('No modal frame')
+  return frame
+}
+
+/**
+ * Arms a probe in the modal frame: an IntersectionObserver on the card, independent of the app's
+ * own mark, that records what the card held in the first frame it became visible.
+ */
+async function armFirstFrameProbe(page: Page): Promise<void> {
+  await modalFrame(page).evaluate(() => {
+    const card = document.querySelector('.ph-card') as HTMLElement
+    const probe = window as unknown as { __firstFrame?: Promise<FirstFrame> }
+    probe.__firstFrame = new Promise((resolve) => {
+      const observer = new IntersectionObserver((entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return
+        observer.disconnect()
+        resolve({
+          view: card.dataset.view ?? '',
+          wallets: card.querySelectorAll('ul.ph-list li').length,
+          emailField: !!card.querySelector('input[type="email"]'),
+          focused: card.contains(document.activeElement),
+        })
+      })
+      observer.observe(card)
+    })
+  })
+}
+
+function firstFrame(page: Page): Promise<FirstFrame> {
+  return modalFrame(page).evaluate(
+    () => (window as unknown as { __firstFrame: Promise<FirstFrame> }).__firstFrame,
+  )
+}
+
+/** Waits until the closed modal has its opening view rendered. */
+async function preparedView(page: Page, view: string): Promise<void> {
+  await expect
+    .poll(() =>
+      modalFrame(page).evaluate(
+        (v) => !!document.querySelector(`.ph-card[data-view="${v}"] .ph-body`),
+        view,
+      ),
+    )
+    .toBe(true)
+}
+
+test('open: the wallet list and the e-mail field are in the first frame after the click, with focus', async ({
+  dapp,
+}) => {
+  await preparedView(dapp, 'Connect')
+  await expect
+    .poll(() => modalFrame(dapp).evaluate(() => document.querySelectorAll('ul.ph-list li').length))
+    .toBeGreaterThan(2)
+  await armFirstFrameProbe(dapp)
+  await dapp.locator('#connect').click()
+  const shown = await firstFrame(dapp)
+  expect(shown.view).toBe('Connect')
+  expect(shown.wallets).toBeGreaterThan(2)
+  expect(shown.emailField).toBe(true)
+  expect(shown.focused).toBe(true)
+})
+
+test('the view shown is current after a change while hidden: connected in another tab, open shows Account', async ({
+  dapp,
+  context,
+}) => {
+  await preparedView(dapp, 'Connect')
+  const other = await context.newPage()
+  await other.addInitScript(devWalletScript())
+  await other.goto(DEMO_URL)
+  await waitForPorthole(other)
+  await connectThroughModal(other)
+  // The first tab follows without a reload, and prepares Account behind its closed dialog.
+  await expect.poll(() => state(dapp)).toMatchObject({ status: 'connected', open: false })
+  await preparedView(dapp, 'Account')
+  await armFirstFrameProbe(dapp)
+  await dapp.evaluate(() => (window as unknown as W).porthole.open())
+  expect((await firstFrame(dapp)).view).toBe('Account')
+})
+
+test('budget on the wire: sdk.js at most 5,120 B, everything until the first usable view at most 150 KiB', async ({
+  browser,
+}) => {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const porthole: { url: string; bytes: number }[] = []
+  let sdkBody = Number.NaN
+  context.on('requestfinished', async (request) => {
+    const url = new URL(request.url())
+    // What embedding Porthole costs a host: the SDK, both frames and the API they call.
+    if (url.origin === new URL(DEMO_URL).origin) return
+    const sizes = await request.sizes()
+    if (url.pathname === '/sdk.js') sdkBody = sizes.responseBodySize
+    porthole.push({ url: request.url(), bytes: sizes.responseBodySize + sizes.responseHeadersSize })
+  })
+  await page.goto(DEMO_URL)
+  await waitForPorthole(page)
+  await preparedView(page, 'Connect')
+  await page.waitForLoadState('networkidle')
+  await armFirstFrameProbe(page)
+  await page.locator('#connect').click()
+  expect((await firstFrame(page)).view).toBe('Connect')
+  const total = porthole.reduce((sum, r) => sum + r.bytes, 0)
+  const largest = [...porthole]
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 6)
+    .map((r) => `${r.bytes} ${r.url}`)
+  expect(sdkBody, 'sdk.js body on the wire').toBeLessThanOrEqual(5120)
+  expect(total, `bytes on the wire; largest:\n${largest.join('\n')}`).toBeLessThanOrEqual(
+    150 * 1024,
+  )
+  await context.close()
+})
