@@ -131,7 +131,10 @@ export function createApp({
     if (!c.res.headers.has('Content-Security-Policy'))
       c.res.headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
   })
-  app.use('*', compressJson())
+  // Not the auth routes: their answers carry session tokens and key shares beside input the
+  // caller chose, and compression would let response sizes hint at them (BREACH).
+  const compress = compressJson()
+  app.use('*', (c, next) => (c.req.path.startsWith('/auth/') ? next() : compress(c, next)))
   // frame-check is read by host pages on any origin: it sets its own CORS headers.
   app.use('*', (c, next) => (c.req.path === FRAME_CHECK_PATH ? next() : frameOriginCors(c, next)))
 

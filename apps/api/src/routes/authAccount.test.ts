@@ -91,6 +91,20 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
     ).toEqual([])
   })
 
+  test('answers that carry shares are never compressed, however large (their sizes would hint at them)', async () => {
+    t = await open()
+    const { token } = await emailSignIn(t, smtp, 'plain@example.com', DEVICE_A)
+    const auth = bearer(token)
+    const shares = await signedShares({
+      replaces: null,
+      recovery: { kind: 'automatic', ciphertext: share(1200) },
+    })
+    expect((await t.send('PUT', '/auth/v1/shares', shares, auth)).status).toBe(200)
+    const get = await t.get('/auth/v1/shares', { ...auth, 'accept-encoding': 'br, gzip' })
+    expect(get.headers.get('content-encoding')).toBeNull()
+    expect((await get.arrayBuffer()).byteLength).toBeGreaterThan(1024)
+  })
+
   test('a re-split is signed by the wallet key, names the set it replaces, keeps the address and is mailed', async () => {
     t = await open()
     const { token } = await emailSignIn(t, smtp, 'resplit@example.com', DEVICE_A)
