@@ -27,25 +27,28 @@ function modalFrame(page: Page): Frame {
 }
 
 /**
- * Arms a probe in the modal frame: an IntersectionObserver on the card, independent of the app's
- * own mark, that records what the card held in the first frame it became visible.
+ * Arms a probe in the modal frame, independent of the app's own mark: the host focuses the frame
+ * in the click that shows it, and the probe records what the card holds in the first animation
+ * frame after that focus.
  */
 async function armFirstFrameProbe(page: Page): Promise<void> {
   await modalFrame(page).evaluate(() => {
-    const card = document.querySelector('.ph-card') as HTMLElement
     const probe = window as unknown as { __firstFrame?: Promise<FirstFrame> }
     probe.__firstFrame = new Promise((resolve) => {
-      const observer = new IntersectionObserver((entries) => {
-        if (!entries.some((entry) => entry.isIntersecting)) return
-        observer.disconnect()
-        resolve({
-          view: card.dataset.view ?? '',
-          wallets: card.querySelectorAll('ul.ph-list li').length,
-          emailField: !!card.querySelector('input[type="email"]'),
-          focused: card.contains(document.activeElement),
-        })
-      })
-      observer.observe(card)
+      addEventListener(
+        'focus',
+        () =>
+          requestAnimationFrame(() => {
+            const card = document.querySelector('.ph-card') as HTMLElement
+            resolve({
+              view: card.dataset.view ?? '',
+              wallets: card.querySelectorAll('ul.ph-list li').length,
+              emailField: !!card.querySelector('input[type="email"]'),
+              focused: card.contains(document.activeElement),
+            })
+          }),
+        { once: true },
+      )
     })
   })
 }
@@ -97,6 +100,8 @@ test('the view shown is current after a change while hidden: connected in anothe
   // The first tab follows without a reload, and prepares Account behind its closed dialog.
   await expect.poll(() => state(dapp)).toMatchObject({ status: 'connected', open: false })
   await preparedView(dapp, 'Account')
+  // Back to the first tab (a background tab's frames get no focus events).
+  await dapp.bringToFront()
   await armFirstFrameProbe(dapp)
   await dapp.evaluate(() => (window as unknown as W).porthole.open())
   expect((await firstFrame(dapp)).view).toBe('Account')

@@ -14,6 +14,7 @@ import { createServer, type Server } from 'node:http'
 import { resolve } from 'node:path'
 import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
 import { type BrowserContext, chromium, type Frame, type Page } from 'playwright-core'
+import { type Screencast, shows, startScreencast } from './paint.js'
 import { quantile } from './stats.js'
 
 export const BENCH_PORT = 4020
@@ -158,7 +159,11 @@ async function prepared(page: Page, view: 'Connect' | 'Account'): Promise<void> 
 
 /** What happened between one click and the usable view. */
 type ClickSample = {
+  clickAt: number
+  /** Click → the modal frame's own mark. */
   usable: number
+  /** Click → the first screencast frame that shows the card (what the user saw). */
+  onScreen: number
   box: number
   view: string
   requests: string[]
@@ -174,21 +179,49 @@ async function clickSamples(
 ): Promise<ClickSample[]> {
   const frame = modalFrame(page)
   await watchFrameLongTasks(frame)
+  // Where the card is (the frame fills the viewport): learnt on one open, then watched on screen.
+  await page.evaluate(() => (window as unknown as W).porthole.open())
+  await frame.waitForFunction(
+    () => !!document.querySelector('.ph-card')?.getBoundingClientRect().width,
+    undefined,
+    { polling: 20 },
+  )
+  const card = (await frame.evaluate(
+    `(() => { const r = document.querySelector('.ph-card').getBoundingClientRect(); return { left: r.left, top: r.top, width: r.width, vw: innerWidth, vh: innerHeight } })()`,
+  )) as { left: number; top: number; width: number; vw: number; vh: number }
+  // Two points of the card's own background, under its top edge, clear of the title.
+  const points = [0.2, 0.8].map(
+    (f) => [(card.left + card.width * f) / card.vw, (card.top + 6) / card.vh] as const,
+  )
+  await page.evaluate(() => (window as unknown as W).porthole.close())
+  await page.waitForTimeout(150)
+  const cast = await startScreencast(page)
   const samples: ClickSample[] = []
-  for (let i = 0; i < count; i++) {
-    const before = (await visibleMarks(frame)).length
-    await page.locator('#open').click()
-    await frame.waitForFunction(
-      (n) => performance.getEntriesByName('porthole:view-visible').length > n,
-      before,
-      { polling: 20 },
-    )
-    samples.push(await sampleOf(page, frame, requests, before, expected))
-    await page.evaluate(() => (window as unknown as W).porthole.close())
-    await page.waitForTimeout(150)
+  try {
+    for (let i = 0; i < count; i++) {
+      const before = (await visibleMarks(frame)).length
+      await page.locator('#open').click()
+      await frame.waitForFunction(
+        (n) => performance.getEntriesByName('porthole:view-visible').length > n,
+        before,
+        { polling: 20 },
+      )
+      const sample = await sampleOf(page, frame, requests, before, expected)
+      await page.waitForTimeout(100)
+      const click = sample.clickAt
+      const shown = cast.framesAfter(click).find((f) => shows(f, points, CARD_DARK))
+      samples.push({ ...sample, onScreen: shown ? shown.at - click : Number.NaN })
+      await page.evaluate(() => (window as unknown as W).porthole.close())
+      await page.waitForTimeout(150)
+    }
+  } finally {
+    await cast.stop()
   }
   return samples
 }
+
+/** The dark theme's card colour (`--ph-color-card`). */
+const CARD_DARK = [0x19, 0x1a, 0x1a] as const
 
 async function sampleOf(
   page: Page,
@@ -201,12 +234,18 @@ async function sampleOf(
   if (!mark) throw new Error(`The modal showed no ${expected} view after the click`)
   const host = await page.evaluate(() => {
     const w = window as unknown as W
-    return { click: w.__clicks.at(-1) as number, box: w.__box.at(-1) ?? Number.NaN, long: w.__long }
+    return {
+      click: w.__clicks.at(-1) as number,
+      box: w.__box.at(-1) ?? Number.NaN,
+      long: w.__long,
+    }
   })
   const frameLong = (await frame.evaluate('window.__long || []')) as [number, number][]
   const within = (at: number) => at >= host.click && at <= mark.at
   return {
+    clickAt: host.click,
     usable: mark.at - host.click,
+    onScreen: Number.NaN,
     box: host.box,
     view: mark.view,
     requests: requests.filter((r) => within(r.at)).map((r) => r.url),
@@ -237,6 +276,7 @@ function clickSummary(samples: ClickSample[]) {
   return {
     n: samples.length,
     usable: summary(samples.map((s) => s.usable)),
+    onScreen: summary(samples.map((s) => s.onScreen)),
     box: summary(samples.map((s) => s.box)),
     requestsAfterClick: samples.reduce((sum, s) => sum + s.requests.length, 0),
     requestUrls: [...new Set(samples.flatMap((s) => s.requests))],

@@ -69,9 +69,11 @@ for (const file of beforeClick.files.slice(0, 10))
   console.log(`    ${bytes(file.bytes).padStart(9)}  ${file.url}`)
 const line = (label: string, s: typeof connect) =>
   console.log(
-    `  ${label}: median ${ms(s.usable.median)}, p95 ${ms(s.usable.p95)} (n=${s.n}); requests after the click ${s.requestsAfterClick}${s.requestUrls.length ? ` (${s.requestUrls.join(', ')})` : ''}; long tasks ${s.longTasksAfterClick}${s.longTasksAfterClick ? ` (longest ${ms(s.longestTask)})` : ''}`,
+    `  ${label}: median ${ms(s.usable.median)}, p95 ${ms(s.usable.p95)} (n=${s.n})${Number.isNaN(s.onScreen.median) ? '' : `; on screen (screencast) median ${ms(s.onScreen.median)}, p95 ${ms(s.onScreen.p95)}`}; requests after the click ${s.requestsAfterClick}${s.requestUrls.length ? ` (${s.requestUrls.join(', ')})` : ''}; long tasks ${s.longTasksAfterClick}${s.longTasksAfterClick ? ` (longest ${ms(s.longestTask)})` : ''}`,
   )
-console.log("\nClick → usable view painted (the modal frame's first frame with the card visible)")
+console.log(
+  "\nClick → usable view: the first frame the modal renders open (its mark, taken in that frame's animation-frame callbacks); on screen: the first composited frame of the page that shows the card (CDP screencast, swap time)",
+)
 line('Connect, preloaded', connect)
 line('Account, preloaded (connected)', account)
 line('Connect, cold (clicked at DOMContentLoaded)', cold)

@@ -3,6 +3,11 @@
  * behind is inert), a full-viewport transparent iframe inside it, created hidden so the modal
  * app is preloaded. Focus moves in on open and back to the opener on close; page scroll is
  * locked while open.
+ *
+ * Closed, the dialog stays laid out over the viewport but fully transparent, click-through and
+ * `inert` (out of the tab order and the accessibility tree), not `display: none`: browsers stop
+ * rendering a hidden cross-origin frame, and restarting it cost a frame on every open. So the
+ * view the modal prepared is already painted, and the first frame after the click shows it.
  */
 
 /** Sandbox of the modal frame: scripts, its own storage, popups for social login and wallets. */
@@ -29,13 +34,18 @@ export function mountDialog(src: string, onCancel: () => void): Dialog {
   const root = document.documentElement
   let opener: Element | null = null
   let overflow = ''
-  // An invisible full-viewport box (a modal dialog is fixed at inset 0 by the UA stylesheet):
-  // the modal app draws the card and the dimmed backdrop (the
-  // dialog's faint native ::backdrop stays underneath it).
-  dialog.style.cssText =
-    'width:100%;height:100%;max-width:none;max-height:none;margin:0;padding:0;border:0;background:none'
+  // An invisible full-viewport box, open or closed (no UA sizes, borders or margins): the modal
+  // app draws the card and the dimmed backdrop (the dialog's faint native ::backdrop stays
+  // underneath it while open).
+  dialog.style.cssText = 'all:unset;position:fixed;inset:0;display:block'
+  const conceal = (on: boolean) => {
+    dialog.inert = on
+    dialog.style.opacity = `${+!on}`
+    dialog.style.pointerEvents = on ? 'none' : ''
+  }
+  conceal(true)
   frame.style.cssText = 'display:block;width:100%;height:100%;border:0;color-scheme:normal'
-  dialog.setAttribute('aria-label', 'Connect a wallet')
+  dialog.ariaLabel = 'Connect a wallet'
   frame.title = 'Connect a wallet'
   frame.setAttribute('sandbox', SANDBOX)
   // Passkeys: the embedded wallet (a frame inside the modal) makes and uses them for the wallet's
@@ -59,12 +69,14 @@ export function mountDialog(src: string, onCancel: () => void): Dialog {
       opener = document.activeElement
       overflow = root.style.overflow
       root.style.overflow = 'hidden'
+      conceal(false)
       dialog.showModal()
       frame.focus()
     },
     hide() {
       if (!dialog.open) return
       dialog.close()
+      conceal(true)
       root.style.overflow = overflow
       ;(opener as HTMLElement | null)?.focus?.()
       opener = null

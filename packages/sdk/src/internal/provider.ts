@@ -9,7 +9,7 @@ import type { ConnectResult, EIP1193Provider, RequestArguments } from '../types.
 import type { Emitter } from './emitter.js'
 
 const ICON =
-  "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 2 2'><circle cx='1' cy='1' r='1' fill='%2336f'/></svg>"
+  "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='-1 -1 2 2'><circle r='1' fill='%2336f'/></svg>"
 
 /** rdns our own EIP-6963 announcement uses; discovery skips providers that carry it. */
 export const PORTHOLE_RDNS = 'dev.porthole'
