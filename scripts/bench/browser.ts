@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http'
 import { resolve } from 'node:path'
 import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
 import { type BrowserContext, chromium, type Frame, type Page } from 'playwright-core'
-import { type Screencast, shows, startScreencast } from './paint.js'
+import { shows, startScreencast } from './paint.js'
 import { quantile } from './stats.js'
 
 export const BENCH_PORT = 4020
