@@ -140,3 +140,34 @@ test('budget on the wire: sdk.js at most 5,120 B, everything until the first usa
   )
   await context.close()
 })
+
+test('the closed modal, laid out over the page but transparent, takes no click and no focus', async ({
+  dapp,
+}) => {
+  await preparedView(dapp, 'Connect')
+  // A real click in the middle of the viewport, where the prepared card lies, reaches the page.
+  await dapp.evaluate(() => {
+    const w = window as unknown as { __targets: string[] }
+    w.__targets = []
+    document.addEventListener(
+      'click',
+      (event) => w.__targets.push((event.target as Element).tagName),
+      true,
+    )
+  })
+  const size = dapp.viewportSize()
+  if (!size) throw new Error('no viewport')
+  await dapp.mouse.click(size.width / 2, size.height / 2)
+  const targets = await dapp.evaluate(
+    () => (window as unknown as { __targets: string[] }).__targets,
+  )
+  expect(targets).toHaveLength(1)
+  expect(['DIALOG', 'IFRAME']).not.toContain(targets[0])
+  expect(await state(dapp)).toMatchObject({ open: false })
+  // Tab walks the page's controls only; focus never enters the closed frame.
+  for (let i = 0; i < 15; i++) {
+    await dapp.keyboard.press('Tab')
+    expect(await dapp.evaluate(() => document.activeElement?.tagName)).not.toBe('IFRAME')
+  }
+  expect(await modalFrame(dapp).evaluate(() => document.hasFocus())).toBe(false)
+})
