@@ -23,7 +23,7 @@ import {
   walletRequest,
 } from '../wallet/frame.js'
 import * as Balance from './balance.js'
-import { connectResult, setEmbeddedSignOut, unsupported } from './connection.js'
+import { connectResult, registerConnectorKind, unsupported } from './connection.js'
 import * as Modal from './modal.js'
 import * as Waiters from './waiters.js'
 
@@ -266,7 +266,7 @@ export function watchWalletFrame(): void {
   Modal.onClose(() => {
     if (walletFrameStarted()) abortApprovals()
   })
-  setEmbeddedSignOut(signOut)
+  registerConnectorKind('AUTH', { disconnect: signOut })
   onWalletChannel((channel) => {
     channel.on('ready', () => {
       const { config } = store.getState()

@@ -18,7 +18,6 @@ import type { WalletEntry } from '../store/types.js'
 import * as Balance from './balance.js'
 import * as Modal from './modal.js'
 import * as Waiters from './waiters.js'
-import { disconnectWalletConnect, restoreWalletConnect } from './walletconnect.js'
 
 /** How long a restored session waits for its wallet to announce itself. */
 export const RESTORE_WAIT_MS = 2000
@@ -174,8 +173,9 @@ export async function restoreSession(): Promise<void> {
     connection: { status: 'connecting', connector, address: null, caipNetworkId: null },
   })
   try {
-    if (connector.type === 'WALLET_CONNECT') {
-      if (!(await restoreWalletConnect())) throw new Error('No WalletConnect session')
+    const restore = kinds.get(connector.type)?.restore
+    if (restore) {
+      if (!(await restore())) throw new Error(`No ${connector.type} session to restore`)
       return
     }
     const info = await waitForInjected(connector)
@@ -264,21 +264,35 @@ function clear(connectorId: string | undefined): void {
  */
 export async function disconnect(): Promise<void> {
   const { connection } = store.getState()
-  if (connection.connector?.type === 'AUTH') await signOutEmbedded()
-  if (connection.connector?.type === 'WALLET_CONNECT')
+  const end = connection.connector && kinds.get(connection.connector.type)?.disconnect
+  if (end)
     await Promise.race([
-      disconnectWalletConnect().catch(() => {}),
+      end().catch(() => {}),
       new Promise((done) => setTimeout(done, DISCONNECT_WAIT_MS)),
     ])
   clear(connection.connector?.id)
   Modal.close()
 }
 
-let signOutEmbedded: () => Promise<void> = async () => {}
+/** The steps a kind of connector takes on its own side (embedded wallet, WalletConnect). */
+export type ConnectorKind = {
+  /** Restores the last visit's session; false when there is none. */
+  restore?(): Promise<boolean>
+  /** Ends the session on the wallet's side. */
+  disconnect?(): Promise<void>
+}
 
-/** Lets the embedded wallet sign out on disconnect (set by the auth actions; avoids a cycle). */
-export function setEmbeddedSignOut(fn: () => Promise<void>): void {
-  signOutEmbedded = fn
+const kinds = new Map<ConnectorInfo['type'], ConnectorKind>()
+
+/**
+ * Plugs a kind of connector's own steps into restore and disconnect. The kinds' modules import
+ * this one, never the other way round (no import cycle).
+ *
+ * @example
+ * registerConnectorKind('WALLET_CONNECT', { restore, disconnect })
+ */
+export function registerConnectorKind(type: ConnectorInfo['type'], kind: ConnectorKind): void {
+  kinds.set(type, kind)
 }
 
 /**

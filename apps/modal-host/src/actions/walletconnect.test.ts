@@ -43,7 +43,11 @@ vi.mock('../runtime.js', () => ({
 vi.mock('../host/bridge.js', () => ({
   emitProviderEvent: (event: unknown) => fake.emitted.push(event),
 }))
-vi.mock('./connection.js', () => ({ markConnected: vi.fn(), applyWalletEvent: vi.fn() }))
+vi.mock('./connection.js', () => ({
+  markConnected: vi.fn(),
+  applyWalletEvent: vi.fn(),
+  registerConnectorKind: vi.fn(),
+}))
 
 const WalletConnect = await import('./walletconnect.js')
 const Connection = await import('./connection.js')

@@ -288,3 +288,8 @@ export async function restoreWalletConnect(): Promise<boolean> {
   Connection.markConnected(connectorOf(session.peer.metadata.name), address, chainId, true)
   return true
 }
+
+Connection.registerConnectorKind('WALLET_CONNECT', {
+  restore: restoreWalletConnect,
+  disconnect: disconnectWalletConnect,
+})
