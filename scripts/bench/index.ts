@@ -161,4 +161,5 @@ writeFileSync(
   resolve(ROOT, 'bench-results.json'),
   `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded, walletConnect, relay, relayFile, chaindata }, null, 2)}\n`,
 )
-if (!(sdkServed <= SDK_BROTLI_BUDGET)) process.exit(1)
+// Exit explicitly: the WalletConnect clients of the bench keep timers alive after their work.
+process.exit(sdkServed <= SDK_BROTLI_BUDGET ? 0 : 1)
