@@ -5,16 +5,9 @@
 // TypeScript 5 as a peer, and the project is on TypeScript 7.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
+import { workspaceDirs } from './workspaces.mjs'
 
-const { workspaces } = JSON.parse(readFileSync('package.json', 'utf8'))
-const roots = workspaces
-  .flatMap((pattern) =>
-    pattern.endsWith('/*')
-      ? readdirSync(pattern.slice(0, -2), { withFileTypes: true })
-          .filter((entry) => entry.isDirectory())
-          .map((entry) => join(pattern.slice(0, -2), entry.name))
-      : [pattern],
-  )
+const roots = workspaceDirs()
   .map((dir) => join(dir, 'src'))
   .filter((dir) => existsSync(dir))
 

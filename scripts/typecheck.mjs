@@ -1,18 +1,11 @@
 // Type-checks every workspace that has a tsconfig.json (browser and Node packages use
 // different libraries, so each is checked on its own), plus scripts/.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { workspaceDirs } from './workspaces.mjs'
 
-const { workspaces } = JSON.parse(readFileSync('package.json', 'utf8'))
-const projects = workspaces
-  .flatMap((pattern) =>
-    pattern.endsWith('/*')
-      ? readdirSync(pattern.slice(0, -2), { withFileTypes: true })
-          .filter((entry) => entry.isDirectory())
-          .map((entry) => join(pattern.slice(0, -2), entry.name))
-      : [pattern],
-  )
+const projects = workspaceDirs()
   .concat('scripts')
   .filter((dir) => existsSync(join(dir, 'tsconfig.json')))
 
