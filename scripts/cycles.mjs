@@ -1,8 +1,8 @@
 // Import cycles are refused (STYLE: "import cycles checked"). Reads every workspace's `src`,
 // follows the static relative imports that exist at runtime (`import … from`, `export … from`,
 // bare `import '…'`; not `import type`/`export type`, not dynamic `import()`), and fails
-// `npm run lint` on any cycle. Our own small walker: madge and dependency-cruiser want
-// TypeScript 5 as a peer, and the project is on TypeScript 7.
+// `npm run lint` on any cycle. Our own small walker: madge wants TypeScript 5 as a peer, which npm
+// refuses beside the project's TypeScript 7 (dependency-cruiser was not tried).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { workspaceDirs } from './workspaces.mjs'
