@@ -141,7 +141,7 @@ test('budget on the wire: sdk.js at most 5,120 B, everything until the first usa
   await context.close()
 })
 
-test('the closed modal, laid out over the page but transparent, takes no click and no focus', async ({
+test('the closed modal, laid out over the page but transparent, takes no click and no focus and hides nothing from IntersectionObserver v2', async ({
   dapp,
 }) => {
   await preparedView(dapp, 'Connect')
@@ -170,4 +170,16 @@ test('the closed modal, laid out over the page but transparent, takes no click a
     expect(await dapp.evaluate(() => document.activeElement?.tagName)).not.toBe('IFRAME')
   }
   expect(await modalFrame(dapp).evaluate(() => document.hasFocus())).toBe(false)
+  // Nor does it hide the page's own controls from IntersectionObserver v2 (what the page's own
+  // anti-clickjacking checks use).
+  const seen = await dapp.evaluate(
+    () =>
+      new Promise<boolean | undefined>((resolve) => {
+        const options = { trackVisibility: true, delay: 100 } as IntersectionObserverInit
+        new IntersectionObserver((entries) => {
+          resolve((entries[0] as IntersectionObserverEntry & { isVisible?: boolean }).isVisible)
+        }, options).observe(document.getElementById('connect') as Element)
+      }),
+  )
+  expect(seen).toBe(true)
 })
