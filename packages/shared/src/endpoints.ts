@@ -18,6 +18,10 @@ export const DEFAULT_ENDPOINTS = {
   recovery: 'http://127.0.0.1:4700',
   devnet: 'http://127.0.0.1:8545',
   devnetB: 'http://127.0.0.1:8546',
+  // JSON-RPC over HTTP; subscriptions on the next port (8900), as Solana's tools expect.
+  solana: 'http://127.0.0.1:8899',
+  // Esplora-style REST of the regtest stand-in.
+  bitcoin: 'http://127.0.0.1:18443',
 } as const
 
 /** A service of the local stack. */
@@ -36,6 +40,8 @@ export const ENDPOINT_ENV: Record<Endpoint, string> = {
   recovery: 'PORTHOLE_RECOVERY_URL',
   devnet: 'PORTHOLE_DEVNET_RPC',
   devnetB: 'PORTHOLE_DEVNET_B_RPC',
+  solana: 'PORTHOLE_SOLANA_RPC',
+  bitcoin: 'PORTHOLE_BITCOIN_URL',
 }
 
 /**

@@ -3,7 +3,9 @@
  * resolution of a dapp's `networks` option (ids or objects) into full network values.
  */
 import type { NetworkInput } from '@porthole/protocol'
+import { BITCOIN_REGTEST_CAIP } from './bitcoinLocal.js'
 import { type ChainNamespace, isChainNamespace, parseCaipNetworkId } from './caip.js'
+import { SOLANA_LOCALNET_CAIP } from './solanaLocal.js'
 
 /** A network as the modal uses it. */
 export type Network = {
@@ -92,6 +94,26 @@ export const KNOWN_NETWORKS: readonly Network[] = [
     rpcUrls: { default: { http: [] } },
     blockExplorers: { default: { name: 'Mempool', url: 'https://mempool.space' } },
     testnet: false,
+    assets: { imageId: 'bip122' },
+  },
+  {
+    id: SOLANA_LOCALNET_CAIP.slice('solana:'.length),
+    chainNamespace: 'solana',
+    caipNetworkId: SOLANA_LOCALNET_CAIP,
+    name: 'Porthole Solana Localnet',
+    nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+    rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
+    testnet: true,
+    assets: { imageId: 'solana' },
+  },
+  {
+    id: BITCOIN_REGTEST_CAIP.slice('bip122:'.length),
+    chainNamespace: 'bip122',
+    caipNetworkId: BITCOIN_REGTEST_CAIP,
+    name: 'Bitcoin Regtest',
+    nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+    rpcUrls: { default: { http: ['http://127.0.0.1:18443'] } },
+    testnet: true,
     assets: { imageId: 'bip122' },
   },
 ]

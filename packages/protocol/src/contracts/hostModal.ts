@@ -133,6 +133,20 @@ export type ConnectorInfo = z.infer<typeof ConnectorInfo>
 export const ConnectionStatus = z.enum(['disconnected', 'connecting', 'connected'])
 export type ConnectionStatus = z.infer<typeof ConnectionStatus>
 
+/**
+ * One connection of `getState().connections`: a connector's account in one namespace
+ * (several may be live at once, across and within namespaces; spec §3 "Connection").
+ */
+export const ConnectionInfo = z.object({
+  connectorId: Text(128),
+  namespace: ChainNamespace,
+  address: Text(128),
+  caipAddress: Text(200),
+  /** The active connection of its namespace (the one `getProvider(namespace)` talks to). */
+  active: z.boolean(),
+})
+export type ConnectionInfo = z.infer<typeof ConnectionInfo>
+
 /** Everything `getState()` returns; pushed by the modal on every change. */
 export const PortholeState = z.object({
   open: z.boolean(),
@@ -145,6 +159,8 @@ export const PortholeState = z.object({
   view: Text(64).nullable(),
   /** A fatal configuration alert (e.g. 'Invalid Project ID'), or null. */
   error: z.object({ code: z.number().int(), message: Text(200) }).nullable(),
+  /** Every live connection; `address` / `caipAddress` above stay the active one. */
+  connections: z.array(ConnectionInfo).max(20),
 })
 export type PortholeState = z.infer<typeof PortholeState>
 
@@ -157,21 +173,39 @@ export const ConnectResult = z.object({
 })
 export type ConnectResult = z.infer<typeof ConnectResult>
 
-/** An EIP-1193 event the dapp's provider emits, decided by the modal from connection changes. */
+/** Which namespace's provider emits an event (absent: eip155). */
+const EventNamespace = { namespace: ChainNamespace.optional() }
+
+/**
+ * An event a dapp's provider emits (EIP-1193 for eip155, the same names for the other
+ * namespaces' providers), decided by the modal from connection changes.
+ */
 export const ProviderEvent = z.union([
-  z.object({ event: z.literal('connect'), data: z.object({ chainId: Text(66) }) }),
+  z.object({
+    event: z.literal('connect'),
+    data: z.object({ chainId: Text(66) }),
+    ...EventNamespace,
+  }),
   z.object({
     event: z.literal('disconnect'),
     data: z.object({ code: z.number().int(), message: Text(200) }),
+    ...EventNamespace,
   }),
-  z.object({ event: z.literal('accountsChanged'), data: z.array(Text(128)).max(100) }),
-  z.object({ event: z.literal('chainChanged'), data: Text(66) }),
+  z.object({
+    event: z.literal('accountsChanged'),
+    data: z.array(Text(128)).max(100),
+    ...EventNamespace,
+  }),
+  z.object({ event: z.literal('chainChanged'), data: Text(66), ...EventNamespace }),
   /** A WalletConnect pairing URI, for a dapp that draws its own QR code (or a test). */
-  z.object({ event: z.literal('display_uri'), data: Text(4096) }),
+  z.object({ event: z.literal('display_uri'), data: Text(4096), ...EventNamespace }),
 ])
 export type ProviderEvent = z.infer<typeof ProviderEvent>
 
-/** An injected wallet the host page found (EIP-6963 info, or the legacy `window.ethereum`). */
+/**
+ * An injected wallet the host page found: EIP-6963 info, the legacy `window.ethereum`, or a
+ * Wallet Standard wallet (Solana, Bitcoin) with its namespace and chains.
+ */
 export const InjectedProviderInfo = z.object({
   uuid: Text(64).min(1),
   name: Text(100),
@@ -179,6 +213,10 @@ export const InjectedProviderInfo = z.object({
   rdns: Text(128),
   /** True for the legacy `window.ethereum` entry. */
   legacy: z.boolean().optional(),
+  /** The namespace the wallet serves (absent: eip155). */
+  namespace: ChainNamespace.optional(),
+  /** Wallet Standard chains it declares, e.g. `solana:localnet`, `bitcoin:regtest`. */
+  chains: z.array(Text(64)).max(16).optional(),
 })
 export type InjectedProviderInfo = z.infer<typeof InjectedProviderInfo>
 
@@ -210,9 +248,16 @@ export const HostToModalSchema = {
       params: z.object({ network: z.union([CaipNetworkId, NetworkInput]) }),
       result: Null,
     },
-    /** An EIP-1193 call for a connection the modal holds (WalletConnect, embedded). */
+    /**
+     * A provider call for a connection the modal holds (WalletConnect, embedded): EIP-1193 for
+     * eip155, WalletConnect's JSON-RPC methods for solana and bip122.
+     */
     request: {
-      params: z.object({ method: Text(64).min(1), params: JsonRpcParams }),
+      params: z.object({
+        method: Text(64).min(1),
+        params: JsonRpcParams,
+        namespace: ChainNamespace.optional(),
+      }),
       result: z.unknown(),
     },
   },
