@@ -22,6 +22,7 @@ import {
   WalletSendView,
 } from './views/lazyViews.js'
 import { Networks } from './views/Networks.js'
+import { ProfileWallets } from './views/ProfileWallets.js'
 import { ConnectingSocial } from './views/Social.js'
 import { SwitchActiveChain } from './views/SwitchActiveChain.js'
 import { SwitchNetwork } from './views/SwitchNetwork.js'
@@ -74,6 +75,8 @@ function title(screen: Screen): string {
       return t('selectToken')
     case 'WalletSendPreview':
       return t('reviewSend')
+    case 'ProfileWallets':
+      return t('connectedWallets')
   }
 }
 
@@ -129,6 +132,8 @@ function View({ screen }: { screen: Screen }) {
       return <WalletSendSelectTokenView.View />
     case 'WalletSendPreview':
       return <WalletSendPreviewView.View />
+    case 'ProfileWallets':
+      return <ProfileWallets />
   }
 }
 

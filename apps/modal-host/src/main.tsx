@@ -9,9 +9,7 @@ import {
   type HostToModal,
   HostToModalSchema,
   type ModalToHost,
-  ProviderRpcError,
   UnauthorizedError,
-  UnsupportedMethodError,
 } from '@porthole/protocol'
 import { isOriginAllowed } from '@porthole/shared'
 import { createRoot } from 'react-dom/client'
@@ -23,17 +21,13 @@ import * as Connection from './actions/connection.js'
 import * as Modal from './actions/modal.js'
 import * as NetworkActions from './actions/network.js'
 import * as Waiters from './actions/waiters.js'
-import * as WalletConnect from './actions/walletconnect.js'
+import './actions/walletconnect.js'
 import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
+import * as Injected from './connectors/injected.js'
 import { attachHost } from './host/bridge.js'
 import { t } from './i18n/en.js'
 import { runtime } from './runtime.js'
-import {
-  frameStorageAvailable,
-  keepStateInHost,
-  loadPersisted,
-  STORAGE_KEY,
-} from './store/persist.js'
+import { frameStorageAvailable, keepStateInHost, STORAGE_KEY } from './store/persist.js'
 import { store } from './store/store.js'
 import './theme/styles.css'
 
@@ -71,12 +65,13 @@ function start(): void {
         Modal.close()
         return null
       },
-      connect: async () => {
-        const current = Connection.connectResult()
+      connect: async ({ namespace }) => {
+        const current = Connection.connectResult(namespace)
         if (current) return current
+        if (namespace) store.setState({ connectNamespace: namespace })
         Modal.open({})
         if (!runtime.projectId) throw new UnauthorizedError(NOT_CONFIGURED)
-        return Waiters.wait()
+        return Waiters.wait(namespace)
       },
       disconnect: async () => {
         await Connection.disconnect()
@@ -86,18 +81,11 @@ function start(): void {
         await NetworkActions.switchNetwork(network)
         return null
       },
-      request: ({ method, params }) => {
-        const { connection } = store.getState()
-        if (connection.status !== 'connected') throw new DisconnectedError('Not connected')
-        if (connection.connector?.type === 'AUTH') {
-          if (method === 'wallet_switchEthereumChain') return switchEmbeddedChain(params)
-          return Auth.embeddedRequest(method, params)
-        }
-        if (connection.connector?.type === 'WALLET_CONNECT')
-          return WalletConnect.walletConnectRequest(method, params)
-        throw new UnsupportedMethodError(
-          `The connected wallet cannot run ${method} through the modal`,
-        )
+      request: ({ method, params, namespace }) => {
+        const state = store.getState()
+        const active = Connection.activeConnection(state, namespace ?? 'eip155')
+        if (!active) throw new DisconnectedError('Not connected')
+        return Connection.connectorRequest(method, params, active.namespace)
       },
     },
     onChannel: (channel, hello) => {
@@ -106,18 +94,16 @@ function start(): void {
         keepStateInHost(typeof stored === 'string' ? stored : undefined, (value) =>
           channel.emit('persist', { value }),
         )
-        const persisted = loadPersisted()
-        store.setState({
-          recentWallets: persisted.recentWallets,
-          disconnectedConnectorIds: persisted.disconnectedConnectorIds,
-        })
       }
+      // The persisted slice (recent wallets, saved connections) arrives now, from whichever
+      // storage holds it.
+      void store.persist.rehydrate()
       Config.applyHello(hello)
       Analytics.startAnalytics()
       if (!runtime.projectId)
         store.setState({ alert: { code: 4100, message: NOT_CONFIGURED, fatal: true } })
-      channel.on('injectedProviders', ({ providers }) => Connection.setInjectedProviders(providers))
-      channel.on('injectedEvent', (event) => Connection.onInjectedEvent(event))
+      channel.on('injectedProviders', ({ providers }) => Injected.setInjectedProviders(providers))
+      channel.on('injectedEvent', (event) => Injected.onInjectedEvent(event))
       attachHost(channel as never)
       store.setState({ ready: true })
       Modal.prepare()
@@ -128,12 +114,10 @@ function start(): void {
       // Another tab of this site connected (the persisted slice changed): restore that session
       // here too, so the prepared view (and the dapp) follow without a reload.
       addEventListener('storage', (event) => {
-        if (event.key === STORAGE_KEY && store.getState().connection.status === 'disconnected')
-          void Connection.restoreSession()
+        if (event.key !== STORAGE_KEY || store.getState().connections.length > 0) return
+        void store.persist.rehydrate().then(() => Connection.restoreSession())
       })
-      void Auth.restoreAuth().then(async (restored) => {
-        if (!restored) await Connection.restoreSession()
-      })
+      void Connection.restoreSession()
     },
   })
 }
@@ -145,21 +129,3 @@ Auth.watchWalletFrame()
 const root = document.getElementById('root')
 if (root) createRoot(root).render(<App />)
 start()
-
-/**
- * `wallet_switchEthereumChain` of the embedded wallet: a configured network, else 4902. The
- * state (and chainChanged) reaches the host before this answer, so the dapp's next
- * `eth_chainId` already names the new chain.
- */
-async function switchEmbeddedChain(params: unknown): Promise<null> {
-  const [{ chainId } = { chainId: undefined }] = (Array.isArray(params) ? params : []) as {
-    chainId?: unknown
-  }[]
-  const id = typeof chainId === 'string' && /^0x[0-9a-fA-F]+$/.test(chainId) ? BigInt(chainId) : -1n
-  const caip = `eip155:${id}`
-  if (!store.getState().config.networks.some((n) => n.caipNetworkId === caip))
-    throw new ProviderRpcError(4902, `Unrecognized chain ID "${String(chainId)}".`)
-  // The dapp asked for it: no confirmation view (that is for switches chosen in the modal).
-  await NetworkActions.performSwitch(NetworkActions.findNetwork(caip))
-  return null
-}

@@ -6,14 +6,15 @@ import {
   BaseError,
   type ConnectorInfo,
   type EmbeddedUser,
+  ProviderRpcError,
   RPC_NOT_ALLOWED,
   type SocialProvider,
   UserRejectedRequestError,
 } from '@porthole/protocol'
-import { getAddress } from 'viem'
+import type { ChainNamespace } from '@porthole/shared'
+import type { Connector, ConnectorAccount } from '../connectors/types.js'
 import { socialName } from '../rules/socials.js'
 import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
-import { loadPersisted, savePersisted } from '../store/persist.js'
 import { store } from '../store/store.js'
 import {
   onWalletChannel,
@@ -22,10 +23,9 @@ import {
   walletFrameStarted,
   walletRequest,
 } from '../wallet/frame.js'
-import * as Balance from './balance.js'
-import { connectResult, registerConnectorKind, unsupported } from './connection.js'
+import * as Connection from './connection.js'
 import * as Modal from './modal.js'
-import * as Waiters from './waiters.js'
+import * as NetworkActions from './network.js'
 
 /** E-mail login cooldown (spec §5, §9). */
 export const EMAIL_COOLDOWN_MS = 30_000
@@ -37,51 +37,112 @@ export const SIGN_OUT_WAIT_MS = 3000
 /** The clock, replaceable in tests. */
 export const clock = { now: () => Date.now() }
 
-function connectorFor(user: EmbeddedUser): ConnectorInfo {
+function infoFor(user: EmbeddedUser | null): ConnectorInfo {
   return {
     id: 'AUTH',
     type: 'AUTH',
-    name: user.socialProvider ? socialName(user.socialProvider) : 'Email',
+    name: user?.socialProvider ? socialName(user.socialProvider) : 'Email',
   }
 }
 
-/** Records the embedded wallet as the live connection and settles waiting `connect()` calls. */
-async function connected(user: EmbeddedUser, silent: boolean): Promise<void> {
+/** The user's Solana address, when the wallet frame reports one. */
+function solanaAddressOf(user: EmbeddedUser): string | undefined {
+  const value = (user as { solanaAddress?: unknown }).solanaAddress
+  return typeof value === 'string' ? value : undefined
+}
+
+/**
+ * The embedded wallet's accounts: EVM on the active (else first configured) eip155 network,
+ * moving the wallet there first; Solana on the active (else first configured) solana network
+ * when one is configured.
+ */
+async function accountsFor(user: EmbeddedUser): Promise<ConnectorAccount[]> {
   const { activeNetworkId, config } = store.getState()
-  const network =
+  const pick = (namespace: ChainNamespace) =>
     config.networks.find(
-      (n) => n.caipNetworkId === activeNetworkId && n.chainNamespace === 'eip155',
-    ) ?? config.networks.find((n) => n.chainNamespace === 'eip155')
+      (n) => n.caipNetworkId === activeNetworkId && n.chainNamespace === namespace,
+    ) ?? config.networks.find((n) => n.chainNamespace === namespace)
+  const evm = pick('eip155')
   let chainId = Number(user.chainId)
-  if (network && Number(network.id) !== chainId) {
-    chainId = Number(
-      (await walletRequest('switchNetwork', { chainId: Number(network.id) })).chainId,
-    )
-  }
-  const caipNetworkId = `eip155:${chainId}`
-  const connector = connectorFor(user)
-  store.setState({
-    authUser: user,
-    connection: {
-      status: 'connected',
-      connector,
-      address: getAddress(user.address),
-      caipNetworkId,
-    },
-    activeNetworkId: caipNetworkId,
-  })
-  savePersisted((p) => ({
-    ...p,
-    connectors: { ...p.connectors, eip155: connector },
-    status: { ...p.status, eip155: 'connected' },
-    activeNetworkId: caipNetworkId,
-    disconnectedConnectorIds: p.disconnectedConnectorIds.filter((id) => id !== 'AUTH'),
-  }))
-  const result = connectResult()
-  if (result) Waiters.resolveAll(result)
-  void Balance.refresh()
-  if (unsupported()) store.setState({ open: true, history: [{ view: 'UnsupportedChain' }] })
-  else if (!silent) Modal.close()
+  if (evm && Number(evm.id) !== chainId)
+    chainId = Number((await walletRequest('switchNetwork', { chainId: Number(evm.id) })).chainId)
+  const accounts: ConnectorAccount[] = [
+    { namespace: 'eip155', address: user.address, caipNetworkId: `eip155:${chainId}` },
+  ]
+  const solana = pick('solana')
+  const solanaAddress = solanaAddressOf(user)
+  if (solana && solanaAddress)
+    accounts.push({
+      namespace: 'solana',
+      address: solanaAddress,
+      caipNetworkId: solana.caipNetworkId,
+    })
+  return accounts
+}
+
+/**
+ * The embedded wallet as a connector: the sign-in flows below connect it; requests go to the
+ * wallet frame (not-safe ones wait for its approval card).
+ */
+const embedded: Connector & { info: ConnectorInfo } = {
+  info: infoFor(null),
+  namespaces: ['eip155', 'solana'],
+  async connect() {
+    throw new BaseError('Sign in with e-mail or a social account')
+  },
+  async getAccounts() {
+    const { isConnected } = await walletRequest('isConnected', {})
+    if (!isConnected) return []
+    const user = await walletRequest('getUser', {})
+    embedded.info = infoFor(user)
+    store.setState({ authUser: user })
+    return accountsFor(user)
+  },
+  request({ namespace, method, params, caipNetworkId }) {
+    if (namespace === 'eip155' && method === 'wallet_switchEthereumChain')
+      return switchEmbeddedChain(params)
+    return embeddedRequest(method, params, namespace, caipNetworkId)
+  },
+  disconnect: () => signOut(),
+  async switchNetwork(network) {
+    if (network.chainNamespace !== 'eip155') return
+    // Spec §4: an auth provider switches chain and reloads the user.
+    await walletRequest('switchNetwork', { chainId: Number(network.id) })
+    const user = await walletRequest('getUser', {})
+    store.setState({ authUser: user })
+  },
+}
+
+Connection.registerConnectorKind('AUTH', {
+  async restore() {
+    return embedded
+  },
+})
+
+/** Records the embedded wallet as connected and settles waiting `connect()` calls. */
+async function connected(user: EmbeddedUser, silent: boolean): Promise<void> {
+  embedded.info = infoFor(user)
+  const accounts = await accountsFor(user)
+  store.setState({ authUser: user })
+  Connection.setConnected(embedded, accounts, { silent })
+}
+
+/**
+ * `wallet_switchEthereumChain` of the embedded wallet: a configured network, else 4902. The
+ * state (and chainChanged) reaches the host before this answer, so the dapp's next
+ * `eth_chainId` already names the new chain.
+ */
+async function switchEmbeddedChain(params: unknown): Promise<null> {
+  const [{ chainId } = { chainId: undefined }] = (Array.isArray(params) ? params : []) as {
+    chainId?: unknown
+  }[]
+  const id = typeof chainId === 'string' && /^0x[0-9a-fA-F]+$/.test(chainId) ? BigInt(chainId) : -1n
+  const caip = `eip155:${id}`
+  if (!store.getState().config.networks.some((n) => n.caipNetworkId === caip))
+    throw new ProviderRpcError(4902, `Unrecognized chain ID "${String(chainId)}".`)
+  // The dapp asked for it: no confirmation view (that is for switches chosen in the modal).
+  await NetworkActions.performSwitch(NetworkActions.findNetwork(caip))
+  return null
 }
 
 /**
@@ -188,39 +249,6 @@ export function socialLogin(provider: SocialProvider): Promise<void> {
   })
 }
 
-/**
- * Restores an embedded session after a reload ('connecting', then 'connected'), when the last
- * session was embedded.
- *
- * @example
- * await restoreAuth()
- */
-export async function restoreAuth(): Promise<boolean> {
-  const persisted = loadPersisted()
-  if (persisted.connectors.eip155?.id !== 'AUTH' || persisted.status.eip155 !== 'connected')
-    return false
-  store.setState({
-    connection: {
-      status: 'connecting',
-      connector: persisted.connectors.eip155,
-      address: null,
-      caipNetworkId: null,
-    },
-  })
-  try {
-    const { isConnected } = await walletRequest('isConnected', {})
-    if (!isConnected) throw new Error('Signed out')
-    await connected(await walletRequest('getUser', {}), true)
-    return true
-  } catch {
-    store.setState({
-      connection: { status: 'disconnected', connector: null, address: null, caipNetworkId: null },
-    })
-    savePersisted((p) => ({ ...p, status: { ...p.status, eip155: 'disconnected' } }))
-    return false
-  }
-}
-
 /** Signs the embedded wallet out, waiting at most 3 s for the frame. */
 export async function signOut(): Promise<void> {
   await Promise.race([
@@ -238,16 +266,30 @@ export async function signOut(): Promise<void> {
  * @example
  * await embeddedRequest('personal_sign', [message, address])
  */
-export async function embeddedRequest(method: string, params: unknown): Promise<unknown> {
+export async function embeddedRequest(
+  method: string,
+  params: unknown,
+  namespace: ChainNamespace = 'eip155',
+  caipNetworkId: string | null = null,
+): Promise<unknown> {
   try {
     return await walletRequest('rpcRequest', {
       method,
       ...(params === undefined ? {} : { params: params as unknown[] }),
-    })
+      ...(namespace === 'eip155'
+        ? {}
+        : {
+            namespace,
+            ...(caipNetworkId ? { chainId: caipNetworkId.split(':')[1] as string } : {}),
+          }),
+    } as never)
   } catch (error) {
     if ((error as Error).message === RPC_NOT_ALLOWED)
       setTimeout(() => Modal.showToast('Action not allowed', 'error'), 300)
-    else if (method === 'personal_sign' && (error as { code?: number }).code !== 4001)
+    else if (
+      (method === 'personal_sign' || method === 'solana_signMessage') &&
+      (error as { code?: number }).code !== 4001
+    )
       Modal.showToast('Error signing message', 'error')
     throw error
   }
@@ -266,7 +308,6 @@ export function watchWalletFrame(): void {
   Modal.onClose(() => {
     if (walletFrameStarted()) abortApprovals()
   })
-  registerConnectorKind('AUTH', { disconnect: signOut })
   onWalletChannel((channel) => {
     channel.on('ready', () => {
       const { config } = store.getState()
@@ -324,7 +365,7 @@ export function watchWalletFrame(): void {
  * email or social').
  */
 export async function startEmailUpdate(email: string): Promise<void> {
-  if (store.getState().connection.connector?.type !== 'AUTH')
+  if (!store.getState().connections.some((c) => c.connector.type === 'AUTH'))
     throw new BaseError('Not connected to email or social')
   const { action } = await walletRequest('updateEmail', { email })
   Modal.replace({
@@ -382,7 +423,8 @@ export function warmUp(): void {
 
 /** Loads the frame at start when the last session was embedded. */
 export function preloadIfEmbedded(): void {
-  if (loadPersisted().connectors.eip155?.id === 'AUTH') void walletFrame().catch(() => {})
+  const { savedConnections } = store.getState()
+  if (savedConnections.some((c) => c.connector.type === 'AUTH')) void walletFrame().catch(() => {})
 }
 
 /**

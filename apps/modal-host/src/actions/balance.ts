@@ -3,6 +3,8 @@
  * the network's reachable RPC URLs). Cached 30 s; after a failure it is retried only 30 s
  * later (spec §9).
  */
+import type { Network } from '@porthole/shared'
+import { parseUnits } from 'viem'
 import { BALANCE_RETRY_MS, CACHE_DURATIONS } from '../rules/caches.js'
 import { store } from '../store/store.js'
 
@@ -21,7 +23,6 @@ export async function refresh(options: { force?: boolean } = {}): Promise<void> 
   const { connection, config, balance } = store.getState()
   const network = config.networks.find((n) => n.caipNetworkId === connection.caipNetworkId)
   if (connection.status !== 'connected' || !connection.address || !network) return
-  if (network.chainNamespace !== 'eip155') return
   const key = `${network.caipNetworkId}:${connection.address}`
   const age = balance?.key === key ? clock.now() - balance.fetchedAt : Number.POSITIVE_INFINITY
   if (balance?.key === key && balance.failed && age < BALANCE_RETRY_MS) return
@@ -30,11 +31,10 @@ export async function refresh(options: { force?: boolean } = {}): Promise<void> 
   const { symbol, decimals } = network.nativeCurrency
   inFlight = (async () => {
     try {
-      // The chain client (viem's transports) loads with the first balance, not with the modal.
-      const { chainClient, getBalance } = await import('../chain/client.js')
-      const value = await getBalance(chainClient(network), {
-        address: connection.address as `0x${string}`,
-      })
+      const value =
+        network.chainNamespace === 'eip155'
+          ? await evmBalance(network, connection.address as `0x${string}`)
+          : await nativeFromDataService(network, connection.address as string)
       store.setState({
         balance: {
           key,
@@ -54,4 +54,19 @@ export async function refresh(options: { force?: boolean } = {}): Promise<void> 
     }
   })()
   return inFlight
+}
+
+/** EVM: read from the chain. The chain client (viem's transports) loads with the first balance. */
+async function evmBalance(network: Network, address: `0x${string}`): Promise<bigint> {
+  const { chainClient, getBalance } = await import('../chain/client.js')
+  return getBalance(chainClient(network), { address })
+}
+
+/** Solana and Bitcoin: the native line of the blockchain data service (the API reads the chain). */
+async function nativeFromDataService(network: Network, address: string): Promise<bigint> {
+  const { getBalances } = await import('../api/blockchain.js')
+  const { balances } = await getBalances(address, { chainId: network.caipNetworkId })
+  const native = balances.find((b) => !b.address && b.chainId === network.caipNetworkId)
+  if (!native) return 0n
+  return parseUnits(native.quantity.numeric, network.nativeCurrency.decimals)
 }

@@ -5,7 +5,6 @@
 import { type HelloMessage, Metadata, ModalConfig } from '@porthole/protocol'
 import { resolveNetworks } from '@porthole/shared'
 import { DEFAULT_CONFIG } from '../store/defaults.js'
-import { loadPersisted } from '../store/persist.js'
 import { store } from '../store/store.js'
 import type { ResolvedConfig } from '../store/types.js'
 
@@ -90,9 +89,14 @@ export function resolveConfig(
 export function applyHello(hello: HelloMessage): ResolvedConfig {
   const { config, warnings } = resolveConfig(hello)
   for (const warning of warnings) console.warn(`[porthole] ${warning}`)
-  const persisted = loadPersisted().activeNetworkId
+  // Hydrated from the persisted slice before this runs.
+  const persisted = store.getState().activeNetworkId
   const active =
     config.networks.find((n) => n.caipNetworkId === persisted) ?? config.defaultNetwork ?? null
-  store.setState({ config, activeNetworkId: active?.caipNetworkId ?? null })
+  store.setState({
+    config,
+    activeNetworkId: active?.caipNetworkId ?? null,
+    ...(active ? { activeNamespace: active.chainNamespace } : {}),
+  })
   return config
 }

@@ -1,83 +1,129 @@
 /**
- * Connecting, restoring and disconnecting injected wallets (the host runs the calls), and
- * following the wallet's own events.
+ * Connections (spec §3 "Connection", §4): every live connection across namespaces, the active
+ * one per namespace and the active namespace, the one `setConnected` path every connector
+ * goes through, restore of every saved connection after a reload ("adapter sync"), wallet
+ * events, requests, and disconnect. Connector kinds plug in with {@link registerConnectorKind};
+ * their modules import this one, never the other way round (no import cycle).
  */
-import {
-  type ConnectorInfo,
-  type ConnectResult,
-  InjectedProviderInfo,
-  UserRejectedRequestError,
-} from '@porthole/protocol'
+import { type ConnectorInfo, type ConnectResult, DisconnectedError } from '@porthole/protocol'
+import type { ChainNamespace } from '@porthole/shared'
 import { getAddress } from 'viem'
-import { hostRequest } from '../host/bridge.js'
+import type { Connector, ConnectorAccount, ConnectorEvent } from '../connectors/types.js'
 import { shouldShowUnsupportedChain } from '../rules/unsupportedChain.js'
-import { addRecent, loadPersisted, savePersisted } from '../store/persist.js'
+import { sameConnection } from '../store/persist.js'
 import { initialSendState } from '../store/sendState.js'
 import { initialState, store } from '../store/store.js'
-import type { WalletEntry } from '../store/types.js'
+import type { Connection, LiveConnection, ModalState } from '../store/types.js'
 import * as Balance from './balance.js'
 import * as Modal from './modal.js'
 import * as Waiters from './waiters.js'
 
-/** How long a restored session waits for its wallet to announce itself. */
-export const RESTORE_WAIT_MS = 2000
 /** Disconnect waits at most this long (spec §9). */
 export const DISCONNECT_WAIT_MS = 3000
 
-const ICON = /^data:image\/(?:png|jpeg|gif|webp|svg\+xml)[;,]/
+const connectors = new Map<string, Connector>()
+const key = (id: string) => id.toLowerCase()
+
+/** The live connector with this id (case-insensitive). */
+export function getConnector(id: string): Connector | undefined {
+  return connectors.get(key(id))
+}
+
+/** How a kind of connector comes back after a reload. */
+export type ConnectorKind = {
+  /** The connector behind saved connections, once its wallet is reachable; undefined if gone. */
+  restore(saved: LiveConnection[]): Promise<Connector | undefined>
+}
+
+const kinds = new Map<ConnectorInfo['type'], ConnectorKind>()
 
 /**
- * Accepts the host's injected-wallet descriptors one by one; bad ones are skipped and icons
- * that are not image data URIs are dropped.
+ * Plugs a kind of connector into restore. INJECTED and ANNOUNCED share one kind.
  *
  * @example
- * setInjectedProviders(event.providers)
+ * registerConnectorKind('WALLET_CONNECT', { restore: async () => walletConnectConnector })
  */
-export function setInjectedProviders(list: readonly unknown[]): void {
-  const valid: InjectedProviderInfo[] = []
-  for (const item of list) {
-    // The host sends the legacy `window.ethereum` entry bare: it is the 'Browser Wallet'.
-    const legacy = (item as { legacy?: unknown } | null)?.legacy === true
-    const parsed = InjectedProviderInfo.safeParse(
-      legacy ? { name: 'Browser Wallet', rdns: '', icon: '', ...(item as object) } : item,
+export function registerConnectorKind(type: ConnectorInfo['type'], kind: ConnectorKind): void {
+  kinds.set(type, kind)
+}
+
+/** The active connection of a namespace (default: the active namespace). */
+export function activeConnection(
+  state: ModalState = store.getState(),
+  namespace: ChainNamespace = state.activeNamespace,
+): LiveConnection | undefined {
+  const id = state.activeConnectorIds[namespace]
+  const inNamespace = state.connections.filter((c) => c.namespace === namespace)
+  return (id && inNamespace.find((c) => key(c.connector.id) === key(id))) || inNamespace[0]
+}
+
+/**
+ * Brings the derived parts in line after a change of connections: a namespace's active id
+ * names one of its connections; the active namespace has a connection when any exists (the
+ * first remaining one otherwise, spec §4); `connection` is the active one; the active
+ * network follows it.
+ */
+function normalize(state: ModalState): Partial<ModalState> {
+  const live = (ns: string) => state.connections.some((c) => c.namespace === ns)
+  const pending = (ns: string) => state.savedConnections.some((c) => c.namespace === ns)
+  const activeConnectorIds: ModalState['activeConnectorIds'] = {}
+  for (const [ns, id] of Object.entries(state.activeConnectorIds) as [ChainNamespace, string][])
+    if (
+      state.connections.some((c) => c.namespace === ns && key(c.connector.id) === key(id)) ||
+      state.savedConnections.some((c) => c.namespace === ns && key(c.connector.id) === key(id))
     )
-    if (!parsed.success || valid.some((v) => v.uuid === parsed.data.uuid)) continue
-    valid.push({ ...parsed.data, icon: ICON.test(parsed.data.icon) ? parsed.data.icon : '' })
-  }
-  store.setState({ injected: valid })
-}
-
-/** The connector value for an injected provider. */
-export function connectorFor(info: InjectedProviderInfo): ConnectorInfo {
+      activeConnectorIds[ns] = id
+  for (const c of state.connections) activeConnectorIds[c.namespace] ??= c.connector.id
+  let { activeNamespace } = state
+  if (!live(activeNamespace) && !pending(activeNamespace) && state.connections[0])
+    activeNamespace = state.connections[0].namespace
+  const next = { ...state, activeConnectorIds, activeNamespace }
+  const active = activeConnection(next)
+  const connection: Connection = active
+    ? {
+        status: 'connected',
+        connector: active.connector,
+        address: active.address,
+        caipNetworkId: active.caipNetworkId,
+      }
+    : {
+        status: pending(activeNamespace) ? 'connecting' : 'disconnected',
+        connector: null,
+        address: null,
+        caipNetworkId: null,
+      }
   return {
-    id: info.rdns || 'injected',
-    type: info.legacy ? 'INJECTED' : 'ANNOUNCED',
-    name: info.name,
-    ...(info.rdns ? { rdns: info.rdns } : {}),
-    uuid: info.uuid,
+    activeConnectorIds,
+    activeNamespace,
+    connection,
+    activeNetworkId: active?.caipNetworkId ?? state.activeNetworkId,
   }
 }
 
-function chainIdOf(value: unknown): number {
-  const id =
-    typeof value === 'string'
-      ? Number.parseInt(value, value.startsWith('0x') ? 16 : 10)
-      : Number(value)
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Error('Invalid chainId')
-  return id
+/**
+ * Changes connections (or what goes with them) and re-derives the active connection.
+ *
+ * @example
+ * commit((s) => ({ connections: s.connections.filter((c) => c.namespace !== 'solana') }))
+ */
+export function commit(update: (state: ModalState) => Partial<ModalState>): void {
+  store.setState((state) => {
+    const next = { ...state, ...update(state) }
+    return { ...next, ...normalize(next) }
+  })
 }
 
-/** The current connection as `connect()` resolves it. */
-export function connectResult(): ConnectResult | undefined {
-  const { connection } = store.getState()
-  if (connection.status !== 'connected' || !connection.address || !connection.caipNetworkId)
-    return undefined
-  const reference = connection.caipNetworkId.split(':')[1] ?? ''
+/** The connection as `connect()` resolves it (the active one, or the namespace's). */
+export function connectResult(namespace?: ChainNamespace): ConnectResult | undefined {
+  const state = store.getState()
+  const active = namespace ? activeConnection(state, namespace) : activeConnection(state)
+  if (!active?.address || !active.caipNetworkId) return undefined
+  const reference = active.caipNetworkId.split(':')[1] ?? ''
   return {
-    address: connection.address,
-    caipAddress: `${connection.caipNetworkId}:${connection.address}`,
-    chainId: connection.caipNetworkId.startsWith('eip155:') ? Number(reference) : reference,
-    caipNetworkId: connection.caipNetworkId,
+    address: active.address,
+    caipAddress: `${active.caipNetworkId}:${active.address}`,
+    chainId: active.namespace === 'eip155' ? Number(reference) : reference,
+    caipNetworkId: active.caipNetworkId,
   }
 }
 
@@ -94,259 +140,307 @@ export function unsupported(): boolean {
   })
 }
 
+function liveOf(connector: Connector, account: ConnectorAccount): LiveConnection {
+  return {
+    connector: connector.info,
+    namespace: account.namespace,
+    address: account.namespace === 'eip155' ? getAddress(account.address) : account.address,
+    caipNetworkId: account.caipNetworkId,
+    ...(account.accounts ? { accounts: account.accounts } : {}),
+  }
+}
+
 /**
- * Records a live connection, persists it and settles waiting `connect()` calls.
+ * The one path into "connected": records the connector's accounts as live connections, makes
+ * them active in their namespaces (a restore keeps the remembered choice), persists, settles
+ * waiting `connect()` calls and closes the modal unless `silent`.
  *
  * @example
- * markConnected(connector, '0xabc…', 31337, false)
+ * setConnected(connector, [{ namespace: 'eip155', address, caipNetworkId: 'eip155:31337' }], { silent: false })
  */
-export function markConnected(
-  connector: ConnectorInfo,
-  account: string,
-  chainId: number,
-  silent: boolean,
+export function setConnected(
+  connector: Connector,
+  accounts: readonly ConnectorAccount[],
+  options: { silent: boolean },
 ): void {
-  const address = getAddress(account)
-  const caipNetworkId = `eip155:${chainId}`
-  store.setState({
-    connection: { status: 'connected', connector, address, caipNetworkId },
-    activeNetworkId: caipNetworkId,
+  if (accounts.length === 0) return
+  connectors.set(key(connector.info.id), connector)
+  const added = accounts.map((account) => liveOf(connector, account))
+  commit((s) => {
+    const connections = [
+      ...s.connections.filter((c) => !added.some((a) => sameConnection(a, c))),
+      ...added,
+    ]
+    const savedConnections = s.savedConnections.filter(
+      (c) => !added.some((a) => sameConnection(a, c)),
+    )
+    const activeConnectorIds = { ...s.activeConnectorIds }
+    for (const a of added)
+      if (!options.silent || !activeConnectorIds[a.namespace])
+        activeConnectorIds[a.namespace] = a.connector.id
+    const namespaces = added.map((a) => a.namespace)
+    const activeNetwork = s.activeNetworkId?.split(':')[0]
+    const activeNamespace = options.silent
+      ? s.activeNamespace
+      : s.connectNamespace && namespaces.includes(s.connectNamespace)
+        ? s.connectNamespace
+        : (namespaces.find((ns) => ns === activeNetwork) ?? (namespaces[0] as ChainNamespace))
+    return {
+      connections,
+      savedConnections,
+      activeConnectorIds,
+      activeNamespace,
+      disconnectedConnectorIds: s.disconnectedConnectorIds.filter(
+        (id) => key(id) !== key(connector.info.id),
+      ),
+    }
   })
-  savePersisted((p) => ({
-    ...p,
-    connectors: { ...p.connectors, eip155: connector },
-    status: { ...p.status, eip155: 'connected' },
-    activeNamespace: 'eip155',
-    activeNetworkId: caipNetworkId,
-    disconnectedConnectorIds: p.disconnectedConnectorIds.filter((id) => id !== connector.id),
-  }))
-  const result = connectResult()
-  if (result) Waiters.resolveAll(result)
+  settleWaiters()
   void Balance.refresh()
-  if (unsupported()) {
-    store.setState({ open: true, history: [{ view: 'UnsupportedChain' }] })
-  } else if (!silent) Modal.close()
+  if (unsupported()) store.setState({ open: true, history: [{ view: 'UnsupportedChain' }] })
+  else if (!options.silent) {
+    store.setState({ connectNamespace: null })
+    Modal.close()
+  }
+}
+
+/** Resolves the `connect()` calls the new state satisfies. */
+function settleWaiters(): void {
+  Waiters.settle((namespace) => connectResult(namespace))
 }
 
 /**
- * Connects the injected wallet behind `wallet`: asks for accounts (the user approves in the
- * wallet), reads the chain, then closes the modal. Errors (4001 when rejected) propagate to
- * the view.
+ * Makes a live connection the active one: of its namespace, and the namespace the modal
+ * follows. The dapp sees the new address (and chain) in state and provider events.
  *
  * @example
- * await connectInjected(wallet)
+ * selectConnection('walletConnect', 'solana')
  */
-export async function connectInjected(wallet: WalletEntry): Promise<void> {
-  const info = wallet.injected
-  if (!info) throw new Error('Wallet not installed')
-  const accounts = (await hostRequest('injectedRequest', {
-    uuid: info.uuid,
-    method: 'eth_requestAccounts',
-  })) as unknown
-  if (!Array.isArray(accounts) || typeof accounts[0] !== 'string')
-    throw new UserRejectedRequestError('Connection rejected')
-  const chainId = chainIdOf(
-    await hostRequest(
-      'injectedRequest',
-      { uuid: info.uuid, method: 'eth_chainId' },
-      { timeout: 10_000 },
-    ),
-  )
-  store.setState((s) => ({ recentWallets: addRecent(s.recentWallets, wallet) }))
-  savePersisted((p) => ({ ...p, recentWallets: addRecent(p.recentWallets, wallet) }))
-  markConnected(connectorFor(info), accounts[0], chainId, false)
+export function selectConnection(connectorId: string, namespace: ChainNamespace): void {
+  const found = store
+    .getState()
+    .connections.find((c) => c.namespace === namespace && key(c.connector.id) === key(connectorId))
+  if (!found) return
+  commit((s) => ({
+    activeConnectorIds: { ...s.activeConnectorIds, [namespace]: found.connector.id },
+    activeNamespace: namespace,
+    activeNetworkId: found.caipNetworkId,
+    send: initialSendState,
+  }))
+  void Balance.refresh({ force: true })
 }
 
 /**
- * Restores the last session after a reload, without asking the user: 'connecting', then
- * 'connected' when the same wallet announces itself and still grants the account.
+ * Restores every connection of the last visit without asking the user (spec §4 "Adapter
+ * sync"): each connector kind brings its connector back, which names the accounts it still
+ * grants. Connections whose wallet is gone or refuses are dropped.
  *
  * @example
  * await restoreSession()
  */
 export async function restoreSession(): Promise<void> {
-  const persisted = loadPersisted()
-  const connector = persisted.connectors.eip155
-  if (!connector || persisted.status.eip155 !== 'connected') return
-  if (persisted.disconnectedConnectorIds.includes(connector.id)) return
-  store.setState({
-    connection: { status: 'connecting', connector, address: null, caipNetworkId: null },
-  })
-  try {
-    const restore = kinds.get(connector.type)?.restore
-    if (restore) {
-      if (!(await restore())) throw new Error(`No ${connector.type} session to restore`)
-      return
-    }
-    const info = await waitForInjected(connector)
-    if (!info) throw new Error('Wallet not found')
-    const accounts = (await hostRequest(
-      'injectedRequest',
-      { uuid: info.uuid, method: 'eth_accounts' },
-      { timeout: 10_000 },
-    )) as unknown
-    if (!Array.isArray(accounts) || typeof accounts[0] !== 'string') {
-      savePersisted((p) => ({ ...p, status: { ...p.status, eip155: 'disconnected' } }))
-      throw new Error('No account')
-    }
-    const chainId = chainIdOf(
-      await hostRequest(
-        'injectedRequest',
-        { uuid: info.uuid, method: 'eth_chainId' },
-        { timeout: 10_000 },
-      ),
-    )
-    markConnected(connectorFor(info), accounts[0], chainId, true)
-  } catch {
-    if (store.getState().connection.status === 'connecting')
-      store.setState({
-        connection: { status: 'disconnected', connector: null, address: null, caipNetworkId: null },
-      })
+  const { savedConnections, disconnectedConnectorIds } = store.getState()
+  const groups = new Map<string, LiveConnection[]>()
+  for (const saved of savedConnections) {
+    if (disconnectedConnectorIds.some((id) => key(id) === key(saved.connector.id))) continue
+    const list = groups.get(key(saved.connector.id)) ?? []
+    groups.set(key(saved.connector.id), [...list, saved])
   }
+  commit(() => ({})) // 'connecting' while saved connections of the active namespace wait
+  await Promise.all(
+    [...groups.values()].map(async (saved) => {
+      const first = saved[0] as LiveConnection
+      try {
+        const connector = await kinds.get(first.connector.type)?.restore(saved)
+        if (!connector) throw new Error(`No ${first.connector.type} session to restore`)
+        const accounts = (await connector.getAccounts()).filter((a) =>
+          saved.some((s) => s.namespace === a.namespace),
+        )
+        setConnected(connector, accounts, { silent: true })
+      } catch {}
+      // Whatever did not come back is dropped.
+      commit((s) => ({
+        savedConnections: s.savedConnections.filter(
+          (c) => key(c.connector.id) !== key(first.connector.id),
+        ),
+      }))
+    }),
+  )
+  commit((s) => ({
+    savedConnections: s.savedConnections.filter((c) =>
+      s.disconnectedConnectorIds.every((id) => key(id) !== key(c.connector.id)),
+    ),
+  }))
 }
 
-function waitForInjected(connector: ConnectorInfo): Promise<InjectedProviderInfo | undefined> {
-  const find = () =>
-    store
-      .getState()
-      .injected.find((i) =>
-        connector.rdns ? i.rdns === connector.rdns : i.legacy && connector.id === 'injected',
-      )
-  const found = find()
-  if (found) return Promise.resolve(found)
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      unsubscribe()
-      resolve(undefined)
-    }, RESTORE_WAIT_MS)
-    const unsubscribe = store.subscribe(() => {
-      const info = find()
-      if (!info) return
-      clearTimeout(timer)
-      unsubscribe()
-      resolve(info)
-    })
-  })
-}
-
-/** Clears the connection (spec §4 "Reset"); the connector is remembered as disconnected. */
-function clear(connectorId: string | undefined): void {
+/** The per-account data that belongs to the active connection (spec §4 "Reset"). */
+function accountDataReset(): Partial<ModalState> {
   const fresh = initialState()
-  store.setState({
-    connection: { status: 'disconnected', connector: null, address: null, caipNetworkId: null },
+  return {
     balance: null,
     accountTab: fresh.accountTab,
     tokens: fresh.tokens,
     nfts: fresh.nfts,
     activity: fresh.activity,
     send: fresh.send,
-  })
-  savePersisted((p) => {
-    const { eip155: _removed, ...connectors } = p.connectors
+  }
+}
+
+/** Removes a connector's connections (all, or one namespace's); remembers it as disconnected. */
+function remove(
+  connectorId: string,
+  namespace: ChainNamespace | undefined,
+  remember: boolean,
+): void {
+  const before = activeConnection()
+  commit((s) => {
+    const connections = s.connections.filter(
+      (c) => key(c.connector.id) !== key(connectorId) || (namespace && c.namespace !== namespace),
+    )
+    const gone = connections.length === s.connections.length ? [] : [connectorId]
+    const left = connections.some((c) => key(c.connector.id) === key(connectorId))
+    if (!left) connectors.delete(key(connectorId))
     return {
-      ...p,
-      connectors,
-      status: { ...p.status, eip155: 'disconnected' },
+      connections,
       disconnectedConnectorIds:
-        connectorId && !p.disconnectedConnectorIds.includes(connectorId)
-          ? [...p.disconnectedConnectorIds, connectorId]
-          : p.disconnectedConnectorIds,
+        remember && !left && gone.length > 0
+          ? [
+              ...s.disconnectedConnectorIds.filter((id) => key(id) !== key(connectorId)),
+              connectorId,
+            ]
+          : s.disconnectedConnectorIds,
     }
   })
+  const after = activeConnection()
+  if (!after || !before || !sameConnection(after, before) || after.address !== before.address)
+    store.setState(accountDataReset())
+  if (after) void Balance.refresh({ force: true })
 }
 
 /**
- * Disconnects: the session is cleared and not restored after a reload. Waits at most 3 s for
- * the wallet side; the modal closes.
+ * Disconnects one connector (every namespace of it), or every connection when `connectorId`
+ * is omitted. Waits at most 3 s for each wallet's side; the connectors are not restored after
+ * a reload. The modal closes when nothing stays connected.
  *
  * @example
- * await disconnect()
+ * await disconnect() // all
+ * await disconnect('walletConnect')
  */
-export async function disconnect(): Promise<void> {
-  const { connection } = store.getState()
-  const end = connection.connector && kinds.get(connection.connector.type)?.disconnect
-  if (end)
-    await Promise.race([
-      end().catch(() => {}),
-      new Promise((done) => setTimeout(done, DISCONNECT_WAIT_MS)),
-    ])
-  clear(connection.connector?.id)
-  Modal.close()
-}
-
-/** The steps a kind of connector takes on its own side (embedded wallet, WalletConnect). */
-export type ConnectorKind = {
-  /** Restores the last visit's session; false when there is none. */
-  restore?(): Promise<boolean>
-  /** Ends the session on the wallet's side. */
-  disconnect?(): Promise<void>
-}
-
-const kinds = new Map<ConnectorInfo['type'], ConnectorKind>()
-
-/**
- * Plugs a kind of connector's own steps into restore and disconnect. The kinds' modules import
- * this one, never the other way round (no import cycle).
- *
- * @example
- * registerConnectorKind('WALLET_CONNECT', { restore, disconnect })
- */
-export function registerConnectorKind(type: ConnectorInfo['type'], kind: ConnectorKind): void {
-  kinds.set(type, kind)
+export async function disconnect(connectorId?: string): Promise<void> {
+  const ids = connectorId
+    ? [connectorId]
+    : [...new Set(store.getState().connections.map((c) => c.connector.id))]
+  await Promise.all(
+    ids.map(async (id) => {
+      const connector = getConnector(id)
+      if (connector)
+        await Promise.race([
+          connector.disconnect().catch(() => {}),
+          new Promise((done) => setTimeout(done, DISCONNECT_WAIT_MS)),
+        ])
+      remove(id, undefined, true)
+    }),
+  )
+  if (!connectorId) commit(() => ({ savedConnections: [] }))
+  if (store.getState().connections.length === 0) Modal.close()
 }
 
 /**
- * Follows an event from the connected injected wallet: account switch, chain switch,
- * disconnect. Events from other wallets are ignored.
+ * Follows an event of a connector's wallet: account switch (an empty list ends that
+ * connection), chain switch, disconnect. Events of unknown connectors are ignored.
  *
  * @example
- * onInjectedEvent({ uuid, event: 'chainChanged', data: '0x1' })
+ * onConnectorEvent('io.metamask', { event: 'chainChanged', data: '0x1' })
  */
-export function onInjectedEvent(event: { uuid: string; event: string; data: unknown }): void {
-  const { connection } = store.getState()
-  if (connection.status !== 'connected' || connection.connector?.uuid !== event.uuid) return
-  applyWalletEvent(event)
-}
-
-/**
- * Applies an event of the connected wallet (any connector): account switch, chain switch,
- * disconnect.
- *
- * @example
- * applyWalletEvent({ event: 'chainChanged', data: 31338 })
- */
-export function applyWalletEvent(event: { event: string; data: unknown }): void {
-  const { connection } = store.getState()
-  if (connection.status !== 'connected') return
+export function onConnectorEvent(connectorId: string, event: ConnectorEvent): void {
+  const mine = store
+    .getState()
+    .connections.filter(
+      (c) =>
+        key(c.connector.id) === key(connectorId) &&
+        (!event.namespace || c.namespace === event.namespace),
+    )
+  if (mine.length === 0) return
+  if (event.event === 'disconnect') {
+    remove(connectorId, event.namespace, false)
+    return
+  }
   if (event.event === 'accountsChanged') {
     const accounts = event.data
-    if (!Array.isArray(accounts) || typeof accounts[0] !== 'string') {
-      clear(undefined)
+    const first = Array.isArray(accounts) ? accounts[0] : undefined
+    const target = mine.find((c) => !event.namespace || c.namespace === event.namespace) ?? mine[0]
+    if (!target) return
+    if (typeof first !== 'string') {
+      remove(connectorId, target.namespace, false)
       return
     }
-    store.setState({ connection: { ...connection, address: getAddress(accounts[0]) } })
-    void Balance.refresh({ force: true })
-  } else if (event.event === 'chainChanged') {
-    let chainId: number
+    let address = first
     try {
-      chainId = chainIdOf(event.data)
+      if (target.namespace === 'eip155') address = getAddress(first)
     } catch {
       return
     }
-    const caipNetworkId = `eip155:${chainId}`
-    if (caipNetworkId === connection.caipNetworkId) return
-    store.setState({
-      connection: { ...connection, caipNetworkId },
-      activeNetworkId: caipNetworkId,
-      send: initialSendState, // spec §4: switching the active network resets the send state
-    })
-    savePersisted((p) => ({ ...p, activeNetworkId: caipNetworkId }))
+    if (address === target.address) return
+    const wasActive = activeConnection() === target
+    commit((s) => ({
+      connections: s.connections.map((c) => (sameConnection(c, target) ? { ...c, address } : c)),
+    }))
+    if (wasActive) void Balance.refresh({ force: true })
+    return
+  }
+  if (event.event === 'chainChanged') {
+    const target = mine.find((c) => c.namespace === (event.namespace ?? 'eip155'))
+    if (!target) return
+    const caipNetworkId = chainOf(target.namespace, event.data)
+    if (!caipNetworkId || caipNetworkId === target.caipNetworkId) return
+    const wasActive = activeConnection() === target
+    commit((s) => ({
+      connections: s.connections.map((c) =>
+        sameConnection(c, target) ? { ...c, caipNetworkId } : c,
+      ),
+      // Spec §4: switching the active network resets the send state.
+      ...(wasActive ? { activeNetworkId: caipNetworkId, send: initialSendState } : {}),
+    }))
+    if (!wasActive) return
     void Balance.refresh({ force: true })
     const { history, open } = store.getState()
     if (unsupported()) store.setState({ open: true, history: [{ view: 'UnsupportedChain' }] })
     else if (open && history.at(-1)?.view === 'UnsupportedChain')
       store.setState({ history: [{ view: 'Account' }] })
-  } else if (event.event === 'disconnect') {
-    clear(undefined)
   }
+}
+
+/** The CAIP-2 id a chainChanged event names: eip155 chain ids (hex or decimal), else CAIP-2. */
+function chainOf(namespace: ChainNamespace, value: unknown): string | undefined {
+  if (namespace !== 'eip155')
+    return typeof value === 'string' && value.startsWith(`${namespace}:`) ? value : undefined
+  const id =
+    typeof value === 'string'
+      ? Number.parseInt(value, value.startsWith('0x') ? 16 : 10)
+      : Number(value)
+  return Number.isSafeInteger(id) && id > 0 ? `eip155:${id}` : undefined
+}
+
+/**
+ * Sends a provider call to the active connection of `namespace` (default: the active
+ * namespace); its errors (4001 and others) propagate.
+ *
+ * @example
+ * const hash = await connectorRequest('eth_sendTransaction', [{ from, to, value, data: '0x' }])
+ */
+export function connectorRequest(
+  method: string,
+  params?: unknown,
+  namespace?: ChainNamespace,
+): Promise<unknown> {
+  const state = store.getState()
+  const active = activeConnection(state, namespace ?? state.activeNamespace)
+  const connector = active && getConnector(active.connector.id)
+  if (!active || !connector) return Promise.reject(new DisconnectedError('Not connected'))
+  return connector.request({
+    namespace: active.namespace,
+    method,
+    ...(params === undefined ? {} : { params }),
+    caipNetworkId: active.caipNetworkId,
+  })
 }

@@ -29,7 +29,7 @@ export function refreshIdentity(): Promise<void> {
   // The data service's client (and its schemas) loads on the first lookup.
   const done = import('../api/blockchain.js')
     .then(({ getIdentity }) => getIdentity(address, { sender: address }))
-    .then((value) =>
+    .then((value) => {
       store.setState((s) => ({
         identities: writeCache({
           cache: s.identities,
@@ -38,8 +38,8 @@ export function refreshIdentity(): Promise<void> {
           kind: 'identity',
           now: clock.now(),
         }),
-      })),
-    )
+      }))
+    })
     .catch(() => {})
     .finally(() => pending.delete(key))
   pending.set(key, done)

@@ -69,7 +69,7 @@ function sameScreen(a: Screen | undefined, b: Screen): boolean {
  */
 export function close(): void {
   if (!store.getState().open) return
-  store.setState({ open: false, toast: null, loading: false })
+  store.setState({ open: false, toast: null, loading: false, connectNamespace: null })
   Waiters.rejectAll(new UserRejectedRequestError('Modal closed'))
   for (const listener of closeListeners) listener()
   prepare()

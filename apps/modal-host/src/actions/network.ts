@@ -4,18 +4,14 @@
  * fields), and a failed switch sending the modal back one view.
  */
 import { BaseError, type NetworkInput } from '@porthole/protocol'
-import { type Network, resolveNetwork, toHexChainId } from '@porthole/shared'
-import { networkImageUrl } from '../api/client.js'
-import { hostRequest } from '../host/bridge.js'
+import { type ChainNamespace, type Network, resolveNetwork } from '@porthole/shared'
 import { networkSwitchView } from '../rules/networkSwitchView.js'
-import { savePersisted } from '../store/persist.js'
 import { initialSendState } from '../store/sendState.js'
 import { store } from '../store/store.js'
-import { walletRequest } from '../wallet/frame.js'
 import { track } from './analytics.js'
 import * as Balance from './balance.js'
+import * as Connection from './connection.js'
 import * as Modal from './modal.js'
-import { walletConnectRequest } from './walletconnect.js'
 
 /**
  * Finds a configured network by CAIP-2 id, or resolves a network object; 'Network not found'
@@ -33,74 +29,42 @@ export function findNetwork(input: string | NetworkInput): Network {
   return network
 }
 
-const isUnrecognized = (error: unknown) => {
-  const e = error as { code?: number; data?: { originalError?: { code?: number } } }
-  return e?.code === 4902 || e?.data?.originalError?.code === 4902
-}
-
-/** The wallet call for the connected injected wallet; adds the chain on 4902. */
+/** The wallet call of the active connection's connector (none for connectors without one). */
 async function switchWallet(network: Network): Promise<void> {
-  const { connection } = store.getState()
-  if (connection.connector?.type === 'AUTH') {
-    // Spec §4: an auth provider switches chain and reloads the user.
-    await walletRequest('switchNetwork', { chainId: Number(network.id) })
-    const user = await walletRequest('getUser', {})
-    store.setState({ authUser: user })
-    return
-  }
-  const chainId = toHexChainId(network.id)
-  if (connection.connector?.type === 'WALLET_CONNECT') {
-    // A chain the session approved switches at once; another is asked of the wallet.
-    await walletConnectRequest('wallet_switchEthereumChain', [{ chainId }])
-    return
-  }
-  const uuid = connection.connector?.uuid
-  if (!uuid) throw new BaseError('No connector found for connection')
-  const switchChain = () =>
-    hostRequest('injectedRequest', {
-      uuid,
-      method: 'wallet_switchEthereumChain',
-      params: [{ chainId }],
-    })
-  try {
-    await switchChain()
-  } catch (error) {
-    if (!isUnrecognized(error)) throw error
-    const explorer = network.blockExplorers?.default.url
-    await hostRequest('injectedRequest', {
-      uuid,
-      method: 'wallet_addEthereumChain',
-      params: [
-        {
-          chainId,
-          chainName: network.name,
-          nativeCurrency: network.nativeCurrency,
-          rpcUrls: network.rpcUrls.default.http,
-          ...(explorer ? { blockExplorerUrls: [explorer] } : {}),
-          iconUrls: [network.assets.imageUrl ?? networkImageUrl(network.assets.imageId)],
-        },
-      ],
-    })
-    await switchChain()
-  }
+  const active = Connection.activeConnection()
+  const connector = active && Connection.getConnector(active.connector.id)
+  if (!connector) throw new BaseError('No connector found for connection')
+  await connector.switchNetwork?.(network)
 }
 
 /**
- * Makes `network` the active one (connected or not) and remembers it; the send state resets
- * (spec §4) and SWITCH_NETWORK is tracked (spec §7).
+ * Makes `network` the active one (connected or not) and remembers it; the active connection
+ * follows it; the send state resets (spec §4) and SWITCH_NETWORK is tracked (spec §7).
  */
 function activate(network: Network): void {
-  const { connection } = store.getState()
-  store.setState({
+  const active = Connection.activeConnection()
+  const same = active?.namespace === network.chainNamespace
+  Connection.commit((s) => ({
     activeNetworkId: network.caipNetworkId,
     send: initialSendState,
-    ...(connection.status === 'connected'
-      ? { connection: { ...connection, caipNetworkId: network.caipNetworkId } }
-      : {}),
-  })
-  savePersisted((p) => ({ ...p, activeNetworkId: network.caipNetworkId }))
+    connections: s.connections.map((c) =>
+      same && c === active ? { ...c, caipNetworkId: network.caipNetworkId } : c,
+    ),
+    ...(s.connections.length === 0 ? { activeNamespace: network.chainNamespace } : {}),
+  }))
   track('SWITCH_NETWORK', { network: network.caipNetworkId })
   void Balance.refresh({ force: true })
+}
+
+/**
+ * Moves the modal to another namespace that has a live connection (its active one), so the
+ * dapp's state names that account.
+ */
+function enterNamespace(namespace: ChainNamespace): boolean {
+  const target = Connection.activeConnection(store.getState(), namespace)
+  if (!target) return false
+  Connection.selectConnection(target.connector.id, namespace)
+  return true
 }
 
 /**
@@ -112,8 +76,10 @@ function activate(network: Network): void {
  * await performSwitch(network)
  */
 export async function performSwitch(network: Network): Promise<void> {
+  if (network.chainNamespace !== store.getState().activeNamespace)
+    enterNamespace(network.chainNamespace)
   const { connection } = store.getState()
-  if (connection.status === 'connected') {
+  if (connection.status === 'connected' && connection.caipNetworkId !== network.caipNetworkId) {
     try {
       await switchWallet(network)
     } catch (error) {
@@ -145,7 +111,7 @@ export async function switchNetwork(
   options: { requireConfirmation?: boolean } = {},
 ): Promise<void> {
   const network = findNetwork(input)
-  const { connection, activeNetworkId, open } = store.getState()
+  const { connection, connections, activeNetworkId, open } = store.getState()
   const isConnected = connection.status === 'connected'
   const choice = networkSwitchView({
     targetId: network.caipNetworkId,
@@ -153,9 +119,13 @@ export async function switchNetwork(
     activeId: activeNetworkId,
     requireConfirmation: options.requireConfirmation ?? false,
     authConnectorActive: connection.connector?.type === 'AUTH',
-    authNamespaces: ['eip155', 'solana'],
+    authNamespaces: connections.some(
+      (c) => c.connector.type === 'AUTH' && c.namespace === network.chainNamespace,
+    )
+      ? ['eip155', 'solana']
+      : ['eip155'],
     connected: isConnected,
-    accountNamespaces: isConnected ? ['eip155'] : [],
+    accountNamespaces: [...new Set(connections.map((c) => c.namespace))],
   })
   if (choice === 'none') return
   if (choice === 'confirm') {
@@ -164,6 +134,8 @@ export async function switchNetwork(
   }
   if (choice === 'SwitchActiveChain') {
     if (!open) store.setState({ open: true, history: [{ view: 'Account' }] })
+    // Connect then lists the target namespace's wallets; the new account becomes active.
+    store.setState({ connectNamespace: network.chainNamespace })
     return Modal.push({
       view: 'SwitchActiveChain',
       switchToChain: network.chainNamespace,

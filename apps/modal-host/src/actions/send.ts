@@ -11,7 +11,7 @@ import { initialSendState } from '../store/sendState.js'
 import { store } from '../store/store.js'
 import { track } from './analytics.js'
 import * as Balance from './balance.js'
-import { connectorRequest } from './connectorRequest.js'
+import { connectorRequest } from './connection.js'
 import * as Modal from './modal.js'
 import { refreshTokens } from './tokens.js'
 
@@ -82,6 +82,7 @@ export async function sendTokens(): Promise<string> {
   track('SEND_INITIATED', properties)
   try {
     const prepared = await previewSend()
+    if (prepared.namespace === 'solana') return await sendSol(prepared, properties)
     const hash = String(await connectorRequest('eth_sendTransaction', [prepared.request]))
     track('SEND_SUCCESS', properties)
     resetSend()
@@ -105,4 +106,33 @@ export async function sendTokens(): Promise<string> {
     if (store.getState().open) Modal.shake()
     throw error
   }
+}
+
+/** Spec §4's Solana branch: a native transfer, signed and sent by the wallet. */
+async function sendSol(
+  prepared: Extract<PrepareSendReturnType, { namespace: 'solana' }>,
+  properties: { network: string; token: string; amount: string },
+): Promise<string> {
+  const { connection } = store.getState()
+  const { buildSolTransfer, waitForSignature } = await import('../chain/solana.js')
+  const transaction = await buildSolTransfer({
+    caipNetworkId: properties.network,
+    from: connection.address ?? '',
+    to: prepared.receiver.address,
+    lamports: prepared.amount,
+  })
+  const answer = (await connectorRequest(
+    'solana_signAndSendTransaction',
+    { transaction },
+    'solana',
+  )) as { signature?: unknown }
+  if (typeof answer?.signature !== 'string') throw new Error('The wallet returned no signature')
+  track('SEND_SUCCESS', properties)
+  resetSend()
+  store.setState({ history: [{ view: 'Account' }] })
+  void waitForSignature(properties.network, answer.signature).then(() => {
+    void Balance.refresh({ force: true })
+    void refreshTokens({ force: true })
+  })
+  return answer.signature
 }

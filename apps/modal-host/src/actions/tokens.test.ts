@@ -13,7 +13,7 @@ vi.mock('../api/blockchain.js', () => ({
   getBalances: edge.balances,
   getSupportedChains: edge.supported,
 }))
-vi.mock('./connectorRequest.js', () => ({ connectorRequest: edge.wallet }))
+vi.mock('./connection.js', () => ({ connectorRequest: edge.wallet }))
 vi.mock('./analytics.js', () => ({ reportError: () => {} }))
 
 const Tokens = await import('./tokens.js')

@@ -17,7 +17,7 @@ import {
 } from '../rules/tokens.js'
 import { store } from '../store/store.js'
 import { reportError } from './analytics.js'
-import { connectorRequest } from './connectorRequest.js'
+import { connectorRequest } from './connection.js'
 import * as Modal from './modal.js'
 
 /** The clock, replaceable in tests. */
@@ -79,15 +79,15 @@ export async function refreshTokens(options: { force?: boolean } = {}): Promise<
     now: clock.now(),
   })
   if (decision.action !== 'fetch') return
-  // Spec §6: balances are EVM and Solana only (Solana's arrive with the Solana issue), and
-  // only for the configured networks.
+  // Only the configured networks; the wallet's own asset discovery is EVM's (EIP-7811).
   const network = config.networks.find((n) => n.caipNetworkId === caipNetworkId)
-  if (network?.chainNamespace !== 'eip155') return unavailable(undefined)
+  if (!network) return unavailable(undefined)
   if (inFlight?.key === key) return inFlight.done
   store.setState((s) => ({ tokens: { ...s.tokens, loading: true } }))
   const done = (async () => {
     try {
-      let entries = await walletBalances(network, address)
+      let entries =
+        network.chainNamespace === 'eip155' ? await walletBalances(network, address) : undefined
       if (!entries) {
         if (!(await supportedChains()).includes(network.caipNetworkId))
           throw new Error(`The data service does not cover ${network.caipNetworkId}`)

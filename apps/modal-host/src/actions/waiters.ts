@@ -1,22 +1,39 @@
 /**
- * `connect()` calls from the host waiting for a connection: resolved when an account
- * connects, rejected when the modal closes first.
+ * `connect()` calls from the host waiting for a connection: resolved when an account (of the
+ * namespace they asked for, if any) connects, rejected when the modal closes first.
  */
 import type { ConnectResult } from '@porthole/protocol'
+import type { ChainNamespace } from '@porthole/shared'
 
-type Waiter = { resolve: (result: ConnectResult) => void; reject: (error: unknown) => void }
+type Waiter = {
+  namespace: ChainNamespace | undefined
+  resolve: (result: ConnectResult) => void
+  reject: (error: unknown) => void
+}
 let waiters: Waiter[] = []
 
-/** Registers a waiter. */
-export function wait(): Promise<ConnectResult> {
-  return new Promise((resolve, reject) => waiters.push({ resolve, reject }))
+/** Registers a waiter (for `namespace` only, when given). */
+export function wait(namespace?: ChainNamespace): Promise<ConnectResult> {
+  return new Promise((resolve, reject) => waiters.push({ namespace, resolve, reject }))
 }
 
-/** Resolves every waiter with the connection. */
-export function resolveAll(result: ConnectResult): void {
-  const list = waiters
-  waiters = []
-  for (const waiter of list) waiter.resolve(result)
+/**
+ * Resolves every waiter the current connections satisfy: `resultFor(namespace)` is the
+ * connection a waiter for that namespace (or for any, `undefined`) gets.
+ *
+ * @example
+ * settle((namespace) => connectResult(namespace))
+ */
+export function settle(resultFor: (namespace?: ChainNamespace) => ConnectResult | undefined): void {
+  const left: Waiter[] = []
+  const done: [Waiter, ConnectResult][] = []
+  for (const waiter of waiters) {
+    const result = resultFor(waiter.namespace)
+    if (result) done.push([waiter, result])
+    else left.push(waiter)
+  }
+  waiters = left
+  for (const [waiter, result] of done) waiter.resolve(result)
 }
 
 /** Rejects every waiter. */

@@ -26,8 +26,15 @@ const fake = vi.hoisted(() => {
   return {
     provider,
     state,
-    approve: (accounts: string[]) =>
-      approve?.({ namespaces: { eip155: { accounts } }, peer: { metadata: { name: 'Wallet X' } } }),
+    approve: (accounts: string[]) => {
+      const namespaces: Record<string, { accounts: string[] }> = {}
+      for (const a of accounts) {
+        const ns = a.split(':')[0] as string
+        namespaces[ns] ??= { accounts: [] }
+        namespaces[ns].accounts.push(a)
+      }
+      approve?.({ namespaces, peer: { metadata: { name: 'Wallet X' } } })
+    },
     fail: (error: unknown) => fail?.(error),
     emitted: [] as unknown[],
   }
@@ -44,8 +51,8 @@ vi.mock('../host/bridge.js', () => ({
   emitProviderEvent: (event: unknown) => fake.emitted.push(event),
 }))
 vi.mock('./connection.js', () => ({
-  markConnected: vi.fn(),
-  applyWalletEvent: vi.fn(),
+  setConnected: vi.fn(),
+  onConnectorEvent: vi.fn(),
   registerConnectorKind: vi.fn(),
 }))
 
@@ -79,12 +86,51 @@ describe('WalletConnect pairing', () => {
     )
     fake.approve(['eip155:31337:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'])
     await connecting
-    expect(Connection.markConnected).toHaveBeenCalledWith(
-      { id: 'walletConnect', type: 'WALLET_CONNECT', name: 'Wallet X' },
-      '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
-      31337,
-      false,
+    expect(Connection.setConnected).toHaveBeenCalledWith(
+      expect.objectContaining({
+        info: { id: 'walletConnect', type: 'WALLET_CONNECT', name: 'Wallet X' },
+      }),
+      [
+        {
+          namespace: 'eip155',
+          address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+          caipNetworkId: 'eip155:31337',
+        },
+      ],
+      { silent: false },
     )
+  })
+
+  test('every namespace of the session connects; a Solana-only session is valid', () => {
+    const SOL = 'solana:DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P'
+    const account = '61UAJ1bKEr1fAZrwXYvvdCvExdMQHA7meRCN4txEvjys'
+    expect(WalletConnect.accountsOf({ solana: { accounts: [`${SOL}:${account}`] } })).toEqual([
+      { namespace: 'solana', address: account, caipNetworkId: SOL },
+    ])
+    const both = WalletConnect.accountsOf({
+      eip155: { accounts: ['eip155:1:0xA', 'eip155:31337:0xB'] },
+      solana: { accounts: [`${SOL}:${account}`] },
+      bip122: {
+        accounts: [
+          'bip122:0f9188f13cb7b2c71f2a335e3a4fc328:bcrt1qpay',
+          'bip122:0f9188f13cb7b2c71f2a335e3a4fc328:bcrt1pord',
+        ],
+      },
+      unknown: { accounts: ['unknown:1:x'] },
+    })
+    expect(both.map((a) => a.namespace)).toEqual(['eip155', 'solana', 'bip122'])
+    expect(both[2]?.accounts).toEqual([
+      { address: 'bcrt1qpay', purpose: 'payment' },
+      { address: 'bcrt1pord', purpose: 'ordinal' },
+    ])
+  })
+
+  test('the account on the active network is chosen', () => {
+    store.setState({ activeNetworkId: 'eip155:31337' })
+    expect(
+      WalletConnect.accountsOf({ eip155: { accounts: ['eip155:1:0xA', 'eip155:31337:0xB'] } })[0]
+        ?.address,
+    ).toBe('0xB')
   })
 
   test('pairingExpired: 10 s or less left counts as expired', () => {

@@ -4,14 +4,15 @@
  * view opens or a WalletConnect session is restored. The relay URL is runtime configuration.
  */
 import { type ConnectorInfo, UserRejectedRequestError } from '@porthole/protocol'
+import { type ChainNamespace, isChainNamespace } from '@porthole/shared'
 import type UniversalProviderClass from '@walletconnect/universal-provider'
 
 type UniversalProvider = InstanceType<typeof UniversalProviderClass>
 
+import type { Connector, ConnectorAccount } from '../connectors/types.js'
 import { emitProviderEvent } from '../host/bridge.js'
 import { walletConnectNamespaces } from '../rules/walletConnectNamespaces.js'
 import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
-import { loadPersisted } from '../store/persist.js'
 import { store } from '../store/store.js'
 import * as Connection from './connection.js'
 
@@ -63,6 +64,13 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
     provider.on('accountsChanged', (accounts: string[]) => walletEvent('accountsChanged', accounts))
     provider.on('chainChanged', (chainId: number | string) => walletEvent('chainChanged', chainId))
     provider.on('session_delete', () => walletEvent('disconnect', null))
+    provider.on('session_update', () => {
+      // The wallet changed the session's accounts: every namespace is read again.
+      if (provider.session)
+        Connection.setConnected(connector, accountsOf(provider.session.namespaces), {
+          silent: true,
+        })
+    })
     // The socket otherwise opens on the first pairing (transportOpen() skips a client with no
     // topics yet): open it now, off the user's path.
     const relayer = provider.client.core.relayer as { toEstablishConnection?(): Promise<void> }
@@ -102,9 +110,13 @@ export function warmUpWalletConnect(preloadView?: () => Promise<unknown>): void 
   else setTimeout(start, 50)
 }
 
+/** The universal provider's EVM events (its `accountsChanged` / `chainChanged` are eip155's). */
 function walletEvent(event: string, data: unknown): void {
-  if (store.getState().connection.connector?.type !== 'WALLET_CONNECT') return
-  Connection.applyWalletEvent({ event, data })
+  Connection.onConnectorEvent(CONNECTOR_ID, {
+    event,
+    data,
+    ...(event === 'disconnect' ? {} : { namespace: 'eip155' as const }),
+  })
 }
 
 /** The pairing's namespaces for the configured networks; EVM reads go to the API's proxy. */
@@ -120,23 +132,46 @@ function namespaces() {
   })
 }
 
-function connectorOf(name: string): ConnectorInfo {
-  return {
-    id: 'walletConnect',
-    type: 'WALLET_CONNECT',
-    name: name.slice(0, 100) || 'WalletConnect',
-  }
+const CONNECTOR_ID = 'walletConnect'
+
+function infoOf(name: string): ConnectorInfo {
+  return { id: CONNECTOR_ID, type: 'WALLET_CONNECT', name: name.slice(0, 100) || 'WalletConnect' }
 }
 
-/** The session's account on the active network, else its first EVM account. */
-function accountOf(accounts: readonly string[]): { address: string; chainId: number } {
-  const active = store.getState().activeNetworkId
-  const parsed = accounts
-    .map((a) => a.split(':'))
-    .filter((p) => p.length === 3 && p[0] === 'eip155')
-  const chosen = parsed.find((p) => `eip155:${p[1]}` === active) ?? parsed[0]
-  if (!chosen) throw new UserRejectedRequestError('Connection rejected')
-  return { address: chosen[2] as string, chainId: Number(chosen[1]) }
+type SessionNamespaces = Record<string, { accounts: string[] }>
+
+/**
+ * The session's accounts, one per namespace: on the active network when the session has it,
+ * else on the first configured network, else the first the wallet gave (a session may hold
+ * eip155, solana and bip122 accounts at once; a Solana-only session is valid). Bitcoin keeps
+ * every address of the chain, the first as payment.
+ *
+ * @example
+ * accountsOf({ solana: { accounts: ['solana:5eyk…:7S3P…'] } })
+ */
+export function accountsOf(namespaces: SessionNamespaces): ConnectorAccount[] {
+  const { activeNetworkId, config } = store.getState()
+  const configured = new Set(config.networks.map((n) => n.caipNetworkId))
+  const out: ConnectorAccount[] = []
+  for (const [namespace, value] of Object.entries(namespaces)) {
+    if (!isChainNamespace(namespace)) continue
+    const parsed = (value.accounts ?? [])
+      .map((a) => a.split(':'))
+      .filter((p) => p.length === 3 && p[0] === namespace && p[1] && p[2])
+      .map((p) => ({ caipNetworkId: `${p[0]}:${p[1]}`, address: p[2] as string }))
+    const chosen =
+      parsed.find((p) => p.caipNetworkId === activeNetworkId) ??
+      parsed.find((p) => configured.has(p.caipNetworkId)) ??
+      parsed[0]
+    if (!chosen) continue
+    const account: ConnectorAccount = { namespace, ...chosen }
+    if (namespace === 'bip122')
+      account.accounts = parsed
+        .filter((p) => p.caipNetworkId === chosen.caipNetworkId)
+        .map((p, i) => ({ address: p.address, purpose: i === 1 ? 'ordinal' : 'payment' }))
+    out.push(account)
+  }
+  return out
 }
 
 let attempt = 0
@@ -168,7 +203,9 @@ export function sharesPendingConnect(userAgent: string, telegram: boolean): bool
  */
 export function connectWalletConnect(options: { share?: boolean } = {}): Promise<void> {
   if (options.share && shared && !pairingExpired()) return shared
-  const pending = pair()
+  const pending = pair().then((accounts) =>
+    Connection.setConnected(connector, accounts, { silent: false }),
+  )
   if (options.share) {
     shared = pending
     const forget = () => {
@@ -184,7 +221,7 @@ export function connectWalletConnect(options: { share?: boolean } = {}): Promise
  * expiring URI is replaced by starting a new connect(): it drops the old pairing (the provider
  * unsubscribes every pending pairing first) and shows a new URI; the old promise is abandoned.
  */
-async function pair(): Promise<void> {
+async function pair(): Promise<ConnectorAccount[]> {
   const id = ++attempt
   const provider = await walletConnectProvider()
   for (;;) {
@@ -202,9 +239,10 @@ async function pair(): Promise<void> {
         continue
       }
       if (!session) throw new UserRejectedRequestError('Connection rejected')
-      const { address, chainId } = accountOf(session.namespaces.eip155?.accounts ?? [])
-      Connection.markConnected(connectorOf(session.peer.metadata.name), address, chainId, false)
-      return
+      const accounts = accountsOf(session.namespaces)
+      if (accounts.length === 0) throw new UserRejectedRequestError('Connection rejected')
+      connector.info = infoOf(session.peer.metadata.name)
+      return accounts
     } catch (error) {
       throw id === attempt ? connectError(error) : error
     } finally {
@@ -246,14 +284,18 @@ function walletError(error: unknown): Error {
 }
 
 /**
- * Runs a dapp request on the WalletConnect session, on the active network.
+ * Runs a dapp request on the WalletConnect session, on the connection's chain (any namespace
+ * the session holds).
  *
  * @example
- * await walletConnectRequest('personal_sign', [message, address])
+ * await walletConnectRequest('personal_sign', [message, address], 'eip155:1')
  */
-export async function walletConnectRequest(method: string, params: unknown): Promise<unknown> {
+export async function walletConnectRequest(
+  method: string,
+  params: unknown,
+  chain: string | undefined,
+): Promise<unknown> {
   const provider = await walletConnectProvider()
-  const chain = store.getState().connection.caipNetworkId ?? undefined
   try {
     return await provider.request(
       params === undefined ? { method } : { method, params: params as never },
@@ -264,32 +306,39 @@ export async function walletConnectRequest(method: string, params: unknown): Pro
   }
 }
 
-/** Ends the session on both sides. */
-export async function disconnectWalletConnect(): Promise<void> {
-  const provider = await walletConnectProvider()
-  if (provider.session) await provider.disconnect()
+/** The WalletConnect connector: one session, accounts in every namespace it holds. */
+const connector: Connector & { info: ConnectorInfo } = {
+  info: infoOf('WalletConnect'),
+  namespaces: ['eip155', 'solana', 'bip122', 'polkadot', 'cosmos'] as ChainNamespace[],
+  connect: () => pair(),
+  async getAccounts() {
+    const provider = await walletConnectProvider()
+    const session = provider.session
+    if (!session) return []
+    connector.info = infoOf(session.peer.metadata.name)
+    return accountsOf(session.namespaces)
+  },
+  request({ method, params, caipNetworkId }) {
+    return walletConnectRequest(method, params, caipNetworkId ?? undefined)
+  },
+  async disconnect() {
+    const provider = await walletConnectProvider()
+    if (provider.session) await provider.disconnect()
+  },
+  async switchNetwork(network) {
+    if (network.chainNamespace !== 'eip155') return
+    // A chain the session approved switches at once; another is asked of the wallet.
+    await walletConnectRequest(
+      'wallet_switchEthereumChain',
+      [{ chainId: `0x${Number(network.id).toString(16)}` }],
+      store.getState().connection.caipNetworkId ?? undefined,
+    )
+  },
 }
 
-/**
- * Restores the session after a reload (the provider keeps it in the modal origin's storage).
- * Returns false when there was none.
- *
- * @example
- * if (await restoreWalletConnect()) return
- */
-export async function restoreWalletConnect(): Promise<boolean> {
-  const persisted = loadPersisted()
-  if (persisted.connectors.eip155?.type !== 'WALLET_CONNECT') return false
-  if (persisted.status.eip155 !== 'connected') return false
-  const provider = await walletConnectProvider()
-  const session = provider.session
-  if (!session) return false
-  const { address, chainId } = accountOf(session.namespaces.eip155?.accounts ?? [])
-  Connection.markConnected(connectorOf(session.peer.metadata.name), address, chainId, true)
-  return true
-}
-
+// After a reload the provider brings the session back from the modal origin's storage.
 Connection.registerConnectorKind('WALLET_CONNECT', {
-  restore: restoreWalletConnect,
-  disconnect: disconnectWalletConnect,
+  async restore() {
+    return connector
+  },
 })

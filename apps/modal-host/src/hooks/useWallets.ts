@@ -14,17 +14,27 @@ import {
 import { useModal } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
 
-/** Visible injected wallets, joined with the catalogue (spec §5 hiding rules). */
+/**
+ * Visible injected wallets, joined with the catalogue (spec §5 hiding rules): only those of a
+ * namespace with a configured network (of the namespace `connect({ namespace })` asked for,
+ * when it did).
+ */
 export function useInjectedWallets(): WalletEntry[] {
   const injected = useModal((s) => s.injected)
   const catalogue = useModal((s) => s.catalogue)
   const config = useModal((s) => s.config)
+  const wanted = useModal((s) => s.connectNamespace)
   return useMemo(() => {
     const known = [...catalogue.featured, ...catalogue.wallets]
     const excludedRdns = known
       .filter((w) => config.excludeWalletIds.includes(w.id) && w.rdns)
       .map((w) => w.rdns as string)
+    const namespaces = new Set(config.networks.map((n) => n.chainNamespace))
     return injected
+      .filter((info) => {
+        const namespace = info.namespace ?? 'eip155'
+        return wanted ? namespace === wanted : namespaces.has(namespace)
+      })
       .filter(
         (info) =>
           !isInjectedHidden(info, {
@@ -35,7 +45,7 @@ export function useInjectedWallets(): WalletEntry[] {
       )
       .map((info) => fromInjected(info, known))
       .filter((w) => !config.excludeWalletIds.includes(w.id))
-  }, [injected, catalogue, config])
+  }, [injected, catalogue, config, wanted])
 }
 
 /** The Connect view's sections, loading the catalogue on first use. */

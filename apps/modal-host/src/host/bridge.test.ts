@@ -13,6 +13,7 @@ const base: PortholeState = {
   connector: null,
   view: null,
   error: null,
+  connections: [],
 }
 const connected = (address: string, chainId: number): PortholeState => ({
   ...base,
@@ -21,6 +22,29 @@ const connected = (address: string, chainId: number): PortholeState => ({
   caipAddress: `eip155:${chainId}:${address}`,
   caipNetworkId: `eip155:${chainId}`,
   chainId,
+  connections: [
+    {
+      connectorId: 'io.metamask',
+      namespace: 'eip155',
+      address,
+      caipAddress: `eip155:${chainId}:${address}`,
+      active: true,
+    },
+  ],
+})
+const SOL = 'solana:DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P'
+const withSolana = (state: PortholeState, address: string, active = true): PortholeState => ({
+  ...state,
+  connections: [
+    ...state.connections,
+    {
+      connectorId: 'solana:Dev',
+      namespace: 'solana',
+      address,
+      caipAddress: `${SOL}:${address}`,
+      active,
+    },
+  ],
 })
 
 describe('provider events follow connection changes', () => {
@@ -42,6 +66,32 @@ describe('provider events follow connection changes', () => {
   })
   test('disconnecting emits accountsChanged [] and disconnect 4900', () => {
     expect(providerEvents(connected('0xA', 1), base)).toEqual([
+      { event: 'accountsChanged', data: [] },
+      { event: 'disconnect', data: { code: 4900, message: 'Disconnected' } },
+    ])
+  })
+  test('a Solana connection emits on the Solana provider only, with its namespace', () => {
+    const evm = connected('0xA', 1)
+    expect(providerEvents(evm, withSolana(evm, 'So1'))).toEqual([
+      { event: 'connect', data: { chainId: SOL }, namespace: 'solana' },
+      { event: 'accountsChanged', data: ['So1'], namespace: 'solana' },
+    ])
+  })
+  test('making Solana the active namespace leaves the EVM provider alone (no stale address)', () => {
+    const both = withSolana(connected('0xA', 1), 'So1')
+    const solanaActive: PortholeState = {
+      ...both,
+      address: 'So1',
+      caipAddress: `${SOL}:So1`,
+      caipNetworkId: SOL,
+      chainId: 'DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P',
+    }
+    expect(providerEvents(both, solanaActive)).toEqual([])
+  })
+  test('disconnecting the EVM wallet while Solana stays: only the EVM provider disconnects', () => {
+    const both = withSolana(connected('0xA', 1), 'So1')
+    const solanaOnly = withSolana({ ...base, status: 'connected' }, 'So1')
+    expect(providerEvents(both, solanaOnly)).toEqual([
       { event: 'accountsChanged', data: [] },
       { event: 'disconnect', data: { code: 4900, message: 'Disconnected' } },
     ])

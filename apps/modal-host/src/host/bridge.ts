@@ -11,7 +11,8 @@ import type {
   ProviderEvent,
 } from '@porthole/protocol'
 import { DisconnectedError } from '@porthole/protocol'
-import { parseCaipNetworkId, toHexChainId } from '@porthole/shared'
+import { type ChainNamespace, parseCaipNetworkId, toHexChainId } from '@porthole/shared'
+import { activeConnection } from '../actions/connection.js'
 import { store } from '../store/store.js'
 import type { ModalState } from '../store/types.js'
 
@@ -51,25 +52,64 @@ export function toPortholeState(state: ModalState): PortholeState {
     connector: connected ? connection.connector : null,
     view: open ? (history.at(-1)?.view ?? null) : null,
     error: alert?.fatal ? { code: alert.code, message: alert.message } : null,
+    connections: state.connections.map((c) => ({
+      connectorId: c.connector.id,
+      namespace: c.namespace,
+      address: c.address,
+      caipAddress: `${c.caipNetworkId}:${c.address}`,
+      active: activeConnection(state, c.namespace) === c,
+    })),
   }
 }
 
-/** The EIP-1193 events a state change implies, in order. */
+/** A namespace's active account and chain as the dapp sees them. */
+function activeOf(state: PortholeState, namespace: string) {
+  const found = state.connections.find((c) => c.namespace === namespace && c.active)
+  if (!found) return undefined
+  const [, reference = ''] = found.caipAddress.split(':')
+  return { address: found.address, chain: `${namespace}:${reference}`, reference }
+}
+
+/**
+ * The provider events a state change implies, in order, per namespace: each namespace's
+ * provider follows its own active connection, so a switch of the active namespace never hands
+ * one provider another namespace's address. eip155's events are EIP-1193's (hex chain ids, no
+ * `namespace` field); the others carry their namespace and CAIP-2 chain ids.
+ */
 export function providerEvents(previous: PortholeState, next: PortholeState): ProviderEvent[] {
   const events: ProviderEvent[] = []
-  const was = previous.status === 'connected' && previous.address
-  const is = next.status === 'connected' && next.address
-  const hex = (s: PortholeState) => (typeof s.chainId === 'number' ? toHexChainId(s.chainId) : null)
-  if (is && !was) events.push({ event: 'connect', data: { chainId: hex(next) ?? '0x0' } })
-  if (is && next.address !== (was ? previous.address : null))
-    events.push({ event: 'accountsChanged', data: [next.address as string] })
-  const chain = hex(next)
-  if (chain && previous.chainId !== null && previous.chainId !== next.chainId)
-    events.push({ event: 'chainChanged', data: chain })
-  if (was && !is) {
-    events.push({ event: 'accountsChanged', data: [] })
-    events.push({ event: 'disconnect', data: { code: 4900, message: 'Disconnected' } })
+  const namespaces = new Set([
+    ...previous.connections.map((c) => c.namespace),
+    ...next.connections.map((c) => c.namespace),
+  ])
+  for (const namespace of ['eip155', ...[...namespaces].filter((n) => n !== 'eip155')]) {
+    const was = activeOf(previous, namespace)
+    const is = activeOf(next, namespace)
+    const evm = namespace === 'eip155'
+    const tag = evm ? {} : { namespace: namespace as ChainNamespace }
+    const chainOf = (a: { reference: string; chain: string }) =>
+      evm ? toHexChainId(Number(a.reference)) : a.chain
+    if (is && !was) events.push({ event: 'connect', data: { chainId: chainOf(is) }, ...tag })
+    if (is && is.address !== was?.address)
+      events.push({ event: 'accountsChanged', data: [is.address], ...tag })
+    if (is && was && was.chain !== is.chain)
+      events.push({ event: 'chainChanged', data: chainOf(is), ...tag })
+    if (was && !is) {
+      events.push({ event: 'accountsChanged', data: [], ...tag })
+      events.push({ event: 'disconnect', data: { code: 4900, message: 'Disconnected' }, ...tag })
+    }
   }
+  // Disconnected and the modal moved to another EVM network: the EIP-1193 provider follows it.
+  const chain = (s: PortholeState) =>
+    typeof s.chainId === 'number' ? toHexChainId(s.chainId) : null
+  if (
+    !activeOf(next, 'eip155') &&
+    !activeOf(previous, 'eip155') &&
+    previous.chainId !== null &&
+    chain(next) &&
+    previous.chainId !== next.chainId
+  )
+    events.push({ event: 'chainChanged', data: chain(next) as string })
   return events
 }
 

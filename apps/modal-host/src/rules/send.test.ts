@@ -293,19 +293,33 @@ describe('the EVM request (spec §7 wallet transfers)', () => {
       receiver: BOB,
       from: ALICE,
     })
-    expect(native.request).toEqual({ from: ALICE, to: BOB, value: '0xde0b6b3a7640000', data: '0x' })
+    expect(native).toMatchObject({
+      namespace: 'eip155',
+      request: { from: ALICE, to: BOB, value: '0xde0b6b3a7640000', data: '0x' },
+    })
   })
 
-  test('prepareSend refuses what validation refuses, and Solana until its issue', async () => {
+  test('prepareSend refuses what validation refuses; Solana needs a Solana receiver', async () => {
     const base = { caipNetworkId: DEVNET, token: eth, amount: '1', receiver: BOB, from: ALICE }
     expect((await refusal(() => prepareSend({ ...base, amount: '20' }))).reason).toBe(
       'insufficientBalance',
     )
     const sol = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
-    const error = await refusal(() =>
-      prepareSend({ ...base, caipNetworkId: sol, token: { ...eth, chainId: sol } }),
-    )
-    expect(error.message).toBe('Unsupported chain')
+    const solToken = {
+      ...eth,
+      chainId: sol,
+      symbol: 'SOL',
+      quantity: { decimals: '9', numeric: '10' },
+    }
+    const onSolana = { ...base, caipNetworkId: sol, token: solToken }
+    expect((await refusal(() => prepareSend(onSolana))).reason).toBe('invalidReceiver')
+    const receiver = '4MDqfpxHQbWrZs4LLBhiDZXbNQsaQv9dgg3eUJrvUFWx'
+    expect(await prepareSend({ ...onSolana, amount: '0.25', receiver })).toEqual({
+      namespace: 'solana',
+      kind: 'native',
+      amount: 250_000_000n,
+      receiver: { address: receiver, name: null },
+    })
   })
 })
 

@@ -22,7 +22,12 @@
  * - 'Error resolving name' (spec §8 name fallback): the resolver failed or gave a non-address.
  */
 import { BaseError, type BaseErrorOptions } from '@porthole/protocol'
-import { type BalanceEntry, parseCaipAddress, parseCaipNetworkId } from '@porthole/shared'
+import {
+  type BalanceEntry,
+  isSolanaAddress,
+  parseCaipAddress,
+  parseCaipNetworkId,
+} from '@porthole/shared'
 import {
   type Address,
   encodeFunctionData,
@@ -272,19 +277,28 @@ export type PrepareSendParameters = ValidateSendParameters & {
   resolveName?: ResolveName | undefined
 }
 
-/** A send ready for `eth_sendTransaction`. */
-export type PrepareSendReturnType = {
-  kind: 'native' | 'erc20'
-  /** In the token's smallest unit. */
-  amount: bigint
-  receiver: ResolveReceiverReturnType
-  request: EvmSendRequest
-}
+/** A send ready for the wallet: `eth_sendTransaction`'s request, or a Solana native transfer. */
+export type PrepareSendReturnType =
+  | {
+      namespace: 'eip155'
+      kind: 'native' | 'erc20'
+      /** In the token's smallest unit. */
+      amount: bigint
+      receiver: ResolveReceiverReturnType
+      request: EvmSendRequest
+    }
+  | {
+      namespace: 'solana'
+      kind: 'native'
+      /** In lamports. */
+      amount: bigint
+      receiver: { address: string; name: null }
+    }
 
 /**
- * Every rule at once for an EVM send: validation, amount, receiver, request. Solana's native
- * send passes {@link validateSend} but is built by the Solana issue's code: here it is
- * 'Unsupported chain'.
+ * Every rule at once: validation, amount, receiver, and for EVM the request. A Solana native
+ * send needs a Solana receiver (32–44 base58 characters); its transaction is built against the
+ * chain's latest blockhash when sending.
  *
  * @example
  * const { request } = await prepareSend({ caipNetworkId, token, amount: '1', receiver: 'alice.eth', from, resolveName })
@@ -294,10 +308,14 @@ export async function prepareSend(
   parameters: PrepareSendParameters,
 ): Promise<PrepareSendReturnType> {
   const valid = validateSend(parameters)
-  if (valid.namespace !== 'eip155')
-    throw new SendError('unsupportedChain', {}, { details: 'Solana sends arrive later' })
   const token = parameters.token as SendToken
   const amount = parseSendAmount({ amount: parameters.amount as string, token })
+  if (valid.namespace === 'solana') {
+    // validateSend let only the native token through (spec §4: solana sends native).
+    const address = (parameters.receiver as string).trim()
+    if (!isSolanaAddress(address)) throw new SendError('invalidReceiver', {}, { details: address })
+    return { namespace: 'solana', kind: 'native', amount, receiver: { address, name: null } }
+  }
   const receiver = await resolveReceiver({
     receiver: parameters.receiver as string,
     resolveName: parameters.resolveName,
@@ -308,5 +326,5 @@ export async function prepareSend(
     amount,
     tokenAddress: valid.kind === 'erc20' ? valid.tokenAddress : undefined,
   })
-  return { kind: valid.kind, amount, receiver, request }
+  return { namespace: 'eip155', kind: valid.kind, amount, receiver, request }
 }

@@ -43,7 +43,13 @@ export function fromInjected(
 ): WalletEntry {
   const twin = info.rdns ? catalogue.find((w) => w.rdns === info.rdns) : undefined
   return {
-    id: twin?.id ?? (info.rdns || info.uuid),
+    // Wallet Standard wallets have no rdns and a new uuid per page load: their name is stable.
+    id:
+      twin?.id ??
+      (info.rdns ||
+        (info.namespace && info.namespace !== 'eip155'
+          ? `${info.namespace}:${info.name}`
+          : info.uuid)),
     name: info.name,
     image: info.icon || twin?.image_url || '',
     ...(info.rdns ? { rdns: info.rdns } : {}),

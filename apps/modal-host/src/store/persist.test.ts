@@ -1,8 +1,21 @@
 import { describe, expect, test } from 'vitest'
-import { addRecent, migrate, STORAGE_VERSION } from './persist.js'
-import type { WalletEntry } from './types.js'
+import { addRecent, merge, migrate, partialize, STORAGE_VERSION } from './persist.js'
+import { initialState } from './store.js'
+import type { LiveConnection, WalletEntry } from './types.js'
 
 const w = (id: string): WalletEntry => ({ id, name: id, image: '' })
+const evm: LiveConnection = {
+  connector: { id: 'io.metamask', type: 'ANNOUNCED', name: 'MetaMask', rdns: 'io.metamask' },
+  namespace: 'eip155',
+  address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  caipNetworkId: 'eip155:31337',
+}
+const sol: LiveConnection = {
+  connector: { id: 'solana:Dev', type: 'ANNOUNCED', name: 'Dev' },
+  namespace: 'solana',
+  address: '61UAJ1bKEr1fAZrwXYvvdCvExdMQHA7meRCN4txEvjys',
+  caipNetworkId: 'solana:DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P',
+}
 
 describe('persisted slice', () => {
   test('recent wallets keep at most two, newest first, without duplicates', () => {
@@ -20,10 +33,46 @@ describe('persisted slice', () => {
   })
 
   test('unknown versions and garbage start over', () => {
-    expect(migrate({ version: 0, recentWallets: [w('a')] }).recentWallets).toEqual([])
-    expect(migrate('garbage').version).toBe(STORAGE_VERSION)
+    expect(migrate({ recentWallets: [w('a')] }, 0).recentWallets).toEqual([])
+    expect(migrate('garbage', STORAGE_VERSION).connections).toEqual([])
     expect(
-      migrate({ version: STORAGE_VERSION, recentWallets: [w('a'), w('b'), w('c')] }).recentWallets,
+      migrate({ recentWallets: [w('a'), w('b'), w('c')] }, STORAGE_VERSION).recentWallets,
     ).toHaveLength(2)
+  })
+
+  test('damaged connections are dropped, sound ones kept', () => {
+    const stored = { connections: [evm, { connector: null }, 'x', { ...sol, address: 7 }] }
+    expect(migrate(stored, STORAGE_VERSION).connections).toEqual([evm])
+  })
+
+  test('version 1 (one EVM connector, no address) becomes a saved connection to re-sync', () => {
+    const v1 = {
+      version: 1,
+      recentWallets: [w('a')],
+      connectors: { eip155: evm.connector },
+      status: { eip155: 'connected' },
+      activeNamespace: 'eip155',
+      activeNetworkId: 'eip155:31337',
+      disconnectedConnectorIds: ['walletConnect'],
+    }
+    const migrated = migrate(v1, 1)
+    expect(migrated.connections).toEqual([
+      { connector: evm.connector, namespace: 'eip155', address: '', caipNetworkId: 'eip155:31337' },
+    ])
+    expect(migrated.activeConnectorIds).toEqual({ eip155: 'io.metamask' })
+    expect(migrated.disconnectedConnectorIds).toEqual(['walletConnect'])
+    expect(migrate({ ...v1, status: { eip155: 'disconnected' } }, 1).connections).toEqual([])
+  })
+
+  test('every live connection is stored, and saved ones still waiting for their restore', () => {
+    const state = { ...initialState(), connections: [evm], savedConnections: [evm, sol] }
+    expect(partialize(state).connections).toEqual([evm, sol])
+  })
+
+  test('stored connections come back as saved (to re-sync), not as live', () => {
+    const stored = partialize({ ...initialState(), connections: [evm, sol] })
+    const merged = merge(stored, initialState())
+    expect(merged.connections).toEqual([])
+    expect(merged.savedConnections).toEqual([evm, sol])
   })
 })

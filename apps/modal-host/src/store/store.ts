@@ -1,17 +1,19 @@
 /**
  * The modal's one zustand store. Actions live in `../actions/`, one per file, and call
- * `store.setState`; components read with `useModal(selector)`.
+ * `store.setState`; components read with `useModal(selector)`. The persisted slice goes
+ * through zustand's `persist` (`./persist.ts`), hydrated once the handshake has chosen where
+ * it lives (`store.persist.rehydrate()`).
  */
 import { create } from 'zustand'
+import { persist } from 'zustand/middleware'
 import { initialTransactionListState } from './activityState.js'
 import { DEFAULT_CONFIG } from './defaults.js'
-import { loadPersisted } from './persist.js'
+import { persistOptions } from './persist.js'
 import { initialSendState } from './sendState.js'
 import type { ModalState } from './types.js'
 
-/** The state a fresh modal starts from (persisted slices restored). */
+/** The state a fresh modal starts from (the persisted slice arrives with hydration). */
 export function initialState(): ModalState {
-  const persisted = loadPersisted()
   return {
     ready: false,
     open: false,
@@ -23,10 +25,15 @@ export function initialState(): ModalState {
     config: DEFAULT_CONFIG,
     injected: [],
     connection: { status: 'disconnected', connector: null, address: null, caipNetworkId: null },
-    activeNetworkId: persisted.activeNetworkId,
+    connections: [],
+    savedConnections: [],
+    activeConnectorIds: {},
+    activeNamespace: 'eip155',
+    connectNamespace: null,
+    activeNetworkId: null,
     balance: null,
-    recentWallets: persisted.recentWallets,
-    disconnectedConnectorIds: persisted.disconnectedConnectorIds,
+    recentWallets: [],
+    disconnectedConnectorIds: [],
     catalogue: { status: 'idle', wallets: [], count: 0, page: 0, featured: [] },
     authUser: null,
     lastEmailLoginAt: null,
@@ -41,7 +48,7 @@ export function initialState(): ModalState {
 }
 
 /** The store. */
-export const store = create<ModalState>()(() => initialState())
+export const store = create<ModalState>()(persist(() => initialState(), persistOptions))
 
 /** Selects from the store in a component. */
 export const useModal = store

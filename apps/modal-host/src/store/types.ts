@@ -70,6 +70,7 @@ export type Screen =
   | { view: 'WalletSend' }
   | { view: 'WalletSendSelectToken' }
   | { view: 'WalletSendPreview' }
+  | { view: 'ProfileWallets' }
 
 /** A view name. */
 export type ViewName = Screen['view']
@@ -85,13 +86,39 @@ export type Toast = {
 /** A blocking configuration or service alert (spec §8 "Alerts"). */
 export type Alert = { code: number; message: string; fatal: boolean }
 
-/** The connection of one namespace. */
+/**
+ * The active connection of the active namespace, as views read it (derived from
+ * `connections` by `actions/connection.ts`, never set elsewhere).
+ */
 export type Connection = {
   status: ConnectionStatus
   connector: ConnectorInfo | null
   address: string | null
   /** The chain the wallet is on (may be outside the configured networks). */
   caipNetworkId: string | null
+}
+
+/** A Bitcoin account of a connection (spec §3 "Bitcoin account": payment first, ordinal second). */
+export type BitcoinAccount = {
+  address: string
+  purpose: 'payment' | 'ordinal'
+  publicKey?: string
+  path?: string
+}
+
+/**
+ * One live connection: a connector's account in one namespace (spec §3 "Connection"). Several
+ * may be live at once, across and within namespaces; `connector.id` + `namespace` identify it
+ * (ids compared case-insensitively).
+ */
+export type LiveConnection = {
+  connector: ConnectorInfo
+  namespace: ChainNamespace
+  address: string
+  /** The chain the wallet is on (may be outside the configured networks). */
+  caipNetworkId: string
+  /** bip122: every account the wallet gave, payment first. */
+  accounts?: BitcoinAccount[]
 }
 
 /** Configuration after validation and defaults. */
@@ -183,7 +210,18 @@ export type ModalState = {
   alert: Alert | null
   config: ResolvedConfig
   injected: InjectedProviderInfo[]
+  /** The active connection of the active namespace (derived from `connections`). */
   connection: Connection
+  /** Every live connection. */
+  connections: LiveConnection[]
+  /** Connections of the last visit not yet re-synced (spec §4 "Adapter sync"). */
+  savedConnections: LiveConnection[]
+  /** The active connector id per namespace. */
+  activeConnectorIds: Partial<Record<ChainNamespace, string>>
+  /** The namespace the modal (and `getState().address`) follows. */
+  activeNamespace: ChainNamespace
+  /** `connect({ namespace })` asked for this namespace: Connect lists only its wallets. */
+  connectNamespace: ChainNamespace | null
   /** The network the modal is on (CAIP-2), connected or not. */
   activeNetworkId: string | null
   balance: Balance | null

@@ -40,13 +40,15 @@ export function NetworkButton() {
  */
 export function Account() {
   const connection = useModal((s) => s.connection)
+  const connectionCount = useModal((s) => s.connections.length)
   const balance = useModal((s) => s.balance)
   const authUser = useModal((s) => s.authUser)
   const networks = useModal((s) => s.config.networks)
   const network = networks.find((n) => n.caipNetworkId === connection.caipNetworkId)
   const sendEnabled = useModal((s) => s.config.features.send)
-  // Spec §6: Send is EVM and Solana only (Solana sends arrive with the Solana issue).
-  const sendable = sendEnabled && network?.chainNamespace === 'eip155'
+  // Spec §4: Send is EVM (native and ERC-20) and Solana (native) only.
+  const sendable =
+    sendEnabled && (network?.chainNamespace === 'eip155' || network?.chainNamespace === 'solana')
   const identity = useModal((s) => identityOf(s, s.connection.address))
   // biome-ignore lint/correctness/useExhaustiveDependencies: per connected address
   useEffect(() => {
@@ -138,7 +140,7 @@ export function Account() {
           </span>
         ) : null}
       </div>
-      {network?.chainNamespace === 'eip155' ? <AccountTabsView.View /> : null}
+      {network ? <AccountTabsView.View /> : null}
       <ul className="ph-list">
         {explorer ? (
           <li>
@@ -166,6 +168,21 @@ export function Account() {
           </li>
         ) : null}
         {authUser ? <WalletSecurityRows /> : null}
+        <li>
+          <button
+            type="button"
+            className="ph-row"
+            data-testid="open-profile-wallets"
+            onClick={() => Modal.push({ view: 'ProfileWallets' })}
+          >
+            <Icon name="wallet" />
+            <span className="ph-row-name">
+              {connectionCount > 1
+                ? t('connectedWalletsCount', { count: connectionCount })
+                : t('connectedWallets')}
+            </span>
+          </button>
+        </li>
         <DisconnectRow />
       </ul>
     </>

@@ -24,9 +24,12 @@ const TABS: { id: AccountTab; label: () => string }[] = [
 
 /** The tab bar and the selected tab's panel; arrow keys move between tabs. */
 export function AccountTabs() {
-  const tab = useModal((s) => s.accountTab)
+  const chosen = useModal((s) => s.accountTab)
   const history = useModal((s) => s.config.features.history)
-  const tabs = TABS.filter((x) => x.id !== 'activity' || history)
+  // NFTs and activity come from EVM indexers; Solana and Bitcoin accounts show their tokens.
+  const evm = useModal((s) => s.connection.caipNetworkId?.startsWith('eip155:') ?? false)
+  const tabs = TABS.filter((x) => (x.id !== 'activity' || history) && (evm || x.id === 'tokens'))
+  const tab = tabs.some((x) => x.id === chosen) ? chosen : 'tokens'
   const select = (id: AccountTab) => useModal.setState({ accountTab: id })
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return

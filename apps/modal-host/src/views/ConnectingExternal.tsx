@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import * as Connection from '../actions/connection.js'
 import * as Modal from '../actions/modal.js'
 import { Picture } from '../components/Images.js'
+import * as Injected from '../connectors/injected.js'
 import { t } from '../i18n/en.js'
 import type { WalletEntry } from '../store/types.js'
 
@@ -19,7 +19,7 @@ export function ConnectingExternal({ wallet }: { wallet: WalletEntry }) {
     const id = ++attempt.current
     setStatus('connecting')
     try {
-      await Connection.connectInjected(wallet)
+      await Injected.connectInjected(wallet)
     } catch (error) {
       if (id !== attempt.current) return
       const code = (error as { code?: number }).code

@@ -243,7 +243,11 @@ export const HostToModalSchema = {
     close: { params: z.object({}), result: Null },
     disconnect: { params: z.object({}), result: Null },
     /** Opens the modal (Connect) and resolves when an account connects; 4001 'Modal closed' if closed first. */
-    connect: { params: z.object({}), result: ConnectResult },
+    connect: {
+      /** `namespace`: resolve only when an account of that namespace connects (Connect lists its wallets). */
+      params: z.object({ namespace: ChainNamespace.optional() }),
+      result: ConnectResult,
+    },
     switchNetwork: {
       params: z.object({ network: z.union([CaipNetworkId, NetworkInput]) }),
       result: Null,

@@ -1,0 +1,252 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import type { Connector, ConnectorAccount, ConnectorRequest } from '../connectors/types.js'
+
+// The edges are faked: balances (a chain read) and the modal's navigation. The connection
+// rules — several connections, the active one per namespace, restore, events, requests — run
+// for real against the real store.
+vi.mock('./balance.js', () => ({ refresh: vi.fn(async () => {}) }))
+vi.mock('./modal.js', () => ({ close: vi.fn(), prepare: vi.fn() }))
+
+const Connection = await import('./connection.js')
+const Waiters = await import('./waiters.js')
+const { store, initialState } = await import('../store/store.js')
+const { partialize, merge } = await import('../store/persist.js')
+
+const EVM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const EVM_2 = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const SOL = 'solana:DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P'
+const SOL_ADDRESS = '61UAJ1bKEr1fAZrwXYvvdCvExdMQHA7meRCN4txEvjys'
+
+/** A connector over a fake wallet: it grants `accounts` and records every request. */
+function fakeConnector(
+  id: string,
+  accounts: ConnectorAccount[],
+  type: 'ANNOUNCED' | 'WALLET_CONNECT' | 'AUTH' = 'ANNOUNCED',
+) {
+  const requests: ConnectorRequest[] = []
+  const connector: Connector = {
+    info: { id, type, name: id },
+    namespaces: [...new Set(accounts.map((a) => a.namespace))],
+    connect: async () => accounts,
+    getAccounts: async () => accounts,
+    request: async (request) => {
+      requests.push(request)
+      return `${id}:${request.method}`
+    },
+    disconnect: vi.fn(async () => {}),
+  }
+  return { connector, requests }
+}
+
+const evmWallet = (id = 'io.metamask', address = EVM) =>
+  fakeConnector(id, [{ namespace: 'eip155', address, caipNetworkId: 'eip155:31337' }])
+const solanaWallet = (id = 'solana:Dev') =>
+  fakeConnector(id, [{ namespace: 'solana', address: SOL_ADDRESS, caipNetworkId: SOL }])
+
+beforeEach(() => {
+  store.setState(initialState(), true)
+})
+afterEach(() => {
+  Waiters.rejectAll(new Error('test over'))
+})
+
+describe('one setConnected path, several connections', () => {
+  test('an EVM and a Solana wallet connect side by side; the last connected is active', () => {
+    Connection.setConnected(evmWallet().connector, [], { silent: false })
+    expect(store.getState().connections).toEqual([]) // no account granted: nothing recorded
+    const evm = evmWallet()
+    Connection.setConnected(
+      evm.connector,
+      [{ namespace: 'eip155', address: EVM.toLowerCase(), caipNetworkId: 'eip155:31337' }],
+      { silent: false },
+    )
+    const sol = solanaWallet()
+    Connection.setConnected(
+      sol.connector,
+      [{ namespace: 'solana', address: SOL_ADDRESS, caipNetworkId: SOL }],
+      { silent: false },
+    )
+    const state = store.getState()
+    expect(state.connections.map((c) => c.namespace)).toEqual(['eip155', 'solana'])
+    // EVM addresses are checksummed; Solana addresses kept as given.
+    expect(state.connections[0]?.address).toBe(EVM)
+    expect(state.activeNamespace).toBe('solana')
+    expect(state.connection).toMatchObject({ status: 'connected', address: SOL_ADDRESS })
+    expect(state.activeNetworkId).toBe(SOL)
+    expect(Connection.connectResult()).toEqual({
+      address: SOL_ADDRESS,
+      caipAddress: `${SOL}:${SOL_ADDRESS}`,
+      caipNetworkId: SOL,
+      chainId: 'DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P',
+    })
+    expect(Connection.connectResult('eip155')?.address).toBe(EVM)
+  })
+
+  test('two wallets in one namespace: the new one is active, selecting switches back', () => {
+    const a = evmWallet('io.metamask', EVM)
+    const b = evmWallet('com.rabby', EVM_2)
+    Connection.setConnected(
+      a.connector,
+      [{ namespace: 'eip155', address: EVM, caipNetworkId: 'eip155:31337' }],
+      { silent: false },
+    )
+    Connection.setConnected(
+      b.connector,
+      [{ namespace: 'eip155', address: EVM_2, caipNetworkId: 'eip155:31338' }],
+      { silent: false },
+    )
+    expect(store.getState().connection.address).toBe(EVM_2)
+    Connection.selectConnection('IO.METAMASK', 'eip155') // ids compare case-insensitively
+    expect(store.getState().connection.address).toBe(EVM)
+    expect(store.getState().activeNetworkId).toBe('eip155:31337')
+  })
+
+  test('a connector connecting again replaces its connection instead of adding one', () => {
+    const a = evmWallet()
+    const account = { namespace: 'eip155' as const, address: EVM, caipNetworkId: 'eip155:31337' }
+    Connection.setConnected(a.connector, [account], { silent: false })
+    Connection.setConnected(a.connector, [{ ...account, caipNetworkId: 'eip155:31338' }], {
+      silent: false,
+    })
+    expect(store.getState().connections).toHaveLength(1)
+    expect(store.getState().connections[0]?.caipNetworkId).toBe('eip155:31338')
+  })
+
+  test('connect({ namespace }) waits for that namespace only', async () => {
+    let settled: unknown
+    void Waiters.wait('solana').then((r) => {
+      settled = r
+    })
+    const evm = evmWallet()
+    Connection.setConnected(evm.connector, await evm.connector.getAccounts(), { silent: false })
+    await Promise.resolve()
+    expect(settled).toBeUndefined()
+    const sol = solanaWallet()
+    Connection.setConnected(sol.connector, await sol.connector.getAccounts(), { silent: false })
+    await vi.waitFor(() => expect(settled).toMatchObject({ caipNetworkId: SOL }))
+  })
+})
+
+describe('requests go to the active connection of their namespace', () => {
+  test('eip155 and solana requests reach their own wallets', async () => {
+    const evm = evmWallet()
+    const sol = solanaWallet()
+    Connection.setConnected(evm.connector, await evm.connector.getAccounts(), { silent: false })
+    Connection.setConnected(sol.connector, await sol.connector.getAccounts(), { silent: false })
+    await expect(
+      Connection.connectorRequest('personal_sign', ['0x00', EVM], 'eip155'),
+    ).resolves.toBe('io.metamask:personal_sign')
+    await expect(
+      Connection.connectorRequest(
+        'solana_signMessage',
+        { message: '1', pubkey: SOL_ADDRESS },
+        'solana',
+      ),
+    ).resolves.toBe('solana:Dev:solana_signMessage')
+    expect(sol.requests[0]).toMatchObject({ namespace: 'solana', caipNetworkId: SOL })
+    await expect(Connection.connectorRequest('getAccountAddresses', {}, 'bip122')).rejects.toThrow(
+      'Not connected',
+    )
+  })
+})
+
+describe('disconnect', () => {
+  test('disconnecting the EVM wallet makes the remaining connection active (spec §4)', async () => {
+    const evm = evmWallet()
+    const sol = solanaWallet()
+    Connection.setConnected(sol.connector, await sol.connector.getAccounts(), { silent: false })
+    Connection.setConnected(evm.connector, await evm.connector.getAccounts(), { silent: false })
+    expect(store.getState().activeNamespace).toBe('eip155')
+    await Connection.disconnect('io.metamask')
+    expect(evm.connector.disconnect).toHaveBeenCalled()
+    const state = store.getState()
+    expect(state.connections.map((c) => c.namespace)).toEqual(['solana'])
+    expect(state.activeNamespace).toBe('solana')
+    expect(state.connection.address).toBe(SOL_ADDRESS)
+    expect(state.disconnectedConnectorIds).toEqual(['io.metamask'])
+  })
+
+  test('disconnect() ends every connection; nothing is restored afterwards', async () => {
+    const evm = evmWallet()
+    const sol = solanaWallet()
+    Connection.setConnected(evm.connector, await evm.connector.getAccounts(), { silent: false })
+    Connection.setConnected(sol.connector, await sol.connector.getAccounts(), { silent: false })
+    await Connection.disconnect()
+    const state = store.getState()
+    expect(state.connections).toEqual([])
+    expect(state.connection.status).toBe('disconnected')
+    expect(partialize(state).connections).toEqual([])
+  })
+})
+
+describe('wallet events', () => {
+  test('an account switch, a chain switch, and an empty account list', async () => {
+    const evm = evmWallet()
+    const sol = solanaWallet()
+    Connection.setConnected(sol.connector, await sol.connector.getAccounts(), { silent: false })
+    Connection.setConnected(evm.connector, await evm.connector.getAccounts(), { silent: false })
+    Connection.onConnectorEvent('io.metamask', {
+      event: 'accountsChanged',
+      data: [EVM_2.toLowerCase()],
+      namespace: 'eip155',
+    })
+    expect(store.getState().connection.address).toBe(EVM_2)
+    Connection.onConnectorEvent('io.metamask', { event: 'chainChanged', data: '0x7a6a' })
+    expect(store.getState().connection.caipNetworkId).toBe('eip155:31338')
+    expect(store.getState().activeNetworkId).toBe('eip155:31338')
+    Connection.onConnectorEvent('io.metamask', {
+      event: 'accountsChanged',
+      data: [],
+      namespace: 'eip155',
+    })
+    expect(store.getState().connections.map((c) => c.namespace)).toEqual(['solana'])
+    // An unknown connector's events change nothing.
+    Connection.onConnectorEvent('com.evil', { event: 'disconnect', data: null })
+    expect(store.getState().connections).toHaveLength(1)
+  })
+})
+
+describe('restore (adapter sync)', () => {
+  test('every saved connection comes back; a gone wallet is dropped', async () => {
+    const evm = evmWallet()
+    const sol = solanaWallet()
+    Connection.setConnected(evm.connector, await evm.connector.getAccounts(), { silent: false })
+    Connection.setConnected(sol.connector, await sol.connector.getAccounts(), { silent: false })
+    Connection.selectConnection('io.metamask', 'eip155')
+    const stored = partialize(store.getState())
+
+    // A reload: a fresh store hydrated from what was stored.
+    store.setState(merge(JSON.parse(JSON.stringify(stored)), initialState()), true)
+    expect(store.getState().connection.status).toBe('connecting')
+    const back = evmWallet()
+    Connection.registerConnectorKind('ANNOUNCED', {
+      restore: async (saved) =>
+        saved[0]?.connector.id === 'io.metamask' ? back.connector : undefined,
+    })
+    await Connection.restoreSession()
+    const state = store.getState()
+    expect(state.connections.map((c) => c.connector.id)).toEqual(['io.metamask'])
+    expect(state.savedConnections).toEqual([])
+    expect(state.activeNamespace).toBe('eip155')
+    expect(state.connection).toMatchObject({ status: 'connected', address: EVM })
+  })
+
+  test('both come back, and the remembered active namespace stays active', async () => {
+    const evm = evmWallet()
+    const sol = solanaWallet()
+    Connection.setConnected(evm.connector, await evm.connector.getAccounts(), { silent: false })
+    Connection.setConnected(sol.connector, await sol.connector.getAccounts(), { silent: false })
+    Connection.selectConnection('io.metamask', 'eip155')
+    const stored = JSON.parse(JSON.stringify(partialize(store.getState())))
+    store.setState(merge(stored, initialState()), true)
+    Connection.registerConnectorKind('ANNOUNCED', {
+      restore: async (saved) =>
+        saved[0]?.namespace === 'solana' ? solanaWallet().connector : evmWallet().connector,
+    })
+    await Connection.restoreSession()
+    const state = store.getState()
+    expect(state.connections.map((c) => c.namespace).sort()).toEqual(['eip155', 'solana'])
+    expect(state.activeNamespace).toBe('eip155')
+    expect(state.connection.address).toBe(EVM)
+  })
+})
