@@ -1,6 +1,6 @@
 import {
   Channel,
-  type EmbeddedUser,
+  EmbeddedUser,
   fromContract,
   type ModalToWallet,
   ModalToWalletSchema,
@@ -272,6 +272,47 @@ describe('the frame catalogue', () => {
     vi.mocked(Session.chainId).mockReturnValue(31338)
     await modal.request('switchNetwork', { chainId: 31338 })
     expect(Rpc.abortPending).not.toHaveBeenCalled()
+  })
+
+  test('a Solana request reaches the RPC handler with its namespace and network', async () => {
+    const modal = connect()
+    vi.mocked(Rpc.handleRpc).mockResolvedValue({
+      signature: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnb',
+    })
+    const params = { message: '3yZe7d', pubkey: '61UAJ1bKEr1fAZrwXYvvdCvExdMQHA7meRCN4txEvjys' }
+    await modal.request('rpcRequest', {
+      method: 'solana_signMessage',
+      params,
+      namespace: 'solana',
+      chainId: 'DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P',
+    })
+    expect(vi.mocked(Rpc.handleRpc).mock.calls[0]?.[0]).toEqual({
+      id: expect.any(String),
+      method: 'solana_signMessage',
+      params,
+      namespace: 'solana',
+      chainId: 'DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P',
+    })
+    // Without a namespace, as older modals send it: eip155, nothing added.
+    await modal.request('rpcRequest', { method: 'eth_blockNumber', params: [] })
+    expect(vi.mocked(Rpc.handleRpc).mock.calls[1]?.[0]).toEqual({
+      id: expect.any(String),
+      method: 'eth_blockNumber',
+      params: [],
+    })
+    await expect(
+      modal.request('rpcRequest', { method: 'x', namespace: 'bip122' } as never),
+    ).rejects.toThrow(/Invalid params/)
+  })
+
+  test('the user carries the Solana address; a user without one (an older frame) still validates', async () => {
+    const modal = connect()
+    const solanaAddress = '61UAJ1bKEr1fAZrwXYvvdCvExdMQHA7meRCN4txEvjys'
+    vi.mocked(Session.user).mockReturnValue({ ...USER, solanaAddress })
+    expect(await modal.request('getUser', {})).toEqual({ ...USER, solanaAddress })
+    expect(EmbeddedUser.safeParse(USER).success).toBe(true)
+    for (const bad of ['0x1111111111111111111111111111111111111111', 'O0Il'.repeat(10), 'short'])
+      expect(EmbeddedUser.safeParse({ ...USER, solanaAddress: bad }).success).toBe(false)
   })
 
   test('the farcaster requests say it is not configured', async () => {

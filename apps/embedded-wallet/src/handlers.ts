@@ -92,10 +92,16 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     },
     isConnected: () => ({ isConnected: Session.user() !== null }),
     getChainId: () => ({ chainId: Session.chainId() }),
-    rpcRequest: ({ method, params }, { id, signal }) => {
+    rpcRequest: ({ method, params, chainId, namespace }, { id, signal }) => {
       let shown = false
       return Rpc.handleRpc(
-        { id: String(id), method, params },
+        {
+          id: String(id),
+          method,
+          params,
+          ...(namespace ? { namespace } : {}),
+          ...(chainId === undefined ? {} : { chainId }),
+        },
         (m) => {
           shown = true
           env.emit('approvalRequested', { method: m })

@@ -1,8 +1,12 @@
 /**
- * Key material operations, pure and testable: a new secp256k1 key split 2-of-3, and a key
- * rebuilt from any two shares (shamir-secret-sharing, independently audited). Only the signer
- * Worker calls these with real keys.
+ * Key material operations, pure and testable: a new secp256k1 key split 2-of-3, a key rebuilt
+ * from any two shares (shamir-secret-sharing, independently audited), and the wallet's Solana
+ * (ed25519) key derived from that same secret. Only the signer Worker calls these with real keys.
  */
+import { ed25519 } from '@noble/curves/ed25519'
+import { hkdf } from '@noble/hashes/hkdf'
+import { sha256 } from '@noble/hashes/sha2'
+import { base58 } from '@scure/base'
 import { combine, split } from 'shamir-secret-sharing'
 import { bytesToHex, hexToBytes } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
@@ -90,4 +94,43 @@ export function freshX(taken: readonly number[]): number {
     const x = crypto.getRandomValues(new Uint8Array(1))[0] as number
     if (x !== 0 && !taken.includes(x)) return x
   }
+}
+
+/**
+ * The HKDF `info` of the Solana key derivation, version 1. Part of every Solana address the
+ * wallet ever reported: it never changes. A new derivation gets a new string (`…/v2`), and v1
+ * stays derivable from the same shares.
+ */
+export const SOLANA_KEY_INFO = 'porthole/solana/ed25519/v1'
+
+/** The wallet's Solana key: an ed25519 seed (RFC 8032 private key), its public key and address. */
+export type SolanaKey = { seed: Uint8Array; publicKey: Uint8Array; address: string }
+
+/**
+ * The wallet's Solana key, derived from its custody secret (the 32-byte secp256k1 key the
+ * shares rebuild), so one login gives both addresses with no new share and no new backup:
+ *
+ *   seed = HKDF-SHA256(IKM = secret, salt = none (RFC 5869: 32 zero bytes),
+ *                      info = 'porthole/solana/ed25519/v1', L = 32)
+ *   publicKey = Ed25519 public key of seed (RFC 8032); address = base58(publicKey)
+ *
+ * Why this is safe:
+ * - One-way: HKDF is HMAC-SHA256, a PRF. The seed, the public key and any number of Solana
+ *   signatures tell nothing about the secret, so a leaked or exported Solana key does not give
+ *   the EVM key. (The other way does hold: whoever has the EVM private key can derive the
+ *   Solana key with this public recipe. An exported EVM key is a backup of both.)
+ * - Domain-separated: the secret is used directly only as a secp256k1 scalar; this fixed `info`
+ *   string is used for nothing else, so the seed is independent of every other use of the
+ *   secret, and a signature on one curve helps forge nothing on the other.
+ * - Custody unchanged: the seed is a function of the secret alone, computed only where the
+ *   secret is (the signer Worker), so the 2-of-3 threat model of DESIGN §4 covers it as is.
+ *
+ * @example
+ * const { address } = solanaKeyOf(secret) // 'Fh2…' (base58, 32–44 characters)
+ */
+export function solanaKeyOf(secret: Uint8Array): SolanaKey {
+  if (secret.length !== 32) throw new Error('The custody secret must be 32 bytes')
+  const seed = hkdf(sha256, secret, undefined, SOLANA_KEY_INFO, 32)
+  const publicKey = ed25519.getPublicKey(seed)
+  return { seed, publicKey, address: base58.encode(publicKey) }
 }

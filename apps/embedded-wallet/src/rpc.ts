@@ -1,7 +1,8 @@
 /**
  * EIP-1193 requests for the embedded wallet (spec §6): safe read-only methods go to the chain
  * through the API's RPC proxy; not-safe methods wait for the user's approval in this frame,
- * then the signer Worker signs; anything else is 'Requested RPC call is not allowed'.
+ * then the signer Worker signs; anything else is 'Requested RPC call is not allowed'. Solana
+ * requests (`namespace: 'solana'`) go to `solanaRpc.ts`, loaded on the first one.
  */
 import {
   BaseError,
@@ -198,18 +199,61 @@ function shownText(text: string): { body: string; warnings: string[] } {
   return { body, warnings: hidden ? [HIDDEN_WARNING] : [] }
 }
 
+/** One request of the modal: an EIP-1193 call, or a Solana one with `namespace: 'solana'`. */
+export type RpcRequest = {
+  id: string
+  method: string
+  params: unknown
+  /** Absent: eip155. */
+  namespace?: 'eip155' | 'solana'
+  /** For Solana: the network's CAIP-2 reference (or whole CAIP-2 id). */
+  chainId?: number | string
+}
+
 /**
- * Runs one EIP-1193 request. `onApproval` is called when the frame must be shown.
+ * A Solana request, by the module only Solana requests load: the same approval queue, abort and
+ * 4001 as EVM requests; the signer Worker signs; sending goes through the API's RPC proxy.
+ */
+async function solanaRequest(
+  request: RpcRequest,
+  onApproval: (method: string) => void,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const { handleSolanaRpc } = await import('./solanaRpc.js')
+  return handleSolanaRpc(
+    {
+      method: request.method,
+      params: request.params,
+      ...(request.chainId === undefined ? {} : { chainId: request.chainId }),
+    },
+    {
+      address: Session.solanaAddress(),
+      origin: dappOrigin,
+      approve: (content) => approve(request.id, content, () => onApproval(request.method), signal),
+      signMessage: (message) => signer.signSolanaMessage(message),
+      signTransaction: (messageBytes) => signer.signSolanaTransaction(messageBytes),
+      rpc: Api.rpc,
+    },
+  )
+}
+
+/**
+ * Runs one request. `onApproval` is called when the frame must be shown.
  *
  * @example
  * await handleRpc({ id: '7', method: 'personal_sign', params: [msg, address] }, show)
+ * await handleRpc({ id: '8', method: 'solana_signMessage', params: { message, pubkey },
+ *   namespace: 'solana', chainId: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' }, show)
  */
 export async function handleRpc(
-  request: { id: string; method: string; params: unknown },
+  request: RpcRequest,
   onApproval: (method: string) => void,
   signal?: AbortSignal,
 ): Promise<unknown> {
   const { id, method } = request
+  if (request.namespace === 'solana') return solanaRequest(request, onApproval, signal)
+  if (method.startsWith('solana_'))
+    throw new UnsupportedMethodError(`${method} needs the request's namespace 'solana'`)
   const params = (Array.isArray(request.params) ? request.params : [request.params]) as unknown[]
   if (method === 'eth_accounts' || method === 'eth_requestAccounts') {
     const address = Session.address()

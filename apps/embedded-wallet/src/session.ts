@@ -57,6 +57,8 @@ type LoadedSet = { setId: string; deviceX: number; authShare: string }
 type State = {
   user: Api.ApiUser | null
   address: string | null
+  /** The Solana address derived from the same key (set with `address`). */
+  solanaAddress: string | null
   chainId: number
   pendingEmail: string | null
   /** The new address of an e-mail change under way, as the user typed it. */
@@ -80,6 +82,7 @@ type State = {
 const state: State = {
   user: null,
   address: null,
+  solanaAddress: null,
   chainId: readChainId(),
   pendingEmail: null,
   pendingNewEmail: null,
@@ -132,6 +135,23 @@ export function address(): string | null {
   return state.address
 }
 
+/** The signed-in wallet's Solana address (base58), or null. */
+export function solanaAddress(): string | null {
+  return state.address ? state.solanaAddress : null
+}
+
+/** Records the wallet the signer loaded: its address and the Solana address of the same key. */
+async function setLoaded(address: string): Promise<void> {
+  state.solanaAddress = await signer.solanaAddress()
+  state.address = address
+}
+
+/** Forgets the loaded wallet's addresses. */
+function clearLoaded(): void {
+  state.address = null
+  state.solanaAddress = null
+}
+
 /**
  * Reads the user again from the API (an e-mail changed in another tab shows up); keeps what
  * it had when the API cannot answer.
@@ -161,6 +181,7 @@ export function user(): EmbeddedUser | null {
     socialProvider: social === null ? null : (social as EmbeddedUser['socialProvider']),
     preferredAccountType: 'eoa',
     smartAccountDeployed: false,
+    ...(state.solanaAddress ? { solanaAddress: state.solanaAddress } : {}),
   }
 }
 
@@ -244,7 +265,7 @@ async function loadWallet(): Promise<DeviceStep | null> {
       null,
       await sealAutomatic(recovery),
     )
-    state.address = created.address
+    await setLoaded(created.address)
     return null
   }
   state.policy = stored.policy
@@ -257,7 +278,7 @@ async function loadWallet(): Promise<DeviceStep | null> {
       .restore(local.share, Api.fromBase64(stored.authShare))
       .catch(() => null)
     if (restored?.toLowerCase() === stored.address.toLowerCase()) {
-      state.address = restored
+      await setLoaded(restored)
       return null
     }
   }
@@ -296,7 +317,7 @@ async function finishRecovery(stored: Api.StoredShares, recoveryShare: Uint8Arra
   const device = await signer.shareAt(stored.deviceX)
   await saveDeviceShare({ setId: stored.setId, address: restored, share: new Uint8Array(device) })
   await Api.reportDevice(state.site || undefined).catch(() => {})
-  state.address = restored
+  await setLoaded(restored)
 }
 
 async function signedIn(login: Api.Login, owner: Recovery.Owner): Promise<DeviceStep | null> {
@@ -305,7 +326,7 @@ async function signedIn(login: Api.Login, owner: Recovery.Owner): Promise<Device
   state.owner = owner
   state.authenticatedAt = Date.now()
   state.pending = null
-  state.address = null
+  clearLoaded()
   const step = await loadWallet()
   state.pendingEmail = null
   return step
@@ -332,7 +353,7 @@ export async function restore(): Promise<EmbeddedUser | null> {
     return user()
   } catch {
     state.user = null
-    state.address = null
+    clearLoaded()
     state.pending = null
     return null
   }
@@ -496,7 +517,7 @@ export async function connectDevice(signal: AbortSignal, ui: StepUi): Promise<vo
             null,
             await sealWithNewPasskey(pending.address, recovery),
           )
-          state.address = pending.address
+          await setLoaded(pending.address)
           return undefined
         },
       )
@@ -569,7 +590,10 @@ export async function exportKey(ui: StepUi): Promise<void> {
       },
       async () => ({
         title: 'Your private key',
-        text: ['Store it offline. It is shown only here, in the wallet frame.'],
+        text: [
+          'Store it offline. It is shown only here, in the wallet frame.',
+          'Your Solana account is derived from this key (porthole/solana/ed25519/v1).',
+        ],
         secret: await signer.exportKey(),
         confirm: 'Done',
       }),
@@ -584,7 +608,7 @@ export async function exportKey(ui: StepUi): Promise<void> {
 /** Signs out: the session ends and the key leaves memory (the device share stays). */
 export async function signOut(): Promise<void> {
   state.user = null
-  state.address = null
+  clearLoaded()
   state.pendingEmail = null
   state.pending = null
   state.owner = null

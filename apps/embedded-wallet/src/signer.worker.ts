@@ -2,15 +2,19 @@
  * The signer: the only place the private key exists. It runs in a dedicated Worker of the
  * wallet frame (no DOM, no network), is driven through comlink, and hands out key shares (each
  * useless alone), addresses and signatures — and the key itself only for the frame's export card.
+ * The wallet's Solana key is derived here from the same secret (`solanaKeyOf`) and lives only
+ * here too.
  */
 import { type SharesMessageParameters, sharesDigest } from '@porthole/shared'
 import { expose } from 'comlink'
 import { bytesToHex, type Hex, type TransactionSerializable, type TypedDataDefinition } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
-import { createKey, rebuildKey, shareAt } from './keys.js'
+import { createKey, rebuildKey, type SolanaKey, shareAt, solanaKeyOf } from './keys.js'
+import * as SolanaSign from './solanaSign.js'
 
 let account: PrivateKeyAccount | undefined
 let secret: Uint8Array | undefined
+let solana: SolanaKey | undefined
 /** Two shares of the loaded key, so more points of its share set can be made. */
 let held: [Uint8Array, Uint8Array] | undefined
 
@@ -18,12 +22,19 @@ function hold(key: Uint8Array, shares: [Uint8Array, Uint8Array]): string {
   secret = key
   held = shares
   account = privateKeyToAccount(bytesToHex(key))
+  solana?.seed.fill(0)
+  solana = solanaKeyOf(key)
   return account.address
 }
 
 function signer(): PrivateKeyAccount {
   if (!account) throw new Error('No wallet loaded')
   return account
+}
+
+function solanaSigner(): SolanaKey {
+  if (!solana) throw new Error('No wallet loaded')
+  return solana
 }
 
 /** What the frame's main thread may ask of the signer. */
@@ -57,6 +68,18 @@ const api = {
   signTransaction(transaction: TransactionSerializable): Promise<Hex> {
     return signer().signTransaction(transaction)
   },
+  /** The Solana address (base58) derived from the loaded key, or null. */
+  solanaAddress(): string | null {
+    return solana?.address ?? null
+  },
+  /** ed25519 signature of an approved message; refuses bytes that are a transaction message. */
+  signSolanaMessage(message: Uint8Array): Uint8Array {
+    return SolanaSign.signMessage(solanaSigner(), message)
+  },
+  /** ed25519 signature of an approved transaction message whose fee payer is this wallet. */
+  signSolanaTransaction(messageBytes: Uint8Array): Uint8Array {
+    return SolanaSign.signTransaction(solanaSigner(), messageBytes)
+  },
   /**
    * Signs a share replacement for the API (`sharesDigest`: EIP-191 version 0x00, which no dapp
    * request can produce). Only this digest: the Worker signs no raw hash it is handed.
@@ -64,7 +87,10 @@ const api = {
   signShares(parameters: SharesMessageParameters): Promise<Hex> {
     return signer().sign({ hash: sharesDigest(parameters) })
   },
-  /** The private key, for the export card of this frame (never sent anywhere else). */
+  /**
+   * The private key, for the export card of this frame (never sent anywhere else). The EVM key
+   * only: the Solana key derives from it (`solanaKeyOf`).
+   */
   exportKey(): Hex {
     if (!secret) throw new Error('No wallet loaded')
     return bytesToHex(secret)
@@ -73,6 +99,8 @@ const api = {
   clear(): void {
     secret?.fill(0)
     for (const share of held ?? []) share.fill(0)
+    solana?.seed.fill(0)
+    solana = undefined
     secret = undefined
     held = undefined
     account = undefined

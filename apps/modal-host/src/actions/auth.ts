@@ -45,12 +45,6 @@ function infoFor(user: EmbeddedUser | null): ConnectorInfo {
   }
 }
 
-/** The user's Solana address, when the wallet frame reports one. */
-function solanaAddressOf(user: EmbeddedUser): string | undefined {
-  const value = (user as { solanaAddress?: unknown }).solanaAddress
-  return typeof value === 'string' ? value : undefined
-}
-
 /**
  * The embedded wallet's accounts: EVM on the active (else first configured) eip155 network,
  * moving the wallet there first; Solana on the active (else first configured) solana network
@@ -70,7 +64,7 @@ async function accountsFor(user: EmbeddedUser): Promise<ConnectorAccount[]> {
     { namespace: 'eip155', address: user.address, caipNetworkId: `eip155:${chainId}` },
   ]
   const solana = pick('solana')
-  const solanaAddress = solanaAddressOf(user)
+  const { solanaAddress } = user
   if (solana && solanaAddress)
     accounts.push({
       namespace: 'solana',
@@ -282,7 +276,7 @@ export async function embeddedRequest(
             namespace,
             ...(caipNetworkId ? { chainId: caipNetworkId.split(':')[1] as string } : {}),
           }),
-    } as never)
+    })
   } catch (error) {
     if ((error as Error).message === RPC_NOT_ALLOWED)
       setTimeout(() => Modal.showToast('Action not allowed', 'error'), 300)

@@ -15,6 +15,8 @@ const Email = z
 const Otp = z.string().regex(/^\d{6}$/)
 const ChainId = z.union([z.number().int().positive(), Text(64)])
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
+/** A Solana address: a base58 ed25519 public key. */
+const SolanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
 
 /** Social providers (spec §5). */
 export const SocialProvider = z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
@@ -34,6 +36,11 @@ export const EmbeddedUser = z.object({
   socialProvider: SocialProvider.nullable(),
   preferredAccountType: AccountType,
   smartAccountDeployed: z.boolean(),
+  /**
+   * The wallet's Solana address, derived from the same key (one login, both addresses). Absent
+   * from frames older than it.
+   */
+  solanaAddress: SolanaAddress.optional(),
 })
 export type EmbeddedUser = z.infer<typeof EmbeddedUser>
 
@@ -103,12 +110,18 @@ export const ModalToWalletSchema = {
     signOut: { params: Empty, result: Empty },
     isConnected: { params: Empty, result: z.object({ isConnected: z.boolean() }) },
     getChainId: { params: Empty, result: z.object({ chainId: ChainId }) },
-    /** An EIP-1193 call; not-safe methods wait for the user's approval in the frame. */
+    /**
+     * An EIP-1193 call; not-safe methods wait for the user's approval in the frame. With
+     * `namespace: 'solana'`, a Solana request (WalletConnect's Solana JSON-RPC: params an object,
+     * `chainId` the network's CAIP-2 reference, e.g. `5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`).
+     */
     rpcRequest: {
       params: z.object({
         method: Text(64).min(1),
         params: JsonRpcParams,
         chainId: ChainId.optional(),
+        /** The request's namespace; absent: eip155. */
+        namespace: z.enum(['eip155', 'solana']).optional(),
       }),
       result: z.unknown(),
     },
