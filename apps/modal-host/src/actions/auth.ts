@@ -253,7 +253,8 @@ export async function signOut(): Promise<void> {
 }
 
 /**
- * Runs an EIP-1193 request of the dapp on the embedded wallet. Not-safe requests show the
+ * Runs a request of the dapp on the embedded wallet (EIP-1193, or WalletConnect's Solana
+ * methods with the Solana network's reference as `chainId`). Not-safe requests show the
  * wallet's own approval card; 'Requested RPC call is not allowed' shows 'Action not allowed'
  * after 300 ms.
  *
@@ -267,15 +268,17 @@ export async function embeddedRequest(
   caipNetworkId: string | null = null,
 ): Promise<unknown> {
   try {
+    if (namespace !== 'eip155' && namespace !== 'solana')
+      throw new BaseError(`The embedded wallet has no ${namespace} account`)
     return await walletRequest('rpcRequest', {
       method,
       ...(params === undefined ? {} : { params: params as unknown[] }),
-      ...(namespace === 'eip155'
-        ? {}
-        : {
+      ...(namespace === 'solana'
+        ? {
             namespace,
             ...(caipNetworkId ? { chainId: caipNetworkId.split(':')[1] as string } : {}),
-          }),
+          }
+        : {}),
     })
   } catch (error) {
     if ((error as Error).message === RPC_NOT_ALLOWED)
