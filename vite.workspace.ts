@@ -11,6 +11,9 @@ export default [
   'apps/recovery',
   'apps/relay',
   'apps/devnet',
+  'apps/bitcoin',
+  'apps/demo',
+  'apps/solana',
   'infra/static-hosting',
   'infra/local-stack',
 ]
