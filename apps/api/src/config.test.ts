@@ -1,3 +1,4 @@
+import { SOLANA_LOCALNET_CAIP } from '@porthole/shared'
 import { describe, expect, test } from 'vitest'
 import { InvalidConfigError, parseUpstreams, resolveConfig } from './config.js'
 
@@ -9,6 +10,7 @@ describe('resolveConfig', () => {
     expect(config.upstreams).toEqual({
       'eip155:31337': 'http://127.0.0.1:8545',
       'eip155:31338': 'http://127.0.0.1:8546',
+      [SOLANA_LOCALNET_CAIP]: 'http://127.0.0.1:8899',
     })
     expect(config.rateLimit).toEqual({ ratePerSecond: 50, burst: 200 })
     expect(config.projectCacheMs).toBeLessThanOrEqual(1000)

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url'
-import { endpoints } from '@porthole/shared'
+import { endpoints, SOLANA_LOCALNET_CAIP } from '@porthole/shared'
 import { z } from 'zod'
 import { DEFAULT_ASSETS_DIR } from './assets/loadImageAssets.js'
 import { CaipNetworkId } from './catalogue/catalogue.js'
+import { defaultEsploraUpstreams } from './chaindata/bitcoin.js'
 import { type ChainDataConfig, resolveChainDataConfig } from './chaindata/config.js'
 
 /** The social providers of the embedded-wallet login (spec §5). */
@@ -118,9 +119,13 @@ const Upstreams = z.record(CaipNetworkId, z.url({ protocol: /^https?$/ }))
 
 /**
  * Builds the API configuration: defaults from `@porthole/shared` `endpoints()` (CORS for the
- * modal and wallet origins, the modal origin of the wallet's frame policy, devnet upstreams for `eip155:31337` and `eip155:31338`), then the
- * environment, then `overrides`. `upstreams` from env and overrides are merged over the defaults.
- * `chainData` comes from `resolveChainDataConfig` (indexed chains read through `upstreams`).
+ * modal and wallet origins, the modal origin of the wallet's frame policy, devnet upstreams for
+ * `eip155:31337` and `eip155:31338` and the local Solana chain's, `endpoints().solana`, for
+ * `SOLANA_LOCALNET_CAIP`), then the environment, then `overrides`. `upstreams` from env and
+ * overrides are merged over the defaults. `chainData` comes from `resolveChainDataConfig`
+ * (indexed chains read through `upstreams`; Solana balances through the `solana:` upstreams;
+ * Bitcoin balances from the local regtest's Esplora API, `endpoints().bitcoin`, unless
+ * production).
  *
  * @example
  * const config = resolveConfig({ rateLimit: false })
@@ -133,7 +138,13 @@ export function resolveConfig(
   const urls = endpoints(env)
   const production = overrides.production ?? env[CONFIG_ENV.production] === 'production'
   const upstreams: Record<string, string> = {
-    ...(production ? {} : { 'eip155:31337': urls.devnet, 'eip155:31338': urls.devnetB }),
+    ...(production
+      ? {}
+      : {
+          'eip155:31337': urls.devnet,
+          'eip155:31338': urls.devnetB,
+          [SOLANA_LOCALNET_CAIP]: urls.solana,
+        }),
     ...parseUpstreams(env[CONFIG_ENV.upstreams]),
     ...overrides.upstreams,
   }
@@ -179,7 +190,13 @@ export function resolveConfig(
     walletUrl: walletUrl.replace(/\/+$/, ''),
     upstreams,
     auth,
-    chainData: { ...resolveChainDataConfig(env, { upstreams }), ...chainDataOverrides },
+    chainData: {
+      ...resolveChainDataConfig(env, {
+        upstreams,
+        esplora: defaultEsploraUpstreams(urls.bitcoin, { production }),
+      }),
+      ...chainDataOverrides,
+    },
     production,
   }
 }

@@ -51,6 +51,11 @@ export {
 } from './production.js'
 export * from './projects/index.js'
 export { RECOVERY_LOGIN_MAX_AGE_MS } from './routes/authAccount.js'
-export { ALLOWED_RPC_METHODS, RPC_NOT_ALLOWED } from './rpc/allowedMethods.js'
+export {
+  ALLOWED_RPC_METHODS,
+  ALLOWED_SOLANA_RPC_METHODS,
+  allowedMethodsOf,
+  RPC_NOT_ALLOWED,
+} from './rpc/allowedMethods.js'
 export { proxyRpc } from './rpc/proxyRpc.js'
 export { type StartApiParameters, type StartApiReturnType, startApi } from './server.js'

@@ -1,11 +1,13 @@
 /**
- * The whole local stack on loopback (DESIGN §5, §6): two EVM devnets with test tokens, the
- * API with the demo project, the modal and wallet apps on their own origins, and the demo
- * host site. Every address comes from `endpoints()`, so tests can move the stack elsewhere.
+ * The whole local stack on loopback (DESIGN §5, §6): two EVM devnets with test tokens, a
+ * Bitcoin regtest stand-in, a local Solana chain, the API with the demo project, the modal and
+ * wallet apps on their own origins, and the demo host site. Every address comes from
+ * `endpoints()`, so tests can move the stack elsewhere.
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { startApi } from '@porthole/api'
+import { startBitcoin } from '@porthole/bitcoin'
 import { startDemoServer } from '@porthole/demo/server'
 import { DEVNET_B_CHAIN_ID, DEVNET_CHAIN_ID, startDevnet } from '@porthole/devnet'
 import { startMailCatcher } from '@porthole/mail'
@@ -13,6 +15,7 @@ import { startOidcProvider } from '@porthole/oidc'
 import { startRecoveryService } from '@porthole/recovery'
 import { startRelay } from '@porthole/relay'
 import { DEMO_PROJECT_ID, endpoints, portOf } from '@porthole/shared'
+import { startSolana } from '@porthole/solana'
 import { readSdkVersion, sdkFiles, startStaticServer } from '@porthole/static-hosting'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
@@ -91,6 +94,25 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     log(
       `devnets   ${devnet.rpcUrl} (chain ${devnet.chainId}), ${devnetB.rpcUrl} (chain ${devnetB.chainId})`,
     )
+    // The Bitcoin regtest stand-in (Esplora API); the API reads BTC balances from it.
+    const bitcoin = await startBitcoin({
+      port: portOf(urls.bitcoin),
+      host: new URL(urls.bitcoin).hostname.replace(/^\[|\]$/g, ''),
+      silent: true,
+    })
+    stops.push(bitcoin.stop)
+    log(`bitcoin   ${bitcoin.url} (regtest stand-in, Esplora API; test accounts hold 1 BTC)`)
+    // The local Solana chain (litesvm behind JSON-RPC; PubSub on the next port). The API's RPC
+    // proxy and balances read it (its default upstream is the same `endpoints().solana`).
+    const solana = await startSolana({
+      port: portOf(urls.solana),
+      host: new URL(urls.solana).hostname.replace(/^\[|\]$/g, ''),
+      silent: true,
+    })
+    stops.push(solana.stop)
+    log(
+      `solana    ${solana.url} (${solana.caipNetworkId}, PubSub ${solana.wsUrl}; test accounts hold 100 SOL, 1,000 pUSD)`,
+    )
 
     const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '')
     const mail = await startMailCatcher({
@@ -145,8 +167,10 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
       apiUrl: urls.api,
       relayUrl: urls.relay,
       frameOrigins: { modal: urls.modal, wallet: urls.wallet },
-      // The devnets answer the modal directly too: the fallbacks of the API's RPC proxy.
-      rpcOrigins: [urls.devnet, urls.devnetB],
+      // The devnets answer the modal directly too: the fallbacks of the API's RPC proxy. So does
+      // the Bitcoin regtest's Esplora API (wallets in the page read UTXOs from it), and the
+      // local Solana chain's JSON-RPC.
+      rpcOrigins: [urls.devnet, urls.devnetB, urls.bitcoin, urls.solana],
     }
     const modal = await startStaticServer({
       ...frames,

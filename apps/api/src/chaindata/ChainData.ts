@@ -21,7 +21,10 @@ export type CallerContext = {
 
 /** Input of {@link ChainData.balances}. */
 export type BalancesParameters = CallerContext & {
-  /** Lower-case 0x address. */
+  /**
+   * Lower-case 0x address; on `bip122` chains a Bitcoin address (bech32 in lower case); on
+   * `solana` chains a base58 address (case kept).
+   */
   address: string
   /** CAIP-2 ids to read (already checked against the supported chains). */
   chainIds: readonly string[]

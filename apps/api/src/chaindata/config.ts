@@ -4,9 +4,12 @@
  * provider that replaces the local index (a hosted deployment on mainnets).
  */
 import {
+  BITCOIN_REGTEST_CAIP,
   DEVNET_CHAIN_IDS,
   DEVNET_COLLECTIONS,
   DEVNET_TOKENS as SHARED_DEVNET_TOKENS,
+  SOLANA_LOCAL_TOKEN,
+  SOLANA_LOCALNET_CAIP,
 } from '@porthole/shared'
 import { z } from 'zod'
 import type { IndexedChain } from './createIndexer.js'
@@ -37,6 +40,17 @@ export type ChainDataConfig = {
    * it, such as its own `projectId`, are sent with every call); the local index is then unused.
    */
   externalUrl: string | undefined
+  /**
+   * Esplora REST API of each Bitcoin network answered for (CAIP-2 id → base URL, e.g. the local
+   * regtest or `https://mempool.space/api`): balances of `bip122` accounts are read there.
+   */
+  esplora: Readonly<Record<string, string>>
+  /**
+   * JSON-RPC of each Solana network answered for (CAIP-2 id → URL): balances of `solana`
+   * accounts (SOL and SPL tokens) are read there. By default the `solana:` entries of the RPC
+   * proxy's `upstreams` (in development the local chain, `endpoints().solana`).
+   */
+  solana: Readonly<Record<string, string>>
 }
 
 /**
@@ -56,6 +70,7 @@ export const CHAIN_DATA_ENV = {
   nftOrigins: 'PORTHOLE_NFT_METADATA_ORIGINS',
   ipfsGateway: 'PORTHOLE_IPFS_GATEWAY',
   externalUrl: 'PORTHOLE_CHAIN_DATA_URL',
+  esplora: 'PORTHOLE_ESPLORA_UPSTREAMS',
 } as const
 
 /** The devnets of the local stack (apps/devnet; their contracts are in `@porthole/shared`). */
@@ -78,18 +93,37 @@ export const DEVNET_TOKENS: readonly KnownToken[] = SHARED_DEVNET_TOKENS
 export const DEVNET_SPAM_COLLECTION = DEVNET_COLLECTIONS.find((c) => c.spam)?.address as string
 
 /**
- * Default USD prices: the devnets' ETH 3000, pUSD 1, PRT 0.25.
+ * pUSD on the local Solana chain (an SPL token: `address` is its mint).
+ *
+ * @example
+ * SOLANA_LOCAL_TOKENS[0].address // 'D7H6SUokngbq8FcKMRxVHykdWrveHNupeJyZZQFbHJEA'
+ */
+export const SOLANA_LOCAL_TOKENS: readonly KnownToken[] = [
+  {
+    address: SOLANA_LOCAL_TOKEN.mint,
+    name: SOLANA_LOCAL_TOKEN.name,
+    symbol: SOLANA_LOCAL_TOKEN.symbol,
+    decimals: SOLANA_LOCAL_TOKEN.decimals,
+  },
+]
+
+/**
+ * Default USD prices: the devnets' ETH 3000, pUSD 1, PRT 0.25; the local regtest's BTC 100,000;
+ * the local Solana chain's SOL 150 and pUSD 1.
  *
  * @example
  * DEFAULT_PRICES['eip155:31337:native'] // 3000
  */
-export const DEFAULT_PRICES: Readonly<Record<string, number>> = Object.fromEntries(
-  DEVNET_CHAIN_IDS.flatMap((chain) => [
+export const DEFAULT_PRICES: Readonly<Record<string, number>> = Object.fromEntries([
+  ...DEVNET_CHAIN_IDS.flatMap((chain) => [
     [`${chain}:native`, 3000],
     [`${chain}:${DEVNET_TOKENS[0]!.address.toLowerCase()}`, 1],
     [`${chain}:${DEVNET_TOKENS[1]!.address.toLowerCase()}`, 0.25],
   ]),
-)
+  [`${BITCOIN_REGTEST_CAIP}:native`, 100_000],
+  [`${SOLANA_LOCALNET_CAIP}:native`, 150],
+  [`${SOLANA_LOCALNET_CAIP}:${SOLANA_LOCAL_TOKEN.mint.toLowerCase()}`, 1],
+])
 
 /**
  * Default balance cache per (chain, address).
@@ -120,7 +154,12 @@ const ChainsJson = z.record(
   }),
 )
 const PricesJson = z.record(
-  z.string().regex(/^eip155:\d+:(native|0x[0-9a-fA-F]{40})$/, '<caip2>:native or a CAIP-10 id'),
+  z
+    .string()
+    .regex(
+      /^(eip155:\d+:(native|0x[0-9a-fA-F]{40})|bip122:[0-9a-f]{32}:native|solana:[1-9A-HJ-NP-Za-km-z]{32}:(native|[1-9A-HJ-NP-Za-km-z]{32,44}))$/,
+      '<caip2>:native or a CAIP-10 id',
+    ),
   z.number().min(0),
 )
 const KnownTokensJson = z.record(
@@ -135,11 +174,18 @@ const KnownTokensJson = z.record(
   ),
 )
 const Caip10 = z.string().regex(/^eip155:\d+:0x[0-9a-fA-F]{40}$/, 'a CAIP-10 contract id')
+const EsploraJson = z.record(
+  z.string().regex(/^bip122:[0-9a-f]{32}$/, 'a bip122 CAIP-2 id'),
+  z.url({ protocol: /^https?$/ }),
+)
 
 /**
  * Resolves the blockchain data configuration from the environment. Indexed chains default to
  * the two devnets, each read through its `upstreams` entry; `PORTHOLE_INDEXER_CHAINS` is a
  * comma list of CAIP-2 ids or JSON `{ "<caip2>": { startBlock, confirmations, rpcUrl } }`.
+ * Bitcoin networks are read through `esplora` (default none) and `PORTHOLE_ESPLORA_UPSTREAMS`,
+ * JSON `{ "bip122:<ref>": "<Esplora base URL>" }` merged over it. Solana networks are the
+ * `solana:` entries of `upstreams`.
  *
  * @example
  * const config = resolveChainDataConfig({}, { upstreams: { 'eip155:31337': 'http://127.0.0.1:8545' } })
@@ -147,7 +193,10 @@ const Caip10 = z.string().regex(/^eip155:\d+:0x[0-9a-fA-F]{40}$/, 'a CAIP-10 con
  */
 export function resolveChainDataConfig(
   env: Record<string, string | undefined>,
-  { upstreams }: { upstreams: Readonly<Record<string, string>> },
+  {
+    upstreams,
+    esplora = {},
+  }: { upstreams: Readonly<Record<string, string>>; esplora?: Readonly<Record<string, string>> },
 ): ChainDataConfig {
   const chainsText = env[CHAIN_DATA_ENV.chains]?.trim()
   let chainEntries: [
@@ -186,9 +235,10 @@ export function resolveChainDataConfig(
     })
   }
 
-  const knownTokens: Record<string, readonly KnownToken[]> = Object.fromEntries(
-    DEVNET_CHAIN_IDS.map((chain) => [chain, DEVNET_TOKENS]),
-  )
+  const knownTokens: Record<string, readonly KnownToken[]> = Object.fromEntries([
+    ...DEVNET_CHAIN_IDS.map((chain) => [chain, DEVNET_TOKENS]),
+    [SOLANA_LOCALNET_CAIP, SOLANA_LOCAL_TOKENS],
+  ])
   if (env[CHAIN_DATA_ENV.knownTokens])
     Object.assign(
       knownTokens,
@@ -244,6 +294,15 @@ export function resolveChainDataConfig(
             .map((origin) => new URL(origin).origin),
     ipfsGateway,
     externalUrl,
+    esplora: {
+      ...esplora,
+      ...(env[CHAIN_DATA_ENV.esplora]
+        ? parseJson(EsploraJson, env[CHAIN_DATA_ENV.esplora]!, CHAIN_DATA_ENV.esplora)
+        : {}),
+    },
+    solana: Object.fromEntries(
+      Object.entries(upstreams).filter(([chainId]) => chainId.startsWith('solana:')),
+    ),
   }
 }
 

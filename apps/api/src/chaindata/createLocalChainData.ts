@@ -12,6 +12,7 @@ import {
   createTtlCache,
   readChainBalances,
 } from './balances.js'
+import { bitcoinBalanceEntry, createBitcoinBalances, isBitcoinChain } from './bitcoin.js'
 import { type ChainData, ChainUnavailableError } from './ChainData.js'
 import type { ChainDataConfig } from './config.js'
 import { type AssetInfo, formatQuantity, queryHistory } from './history.js'
@@ -19,6 +20,12 @@ import { readTokens, type TokenRow } from './indexStore.js'
 import { queryNfts } from './nfts.js'
 import type { PriceSource } from './prices.js'
 import { createRpc, type Rpc } from './rpc.js'
+import {
+  createSolanaBalances,
+  isSolanaChain,
+  SOLANA_NATIVE_CURRENCY,
+  solanaBalanceEntries,
+} from './solana.js'
 import { readTokenMetadata } from './tokenMetadata.js'
 
 /**
@@ -67,6 +74,16 @@ export function createLocalChainData({
   const isSpam = (chainId: string, contract: string) =>
     spam.has(`${chainId}:${contract}`.toLowerCase())
   const cache = createTtlCache<ChainBalances>({ ttlMs: config.balanceCacheMs })
+  const bitcoin = createBitcoinBalances({
+    esplora: config.esplora,
+    cacheMs: config.balanceCacheMs,
+    timeoutMs: rpcTimeoutMs,
+  })
+  const solana = createSolanaBalances({
+    solana: config.solana,
+    cacheMs: config.balanceCacheMs,
+    timeoutMs: rpcTimeoutMs,
+  })
   const iconUrl = (symbol: string, imageQuery: string) => {
     const id = symbol.toLowerCase()
     return `${publicUrl}/public/getTokenImage/${encodeURIComponent(hasIcon(id) ? id : 'token')}${imageQuery}`
@@ -105,6 +122,29 @@ export function createLocalChainData({
     forceUpdate: boolean,
     imageQuery: string,
   ): Promise<BalanceEntry[]> => {
+    // Bitcoin networks: the BTC balance from their Esplora API (no tokens).
+    if (isBitcoinChain(chainId)) {
+      const sats = await bitcoin.balance(chainId, address, forceUpdate)
+      const [price] = await prices.prices([{ chainId }], currency)
+      return [bitcoinBalanceEntry({ chainId, sats, price, iconUrl: iconUrl('BTC', imageQuery) })]
+    }
+    // Solana networks: SOL and every SPL token the account holds, from their JSON-RPC.
+    if (isSolanaChain(chainId)) {
+      const balances = await solana.balances(chainId, address, forceUpdate)
+      const mints = balances.tokens.filter((t) => t.amount > 0n).map((t) => t.mint)
+      const quotes = await prices.prices(
+        [{ chainId }, ...mints.map((mint) => ({ chainId, address: mint }))],
+        currency,
+      )
+      return solanaBalanceEntries({
+        chainId,
+        balances,
+        native: getKnownNetwork(chainId)?.nativeCurrency ?? SOLANA_NATIVE_CURRENCY,
+        knownTokens: config.knownTokens[chainId] ?? [],
+        price: (mint) => quotes[mint === undefined ? 0 : mints.indexOf(mint) + 1],
+        iconUrl: (symbol) => iconUrl(symbol, imageQuery),
+      })
+    }
     const raw = await cache.get(
       `${chainId}|${address}`,
       async () => {
@@ -152,7 +192,14 @@ export function createLocalChainData({
 
   return {
     async supportedChains() {
-      return { http: config.chains.map((chain) => chain.chainId), ws: [] }
+      return {
+        http: [
+          ...config.chains.map((chain) => chain.chainId),
+          ...Object.keys(config.esplora),
+          ...Object.keys(config.solana),
+        ],
+        ws: [],
+      }
     },
 
     async balances({ address, chainIds, currency, forceUpdate, imageQuery }) {

@@ -81,6 +81,10 @@ describe.each(DRIVERS)('blockchain data service on %s', (driver) => {
       upstreams: { [CHAIN]: devnet.rpcUrl },
       chainData: {
         chains: [{ chainId: CHAIN, rpcUrl: devnet.rpcUrl, startBlock: 0, confirmations: 0 }],
+        // EVM only: no Bitcoin regtest behind this API (see chaindata/bitcoin.test.ts), no
+        // Solana chain (see chaindata/solana.test.ts).
+        esplora: {},
+        solana: {},
         pollIntervalMs: 50,
       },
     })

@@ -9,7 +9,9 @@ import { InvalidCursorError } from '../chaindata/history.js'
 import { ApiError } from '../errors.js'
 import type { AppEnv } from '../http/AppEnv.js'
 import { parseInput, readJson } from '../http/parseInput.js'
+import { parseBitcoinAccount } from './bitcoinAccount.js'
 import { chainOf } from './rpc.js'
+import { parseSolanaAccount } from './solanaAccount.js'
 
 /**
  * Largest page of history and NFTs; the default page is 50.
@@ -98,7 +100,10 @@ export type ChainDataRoutesOptions = {
  * The blockchain data service (spec §7), every route behind `guard` (rate limit, project):
  * - `GET /v1/supported-chains` → `{ http, ws }`;
  * - `GET /v1/identity/{address}?sender` → `{ name, avatar }`;
- * - `GET /v1/account/{address}/balance?currency&chainId&forceUpdate` → `{ balances }`;
+ * - `GET /v1/account/{address}/balance?currency&chainId&forceUpdate` → `{ balances }` (`address`
+ *   an EVM address, or a Bitcoin account `bip122:<ref>:<address>`: its BTC balance, or a Solana
+ *   account `solana:<ref>:<address>`: its SOL and SPL tokens; a bare address with the
+ *   network's `chainId` too);
  * - `GET /v1/account/{account}/history?cursor&chainId&limit` → `{ data, next }` (`account` an
  *   address or a CAIP-10 id);
  * - `GET /v1/account/{address}/nfts?chainId&cursor&limit` → `{ data, next }`;
@@ -157,10 +162,22 @@ export function chainDataRoutes(
   })
 
   app.get('/v1/account/:address/balance', async (c) => {
-    const address = parseAddress(c.req.param('address'))
     const query = parseInput(BalanceQuery, c.req.query())
+    // A Bitcoin account (`bip122:<ref>:<address>`, or an address with a bip122 `chainId`), else EVM.
+    const bitcoin = parseBitcoinAccount(c.req.param('address'), query.chainId)
+    // A Solana account (`solana:<ref>:<address>`, or an address with a solana `chainId`).
+    const solana = bitcoin ? undefined : parseSolanaAccount(c.req.param('address'), query.chainId)
+    const address = bitcoin?.address ?? solana?.address ?? parseAddress(c.req.param('address'))
     checkCurrency(query.currency)
-    const chainIds = await chainsFor(query.chainId)
+    const namespace = bitcoin ? 'bip122' : solana ? 'solana' : 'eip155'
+    const implied = bitcoin?.chainId ?? solana?.chainId
+    const chainIds = (await chainsFor(query.chainId, implied)).filter((id) =>
+      id.startsWith(`${namespace}:`),
+    )
+    if (query.chainId && chainIds.length === 0)
+      throw new ApiError('INVALID_REQUEST', {
+        details: `chainId: ${query.chainId} is not a chain of a ${namespace} account`,
+      })
     return c.json(
       await wrap(() =>
         chainData.balances({

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { CaipNetworkId } from '../catalogue/catalogue.js'
 import { ApiError } from '../errors.js'
 import type { AppEnv } from '../http/AppEnv.js'
+import { allowedMethodsOf } from '../rpc/allowedMethods.js'
 import { proxyRpc } from '../rpc/proxyRpc.js'
 
 /**
@@ -24,7 +25,8 @@ export function chainOf(chainId: string | undefined): string | undefined {
 
 /**
  * Chain RPC proxy (spec §7 "Chain RPC"): `POST /v1?chainId&projectId` with one JSON-RPC request
- * or a batch of up to 1000, forwarded to the chain's configured upstream. See `proxyRpc` for the
+ * or a batch of up to 1000, forwarded to the chain's configured upstream (EVM chains and Solana
+ * chains, `chainId=solana:<ref>`, each with its own method allowlist). See `proxyRpc` for the
  * errors.
  *
  * @example
@@ -60,7 +62,13 @@ export function rpcRoutes(
       }
       const chain = chainOf(c.req.query('chainId'))
       const upstream = chain === undefined ? undefined : upstreams[chain]
-      const result = await proxyRpc({ body, upstream, timeoutMs })
+      const allowedMethods = chain === undefined ? undefined : allowedMethodsOf(chain)
+      const result = await proxyRpc({
+        body,
+        upstream,
+        timeoutMs,
+        ...(allowedMethods ? { allowedMethods } : {}),
+      })
       if (result.body === undefined) return c.body(null, result.status)
       return c.json(result.body, result.status as 200 | 400 | 502 | 503)
     },

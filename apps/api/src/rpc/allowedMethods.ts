@@ -37,6 +37,48 @@ export const ALLOWED_RPC_METHODS: ReadonlySet<string> = new Set([
   'eth_supportedEntryPoints',
 ])
 
+/**
+ * JSON-RPC methods the proxy forwards to a Solana chain (`solana:<ref>`): the reads the modal and
+ * wallets make (balances, accounts, token accounts, blockhashes, fees, statuses, history) and
+ * `sendTransaction` / `simulateTransaction`. Not `requestAirdrop`, nor scans such as
+ * `getProgramAccounts`.
+ */
+export const ALLOWED_SOLANA_RPC_METHODS: ReadonlySet<string> = new Set([
+  'getAccountInfo',
+  'getBalance',
+  'getBlockHeight',
+  'getEpochInfo',
+  'getFeeForMessage',
+  'getGenesisHash',
+  'getHealth',
+  'getLatestBlockhash',
+  'getMinimumBalanceForRentExemption',
+  'getMultipleAccounts',
+  'getRecentPrioritizationFees',
+  'getSignatureStatuses',
+  'getSignaturesForAddress',
+  'getSlot',
+  'getTokenAccountBalance',
+  'getTokenAccountsByOwner',
+  'getTokenSupply',
+  'getTransaction',
+  'getVersion',
+  'isBlockhashValid',
+  'sendTransaction',
+  'simulateTransaction',
+])
+
+/**
+ * The methods the proxy forwards to a chain, by its CAIP-2 namespace: Solana's for `solana:…`,
+ * the EVM list for everything else.
+ *
+ * @example
+ * allowedMethodsOf('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp').has('getBalance') // true
+ */
+export function allowedMethodsOf(chainId: string): ReadonlySet<string> {
+  return chainId.startsWith('solana:') ? ALLOWED_SOLANA_RPC_METHODS : ALLOWED_RPC_METHODS
+}
+
 /** The error answered for any other method (spec §6). */
 export const RPC_NOT_ALLOWED = {
   code: -32601,

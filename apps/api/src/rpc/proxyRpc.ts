@@ -38,6 +38,8 @@ export type ProxyRpcParameters = {
   upstream: string | undefined
   /** Upstream timeout in milliseconds. */
   timeoutMs: number
+  /** Methods forwarded (default: the EVM list, `ALLOWED_RPC_METHODS`). */
+  allowedMethods?: ReadonlySet<string>
   fetch?: typeof fetch
 }
 
@@ -65,6 +67,7 @@ export async function proxyRpc({
   body,
   upstream,
   timeoutMs,
+  allowedMethods = ALLOWED_RPC_METHODS,
   fetch: doFetch = fetch,
 }: ProxyRpcParameters): Promise<ProxyRpcReturnType> {
   const batch = Array.isArray(body)
@@ -89,7 +92,7 @@ export async function proxyRpc({
     const request = parsed.data
     const id = request.id
     if (!upstream) answers[index] = respond(id, failure(id ?? null, -32602, 'Unsupported chain'))
-    else if (!ALLOWED_RPC_METHODS.has(request.method))
+    else if (!allowedMethods.has(request.method))
       answers[index] = respond(
         id,
         failure(id ?? null, RPC_NOT_ALLOWED.code, RPC_NOT_ALLOWED.message),
