@@ -1,17 +1,39 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { minify } from 'terser'
-import type { Plugin } from 'vite'
+import { build, type Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
 // By path: Vite bundles a config's relative imports but leaves package ones to Node, which
 // cannot load TypeScript.
 import { precompress } from '../../infra/static-hosting/src/precompress.ts'
+import { subresourceIntegrity } from './scripts/embedSnippet.ts'
+
+const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, 'package.json'), 'utf8'))
+
+/** The lazily loaded part of the script-tag SDK (Solana and Bitcoin), beside sdk.js. */
+const CHAINS_FILE = 'sdk-chains.js'
 
 /**
- * Two builds: `dist/sdk.js`, one minified IIFE for the script tag (under the size budget), and
- * with `--mode esm` `dist/index.js`, the ES module entry of the npm package. `sdk.js` is served
- * precompressed (`sdk.js.br`, `sdk.js.gz`); the npm entry is not.
+ * Property names that exist only inside sdk.js (the protocol's `Parent` / `Channel` options and
+ * internals, the dialog's handle), shortened by Terser in that one bundle. Never a name the page,
+ * the DOM, the wire or sdk-chains.js also uses (`request`, `emit`, `list`, `origin`, `debug`…).
+ */
+const INTERNAL_PROPERTIES =
+  /^(?:frame|hello|validator|handlers|onChannel|onError|onReady|onClose|envelope|timer|closed|shown)$/
+
+/**
+ * Two builds: `dist/sdk.js`, one minified IIFE for the script tag (under the size budget) with
+ * `dist/sdk-chains.js`, the IIFE it loads when a page needs Solana or Bitcoin; and with
+ * `--mode esm` `dist/index.js`, the ES module entry of the npm package (which imports the same
+ * code dynamically). The script files are served precompressed (`.br`, `.gz`); the npm entry is
+ * not.
  */
 export default defineConfig(({ mode }) => ({
-  plugins: mode === 'esm' ? [] : [squeeze(), precompress()],
+  plugins: mode === 'esm' ? [] : [squeeze(INTERNAL_PROPERTIES), chains(), precompress()],
+  define:
+    mode === 'esm'
+      ? { __PORTHOLE_CHAINS_SRI__: 'undefined', __PORTHOLE_SDK_VERSION__: JSON.stringify(version) }
+      : {},
   build: {
     target: 'es2022',
     emptyOutDir: mode !== 'esm',
@@ -30,11 +52,13 @@ export default defineConfig(({ mode }) => ({
 }))
 
 /**
- * A second minification of sdk.js by Terser (three passes) after the default minifier: together
+ * A second minification of sdk.js by Terser (five passes) after the default minifier: together
  * they take ~80 B more off the brotli size than either alone, and sdk.js is on a 5,120 B budget
- * as served.
+ * as served. Terser's `unsafe*` and `pure_getters` hold for this code (no getter with side
+ * effects, no builtin that is replaced, no method used as a constructor): ~25 B more; and
+ * `mangleProperties` shortens the internal property names of sdk.js: ~35 B.
  */
-function squeeze(): Plugin {
+function squeeze(mangleProperties?: RegExp): Plugin {
   return {
     name: 'porthole-sdk-squeeze',
     apply: 'build',
@@ -43,11 +67,67 @@ function squeeze(): Plugin {
         if (chunk.type === 'chunk') {
           const { code } = await minify(chunk.code, {
             ecma: 2020,
-            compress: { passes: 3, unsafe_arrows: true },
-            mangle: true,
+            compress: {
+              passes: 5,
+              unsafe_arrows: true,
+              unsafe: true,
+              unsafe_methods: true,
+              pure_getters: true,
+            },
+            mangle: mangleProperties ? { properties: { regex: mangleProperties } } : true,
           })
           if (code) chunk.code = code
         }
+    },
+  }
+}
+
+/**
+ * Builds `sdk-chains.js` (`src/chains.ts`, an IIFE setting `window.PortholeChains`) first, then
+ * bakes its version path and SHA-256 into sdk.js (`__PORTHOLE_SDK_VERSION__`,
+ * `__PORTHOLE_CHAINS_SRI__`) and writes it beside sdk.js: sdk.js loads it with `integrity`, so
+ * pinning sdk.js pins both.
+ */
+function chains(): Plugin {
+  let code = ''
+  return {
+    name: 'porthole-sdk-chains',
+    apply: 'build',
+    async config() {
+      const output = await build({
+        configFile: false,
+        root: import.meta.dirname,
+        logLevel: 'warn',
+        plugins: [squeeze()],
+        build: {
+          write: false,
+          target: 'es2022',
+          minify: true,
+          lib: {
+            entry: resolve(import.meta.dirname, 'src/chains.ts'),
+            formats: ['iife'],
+            name: 'PortholeChains',
+            fileName: () => CHAINS_FILE,
+          },
+        },
+      })
+      const [result] = Array.isArray(output) ? output : [output]
+      const chunk = result && 'output' in result ? result.output[0] : undefined
+      if (!chunk) throw new Error(`${CHAINS_FILE}: the build produced nothing`)
+      code = chunk.code
+      return {
+        define: {
+          // SHA-256, not the snippet's SHA-384: as strong against a substituted file (a second
+          // preimage), and its 20 fewer base64 characters (incompressible) are 19 B of sdk.js.
+          __PORTHOLE_CHAINS_SRI__: JSON.stringify(
+            subresourceIntegrity(Buffer.from(code), 'sha256'),
+          ),
+          __PORTHOLE_SDK_VERSION__: JSON.stringify(version),
+        },
+      }
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: CHAINS_FILE, source: code })
     },
   }
 }

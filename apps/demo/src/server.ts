@@ -1,10 +1,12 @@
 /**
- * Serves the demo dapp (a plain host page) with its modal URL and project id filled in.
- * `?devWallet=1` injects the Porthole Dev Wallet before the SDK.
+ * Serves the demo dapp (a plain host page) with its modal URL, project id and Solana RPC filled
+ * in. `?devWallet=1` injects the dev wallets before the SDK: the Porthole Dev Wallet (EVM,
+ * EIP-6963), the Solana and the Bitcoin dev wallets (Wallet Standard).
  */
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { extname, join, normalize, resolve } from 'node:path'
+import { endpoints } from '@porthole/shared'
 
 const DIST = resolve(import.meta.dirname, '../dist')
 const TYPES: Record<string, string> = {
@@ -14,6 +16,9 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
 }
+
+/** The dev wallets `?devWallet=1` injects, built by `npm run build -w @porthole/demo`. */
+const DEV_WALLET_SCRIPTS = ['/dev-wallet.js', '/dev-solana-wallet.js', '/dev-bitcoin-wallet.js']
 
 /** `?networks=` of the demo page: a comma list of CAIP-2 ids (anything else is ignored). */
 const NETWORK_LIST =
@@ -28,6 +33,8 @@ export type StartDemoServerParameters = {
   projectId: string
   /** Serve from another folder (default `apps/demo/dist`). */
   root?: string
+  /** The Solana chain the page's own code reads (blockhashes); default `endpoints().solana`. */
+  solanaRpcUrl?: string
 }
 
 /**
@@ -41,18 +48,20 @@ export async function startDemoServer(
 ): Promise<{ close(): Promise<void> }> {
   const { port, modalUrl, projectId } = parameters
   const root = parameters.root ?? DIST
+  const solanaRpcUrl = parameters.solanaRpcUrl ?? endpoints().solana
   const template = await readFile(join(root, 'index.html'), 'utf8')
+  const devWallets = DEV_WALLET_SCRIPTS.map((src) => `<script src="${src}"></script>\n    `).join(
+    '',
+  )
   const page = (devWallet: boolean, networks: string | null) =>
     template
       .replaceAll('__PORTHOLE_MODAL_URL__', modalUrl.replace(/"/g, '&quot;'))
       .replaceAll('__PORTHOLE_PROJECT_ID__', projectId.replace(/"/g, '&quot;'))
+      .replaceAll('__PORTHOLE_SOLANA_RPC__', solanaRpcUrl.replace(/"/g, '&quot;'))
       .replace(/data-networks="[^"]*"/, (attribute) =>
         networks && NETWORK_LIST.test(networks) ? `data-networks="${networks}"` : attribute,
       )
-      .replace(
-        '<script\n',
-        devWallet ? '<script src="/dev-wallet.js"></script>\n    <script\n' : '<script\n',
-      )
+      .replace('<script\n', devWallet ? `${devWallets}<script\n` : '<script\n')
 
   const handler = async (
     request: import('node:http').IncomingMessage,

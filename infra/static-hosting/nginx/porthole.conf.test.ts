@@ -40,6 +40,8 @@ const SDK_JS_1_2_3 = 'window.Porthole = { version: "1.2.3" };\n'.repeat(60)
 const SDK_JS_BR = brotliCompressSync(SDK_JS)
 const SDK_JS_GZ = gzipSync(SDK_JS)
 const SDK_JS_1_2_3_BR = brotliCompressSync(SDK_JS_1_2_3)
+const SDK_CHAINS_JS_1_2_3 = 'var PortholeChains = { version: "1.2.3" };\n'.repeat(60)
+const SDK_CHAINS_JS_1_2_3_BR = brotliCompressSync(SDK_CHAINS_JS_1_2_3)
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -133,6 +135,8 @@ describe('nginx/porthole.conf', () => {
       writeFile(join(dir, 'sdk', 'sdk.js.br'), SDK_JS_BR),
       writeFile(join(dir, 'sdk', 'sdk.js.gz'), SDK_JS_GZ),
       writeFile(join(dir, 'sdk', '1.2.3', 'sdk.js.br'), SDK_JS_1_2_3_BR),
+      writeFile(join(dir, 'sdk', '1.2.3', 'sdk-chains.js'), SDK_CHAINS_JS_1_2_3),
+      writeFile(join(dir, 'sdk', '1.2.3', 'sdk-chains.js.br'), SDK_CHAINS_JS_1_2_3_BR),
       // A document's siblings would skip sub_filter: they must never be sent.
       writeFile(join(dir, 'modal', 'index.html.br'), brotliCompressSync(INDEX)),
       writeFile(join(dir, 'modal', 'index.html.gz'), gzipSync(INDEX)),
@@ -356,6 +360,7 @@ http {
     for (const [path, encoded] of [
       ['/sdk.js', SDK_JS_BR],
       ['/sdk/1.2.3/sdk.js', SDK_JS_1_2_3_BR],
+      ['/sdk/1.2.3/sdk-chains.js', SDK_CHAINS_JS_1_2_3_BR],
     ] as const) {
       const br = await request(modalPort, path, { headers: { 'accept-encoding': 'gzip, br' } })
       expect(br.headers['content-encoding'], path).toBe('br')
@@ -383,17 +388,28 @@ http {
     }
   })
 
-  test('each SDK release is served at its own immutable path, to any origin', async () => {
-    const release = await request(modalPort, '/sdk/1.2.3/sdk.js', {
-      headers: { origin: 'https://any-host.example' },
-    })
-    expect(release.status).toBe(200)
-    expect(release.text).toBe(SDK_JS_1_2_3)
-    expect(release.headers['cache-control']).toBe('public, max-age=31536000, immutable')
-    expect(release.headers['access-control-allow-origin']).toBe('*')
-    expect(release.headers['cross-origin-resource-policy']).toBe('cross-origin')
-    expect(release.headers['content-type']).toMatch(/javascript/)
-    for (const path of ['/sdk/1.2.4/sdk.js', '/sdk/latest/sdk.js', '/sdk/1.2.3/other.js']) {
+  test('each SDK release (and its sdk-chains.js) is served at its own immutable path, to any origin', async () => {
+    for (const [path, body] of [
+      ['/sdk/1.2.3/sdk.js', SDK_JS_1_2_3],
+      ['/sdk/1.2.3/sdk-chains.js', SDK_CHAINS_JS_1_2_3],
+    ] as const) {
+      const release = await request(modalPort, path, {
+        headers: { origin: 'https://any-host.example' },
+      })
+      expect(release.status, path).toBe(200)
+      expect(release.text, path).toBe(body)
+      expect(release.headers['cache-control'], path).toBe('public, max-age=31536000, immutable')
+      expect(release.headers['access-control-allow-origin'], path).toBe('*')
+      expect(release.headers['cross-origin-resource-policy'], path).toBe('cross-origin')
+      expect(release.headers['content-type'], path).toMatch(/javascript/)
+    }
+    for (const path of [
+      '/sdk/1.2.4/sdk.js',
+      '/sdk/latest/sdk.js',
+      '/sdk/1.2.3/other.js',
+      '/sdk/1.2.4/sdk-chains.js',
+      '/sdk-chains.js',
+    ]) {
       const missing = await request(modalPort, path)
       expect(missing.status, path).toBe(404)
       expect(missing.headers['cache-control'], path).toBeUndefined()

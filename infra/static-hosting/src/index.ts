@@ -54,10 +54,12 @@ export {
   isSdkPath,
   isVersionedSdkPath,
   readSdkVersion,
+  SDK_CHAINS_FILE,
   SDK_PACKAGE_JSON,
   SDK_PATH,
   type SdkFilesParameters,
   sdkFiles,
+  versionedSdkChainsPath,
   versionedSdkPath,
 } from './sdkFiles.ts'
 export {

@@ -8,6 +8,7 @@ import {
   isVersionedSdkPath,
   readSdkVersion,
   sdkFiles,
+  versionedSdkChainsPath,
   versionedSdkPath,
 } from './sdkFiles.ts'
 
@@ -18,25 +19,33 @@ test('a release has one immutable path; nothing path-like is a version', () => {
     expect(() => versionedSdkPath(version), version).toThrow(InvalidSdkVersionError)
 })
 
-test('recognises both SDK paths', () => {
+test('recognises the SDK paths, sdk-chains.js only at a version', () => {
   expect(isVersionedSdkPath('/sdk/0.1.0/sdk.js')).toBe(true)
+  expect(isVersionedSdkPath('/sdk/0.1.0/sdk-chains.js')).toBe(true)
   expect(isVersionedSdkPath('/sdk/latest/sdk.js')).toBe(false)
+  expect(isVersionedSdkPath('/sdk/latest/sdk-chains.js')).toBe(false)
   expect(isVersionedSdkPath('/sdk/0.1.0/other.js')).toBe(false)
   expect(isSdkPath('/sdk.js')).toBe(true)
   expect(isSdkPath('/sdk/0.1.0/sdk.js')).toBe(true)
+  expect(isSdkPath('/sdk/0.1.0/sdk-chains.js')).toBe(true)
+  expect(isSdkPath('/sdk-chains.js')).toBe(false)
   expect(isSdkPath('/assets/sdk.js')).toBe(false)
+  expect(versionedSdkChainsPath('0.1.2')).toBe('/sdk/0.1.2/sdk-chains.js')
+  expect(() => versionedSdkChainsPath('../x')).toThrow(InvalidSdkVersionError)
 })
 
-test('sdkFiles maps both paths to the built file, at the package version by default', () => {
+test('sdkFiles maps both paths to the built file and the release’s sdk-chains.js to the file beside it, at the package version by default', () => {
   expect(sdkFiles({ file: '/x/sdk.js', version: '1.2.3' })).toEqual({
     '/sdk.js': '/x/sdk.js',
     '/sdk/1.2.3/sdk.js': '/x/sdk.js',
+    '/sdk/1.2.3/sdk-chains.js': '/x/sdk-chains.js',
   })
   const version = readSdkVersion()
   expect(version).toMatch(/^\d+\.\d+\.\d+/)
   expect(Object.keys(sdkFiles({ file: '/x/sdk.js' }))).toEqual([
     '/sdk.js',
     `/sdk/${version}/sdk.js`,
+    `/sdk/${version}/sdk-chains.js`,
   ])
 })
 

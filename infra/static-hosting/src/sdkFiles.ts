@@ -1,13 +1,20 @@
 /**
  * Where the host SDK is served: `/sdk.js`, the latest build (five-minute cache, so hosts get
  * fixes quickly), and `/sdk/<version>/sdk.js`, one release that never changes (cached a year,
- * `immutable`), which host pages pin with Subresource Integrity.
+ * `immutable`), which host pages pin with Subresource Integrity. Beside each release,
+ * `/sdk/<version>/sdk-chains.js`: the part sdk.js loads when a page needs it (Solana and Bitcoin
+ * wallets, where calls run), pinned by a hash inside sdk.js; both sdk.js paths load their own
+ * version's.
  */
 import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** URL path of the latest SDK build. */
 export const SDK_PATH = '/sdk.js'
+
+/** File name of the SDK's lazily loaded part, beside sdk.js in the build and on the server. */
+export const SDK_CHAINS_FILE = 'sdk-chains.js'
 
 /** A release version: `1.2.3` or `1.2.3-rc.1` (no build metadata, nothing path-like). */
 const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?$/
@@ -42,19 +49,30 @@ export function versionedSdkPath(version: string): string {
 }
 
 /**
- * True for `/sdk/<version>/sdk.js`.
+ * The immutable URL path of one release's lazily loaded part.
+ *
+ * @example
+ * versionedSdkChainsPath('0.1.2') // '/sdk/0.1.2/sdk-chains.js'
+ */
+export function versionedSdkChainsPath(version: string): string {
+  return versionedSdkPath(version).replace(/sdk\.js$/, SDK_CHAINS_FILE)
+}
+
+/**
+ * True for `/sdk/<version>/sdk.js` and `/sdk/<version>/sdk-chains.js` (immutable).
  *
  * @example
  * isVersionedSdkPath('/sdk/0.1.0/sdk.js') // true
+ * isVersionedSdkPath('/sdk/0.1.0/sdk-chains.js') // true
  * isVersionedSdkPath('/sdk.js') // false
  */
 export function isVersionedSdkPath(urlPath: string): boolean {
-  const match = /^\/sdk\/([^/]+)\/sdk\.js$/.exec(urlPath)
+  const match = /^\/sdk\/([^/]+)\/sdk(?:-chains)?\.js$/.exec(urlPath)
   return match !== null && VERSION.test(match[1] as string)
 }
 
 /**
- * True for both SDK paths (they are public code: any page may load them, with CORS).
+ * True for the SDK's paths (public code: any page may load them, with CORS).
  *
  * @example
  * isSdkPath('/sdk.js') // true
@@ -65,22 +83,28 @@ export function isSdkPath(urlPath: string): boolean {
 
 /** Options of {@link sdkFiles}. */
 export type SdkFilesParameters = {
-  /** The built `sdk.js`. */
+  /** The built `sdk.js` (its `sdk-chains.js` beside it). */
   file: string
   /** Its release version; default the `version` of packages/sdk/package.json. */
   version?: string
 }
 
 /**
- * The `extraFiles` of a modal server that serves the SDK at both paths.
+ * The `extraFiles` of a modal server that serves the SDK at both paths, and the release's
+ * `sdk-chains.js` (the file beside `file`).
  *
  * @example
- * sdkFiles({ file: 'packages/sdk/dist/sdk.js', version: '0.1.0' })
- * // { '/sdk.js': 'packages/sdk/dist/sdk.js', '/sdk/0.1.0/sdk.js': 'packages/sdk/dist/sdk.js' }
+ * sdkFiles({ file: 'packages/sdk/dist/sdk.js', version: '0.1.2' })
+ * // { '/sdk.js': 'packages/sdk/dist/sdk.js', '/sdk/0.1.2/sdk.js': 'packages/sdk/dist/sdk.js',
+ * //   '/sdk/0.1.2/sdk-chains.js': 'packages/sdk/dist/sdk-chains.js' }
  */
 export function sdkFiles(parameters: SdkFilesParameters): Record<string, string> {
   const { file, version = readSdkVersion() } = parameters
-  return { [SDK_PATH]: file, [versionedSdkPath(version)]: file }
+  return {
+    [SDK_PATH]: file,
+    [versionedSdkPath(version)]: file,
+    [versionedSdkChainsPath(version)]: join(dirname(file), SDK_CHAINS_FILE),
+  }
 }
 
 /**

@@ -29,6 +29,7 @@ const INDEX = `<!doctype html>
 `
 const APP_JS = 'console.log("porthole modal");\n'.repeat(200)
 const SDK_JS = 'window.Porthole = { createPorthole() {} };\n'.repeat(50)
+const SDK_CHAINS_JS = 'var PortholeChains = { createCalls() {} };\n'.repeat(50)
 const SECRET = 'TOP SECRET: outside the root'
 /** A built file with `.br`/`.gz` siblings (low levels: unlike what the server makes). */
 const PRE_JS = 'export const greeting = "precompressed at build time";\n'.repeat(40)
@@ -71,12 +72,14 @@ beforeAll(async () => {
     writeFile(join(dist, '.env'), SECRET),
     writeFile(join(dir, 'secret.txt'), SECRET),
     writeFile(join(dir, 'sdk', 'sdk.js'), SDK_JS),
+    writeFile(join(dir, 'sdk', 'sdk-chains.js'), SDK_CHAINS_JS),
     writeFile(join(dist, 'page.html'), PAGE),
   ])
   // Siblings are written after their file, as precompress() does.
   await Promise.all([
     writeFile(join(dist, 'assets', 'pre-Ab12Cd34.js'), PRE_JS),
     writeFile(join(dir, 'sdk', 'sdk.js.br'), lowBrotli(SDK_JS)),
+    writeFile(join(dir, 'sdk', 'sdk-chains.js.br'), lowBrotli(SDK_CHAINS_JS)),
   ])
   await Promise.all([
     writeFile(join(dist, 'assets', 'pre-Ab12Cd34.js.br'), lowBrotli(PRE_JS)),
@@ -262,6 +265,7 @@ describe('static files', () => {
       ['/assets/logo-Ab12Cd34.png', 'public, max-age=31536000, immutable', 'image/png'],
       ['/sdk.js', 'public, max-age=300', 'text/javascript'],
       ['/sdk/1.2.3/sdk.js', 'public, max-age=31536000, immutable', 'text/javascript'],
+      ['/sdk/1.2.3/sdk-chains.js', 'public, max-age=31536000, immutable', 'text/javascript'],
       ['/favicon.svg', 'public, max-age=3600', 'image/svg+xml'],
       ['/robots.txt', 'public, max-age=3600', 'text/plain'],
     ]
@@ -275,18 +279,28 @@ describe('static files', () => {
   })
 
   test('the SDK is served at /sdk.js and at its version, to any origin (CORS for integrity checks)', async () => {
-    for (const path of ['/sdk.js', '/sdk/1.2.3/sdk.js']) {
+    for (const [path, body] of [
+      ['/sdk.js', SDK_JS],
+      ['/sdk/1.2.3/sdk.js', SDK_JS],
+      ['/sdk/1.2.3/sdk-chains.js', SDK_CHAINS_JS],
+    ] as const) {
       const response = await request(modal.url, path, {
         headers: { origin: 'https://any-host.example' },
       })
       expect(response.status, path).toBe(200)
-      expect(response.text, path).toBe(SDK_JS)
+      expect(response.text, path).toBe(body)
       expect(response.headers['access-control-allow-origin'], path).toBe('*')
       expect(response.headers['cross-origin-resource-policy'], path).toBe('cross-origin')
       expect((await request(wallet.url, path)).status, path).toBe(404)
     }
     // Only the version built: another one must not be answered with these bytes.
-    for (const path of ['/sdk/1.2.4/sdk.js', '/sdk/latest/sdk.js', '/sdk/1.2.3/sdk.js/x']) {
+    for (const path of [
+      '/sdk/1.2.4/sdk.js',
+      '/sdk/latest/sdk.js',
+      '/sdk/1.2.3/sdk.js/x',
+      '/sdk/1.2.4/sdk-chains.js',
+      '/sdk-chains.js',
+    ]) {
       const response = await request(modal.url, path)
       expect(response.status, path).toBe(404)
       expect(response.headers['access-control-allow-origin'], path).toBeUndefined()
@@ -352,11 +366,15 @@ describe('static files', () => {
     expect(again.status).toBe(304)
   })
 
-  test('the SDK is sent from sdk.js.br at both of its paths', async () => {
-    for (const path of ['/sdk.js', '/sdk/1.2.3/sdk.js']) {
+  test('the SDK is sent from sdk.js.br at both of its paths, sdk-chains.js from its own sibling', async () => {
+    for (const [path, body] of [
+      ['/sdk.js', SDK_JS],
+      ['/sdk/1.2.3/sdk.js', SDK_JS],
+      ['/sdk/1.2.3/sdk-chains.js', SDK_CHAINS_JS],
+    ] as const) {
       const response = await request(modal.url, path, { headers: { 'accept-encoding': 'br' } })
       expect(response.headers['content-encoding'], path).toBe('br')
-      expect(response.body, path).toEqual(lowBrotli(SDK_JS))
+      expect(response.body, path).toEqual(lowBrotli(body))
     }
   })
 

@@ -16,13 +16,16 @@ export const SNIPPET_START = '<!-- sdk-embed:start (npm run sri writes this bloc
 export const SNIPPET_END = '<!-- sdk-embed:end -->'
 
 /**
- * The `integrity` value of a file: SHA-384, base64, as browsers check it.
+ * The `integrity` value of a file: SHA-384 (or `algorithm`), base64, as browsers check it.
  *
  * @example
  * subresourceIntegrity(readFileSync('dist/sdk.js')) // 'sha384-…'
  */
-export function subresourceIntegrity(bytes: Uint8Array): string {
-  return `sha384-${createHash('sha384').update(bytes).digest('base64')}`
+export function subresourceIntegrity(
+  bytes: Uint8Array,
+  algorithm: 'sha256' | 'sha384' = 'sha384',
+): string {
+  return `${algorithm}-${createHash(algorithm).update(bytes).digest('base64')}`
 }
 
 /** Options of {@link embedSnippet}. */

@@ -1,8 +1,10 @@
 /**
  * The host SDK: creates the hidden modal frame, speaks the port protocol to it, bridges
- * injected wallets, and exposes the instance API and an EIP-1193 provider. Decisions (which
- * view, when a connection counts, which events the provider emits) belong to the modal; the
- * SDK stays small.
+ * injected wallets, and exposes the instance API and one provider per namespace (EIP-1193 for
+ * eip155; WalletConnect's methods for solana and bip122). Decisions (which view, when a
+ * connection counts, which events the providers emit) belong to the modal; the SDK stays small:
+ * what no page needs before its first click (where calls run, the Solana and Bitcoin wallet
+ * bridges) is `sdk-chains.js`, loaded on demand (`internal/loadChains.ts`).
  */
 import {
   type Channel,
@@ -18,13 +20,20 @@ import {
   type ProviderRpcError,
   TIMEOUTS,
   UnauthorizedError,
-  UnsupportedMethodError,
 } from '@porthole/protocol/lite'
+import type { Calls } from './internal/calls.js'
 import { mountDialog } from './internal/dialog.js'
 import { createEmitter } from './internal/emitter.js'
-import { discoverInjected, MODAL_METHODS } from './internal/injected.js'
-import { createProvider } from './internal/provider.js'
-import type { ConnectResult, Porthole, PortholeOptions } from './types.js'
+import { discoverInjected } from './internal/injected.js'
+import { loadChains } from './internal/loadChains.js'
+import { announceProvider as announce, createProvider, eventPrefix } from './internal/provider.js'
+import type {
+  ConnectResult,
+  EIP1193Provider,
+  Porthole,
+  PortholeOptions,
+  ProviderNamespace,
+} from './types.js'
 
 type ModalChannel = Channel.Channel<HostToModal, ModalToHost>
 
@@ -55,6 +64,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     connector: null,
     view: null,
     error: null,
+    connections: [],
   }
   let channel: ModalChannel | undefined
   let fatal: ProviderRpcError | undefined
@@ -67,12 +77,12 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     state = next
     events.emit('state', next)
   }
-  const ready = (): Promise<ModalChannel> =>
-    fatal
-      ? Promise.reject(fatal)
-      : channel && !channel.closed
-        ? Promise.resolve(channel)
-        : new Promise((resolve, reject) => waiters.push([resolve, reject]))
+  const ready = async (): Promise<ModalChannel> => {
+    if (fatal) throw fatal
+    return channel && !channel.closed
+      ? channel
+      : new Promise((resolve, reject) => waiters.push([resolve, reject]))
+  }
   const fail = (error: ProviderRpcError) => {
     fatal = error
     console.error('[porthole]', error.message)
@@ -122,33 +132,45 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     void close()
   })
 
-  const [provider, stopProvider] = createProvider({
-    events,
-    getState: () => state,
-    injected: (uuid) => injected.get(uuid)?.provider,
-    modal: async (method, params) =>
-      (await ready()).request(
-        'request',
-        params === undefined ? { method } : { method, params: params as never },
-      ),
-    connect: () => instance.connect(),
-    announce: announceProvider !== false,
-  })
-  const injected = discoverInjected(
-    (providers) => channel?.emit('injectedProviders', { providers }),
-    (uuid, event, data) => channel?.emit('injectedEvent', { uuid, event, data }),
-  )
+  // Injected wallets: EIP-6963 here (listed before the first click); calls, and Wallet Standard
+  // (Solana, Bitcoin) discovery, in sdk-chains.js, loaded at once when the page has Solana or
+  // Bitcoin networks, else on the first call.
+  const sendInjected = () =>
+    channel?.emit('injectedProviders', {
+      providers: [...injected.list(), ...(calls?.list() ?? [])],
+    })
+  const injected = discoverInjected(sendInjected)
+  let calls: Calls | undefined
+  let loading: Promise<Calls> | undefined
+  const load = () =>
+    (loading ??= loadChains(scriptUrl ?? base).then(
+      (chains) =>
+        (calls = chains.createCalls({
+          porthole: instance,
+          evm: injected,
+          ready,
+          onChange: sendInjected,
+        })),
+    ))
+  if (/solana|bip122/.test(JSON.stringify(rest.networks))) void load()
+
+  const providers: Partial<Record<ProviderNamespace, EIP1193Provider>> = {}
+  const providerOf = (namespace: ProviderNamespace) =>
+    (providers[namespace] ??= createProvider(events, eventPrefix(namespace), async (args) =>
+      (await load()).route(namespace, args),
+    ))
+  const stopAnnouncing = announceProvider === false ? () => {} : announce(providerOf('eip155'))
 
   // No `ready` within 3 s of the frame's load (or 20 s at all): ask the server why, fail fast.
   let seenReady = false
   const diagnose = async () => {
     if (seenReady || fatal) return
-    let reason = 'Network Error - Could not load the modal'
-    try {
-      const answer = await (await fetch(new URL(`/frame-check${src.search}`, base))).json()
-      if (answer.reason) reason = answer.reason
-    } catch {}
-    if (!seenReady) fail(new UnauthorizedError(reason))
+    const reason = await fetch(new URL(`/frame-check${src.search}`, base))
+      .then((response) => response.json())
+      .then((answer) => answer.reason)
+      .catch(() => {})
+    if (!seenReady)
+      fail(new UnauthorizedError(reason || 'Network Error - Could not load the modal'))
   }
   const loadTimer = setTimeout(diagnose, TIMEOUTS.iframeLoad)
   dialog.frame.addEventListener('load', () => setTimeout(diagnose, 3000))
@@ -166,12 +188,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     },
     validator: modalToHostValidator,
     handlers: {
-      injectedRequest: ({ uuid, method, params }) => {
-        const wallet = injected.get(uuid)
-        if (!wallet) throw new DisconnectedError('Wallet not found')
-        if (!MODAL_METHODS.test(method)) throw new UnsupportedMethodError()
-        return wallet.provider.request(params === undefined ? { method } : { method, params })
-      },
+      injectedRequest: async (params) => (await load()).injectedRequest(params),
       openUrl: ({ url, target }) => {
         if (target === '_self') location.href = url
         else open(url, '_blank', 'noopener,noreferrer')
@@ -195,10 +212,13 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
           localStorage.setItem(storageKey, value)
         } catch {}
       })
-      channel.on('providerEvent', ({ event, data }) =>
-        events.emit(event, event === 'disconnect' ? fromErrorObject(data) : data),
+      channel.on('providerEvent', ({ event, data, namespace }) =>
+        events.emit(
+          eventPrefix(namespace) + event,
+          event === 'disconnect' ? fromErrorObject(data) : data,
+        ),
       )
-      channel.emit('injectedProviders', { providers: injected.list() })
+      sendInjected()
       for (const [resolve] of waiters) resolve(channel)
       waiters = []
     },
@@ -210,15 +230,22 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
       await show('open', openOptions)
     },
     close,
-    async connect() {
-      if (state.status === 'connected' && state.address)
+    async connect({ namespace } = {}) {
+      // Already connected (in that namespace): its CAIP-10 account, `<namespace>:<ref>:<address>`.
+      const caipAddress = namespace
+        ? state.connections.find((c) => c.active && c.namespace === namespace)?.caipAddress
+        : state.caipAddress
+      if (caipAddress) {
+        const [ns, ref, address] = caipAddress.split(':') as [string, string, string]
         return {
-          address: state.address,
-          caipAddress: state.caipAddress!,
-          chainId: state.chainId!,
-          caipNetworkId: state.caipNetworkId!,
+          address,
+          caipAddress,
+          caipNetworkId: `${ns}:${ref}`,
+          chainId: ns === 'eip155' ? +ref : ref,
         } as ConnectResult
-      return show('connect', {})
+      }
+      // `namespace: undefined` is dropped on the wire.
+      return show('connect', { namespace } as { namespace?: ProviderNamespace })
     },
     async disconnect() {
       await (await ready()).request('disconnect', {})
@@ -229,8 +256,11 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     getState: () => state,
     subscribe: (listener) => instance.on('state', listener as never),
     getProvider(namespace) {
-      if (namespace !== 'eip155') throw new InternalRpcError('Unsupported chain namespace')
-      return provider
+      if (!/^(?:eip155|solana|bip122)$/.test(namespace))
+        throw new InternalRpcError('Unsupported chain namespace')
+      // Solana and Bitcoin wallets of this page are found by sdk-chains.js.
+      if (namespace !== 'eip155') void load()
+      return providerOf(namespace)
     },
     on(event, listener) {
       events.on(event, listener)
@@ -241,7 +271,11 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
       clearTimeout(loadTimer)
       stop()
       injected.stop()
-      stopProvider()
+      loading?.then(
+        (c) => c.stop(),
+        () => {},
+      )
+      stopAnnouncing()
       dialog.remove()
       fail(new DisconnectedError('Porthole instance destroyed'))
       events.clear()

@@ -8,10 +8,12 @@
  */
 export { createPorthole } from './createPorthole.js'
 export type {
+  ConnectionInfo,
   ConnectResult,
   EIP1193Provider,
   Porthole,
   PortholeOptions,
   PortholeState,
+  ProviderNamespace,
   RequestArguments,
 } from './types.js'

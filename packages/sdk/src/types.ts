@@ -9,6 +9,12 @@ import type {
 
 export type { CaipNetworkId, Metadata, NetworkInput, OpenableView, PortholeState }
 
+/** One connection of `getState().connections` (`{ connectorId, namespace, address, caipAddress, active }`). */
+export type ConnectionInfo = PortholeState['connections'][number]
+
+/** Namespaces with a provider: EVM (EIP-1193), Solana and Bitcoin (WalletConnect's JSON-RPC methods). */
+export type ProviderNamespace = 'eip155' | 'solana' | 'bip122'
+
 /** Options of {@link createPorthole}. Only `projectId` is required. */
 export type PortholeOptions = {
   /** Your project id (from `npm run admin -- project create`). */
@@ -58,7 +64,11 @@ export type ConnectResult = {
 /** An EIP-1193 request. */
 export type RequestArguments = { method: string; params?: readonly unknown[] | object | undefined }
 
-/** The EIP-1193 provider returned by {@link Porthole.getProvider}. */
+/**
+ * The provider returned by {@link Porthole.getProvider}: EIP-1193 for `eip155`; for `solana` and
+ * `bip122` the same shape speaking WalletConnect's JSON-RPC methods (`solana_signMessage`
+ * `{ message: base58, pubkey }` → `{ signature: base58 }`, …; `signPsbt`, `sendTransfer`, …).
+ */
 export type EIP1193Provider = {
   request(args: RequestArguments): Promise<unknown>
   on(event: string, listener: (...args: unknown[]) => void): EIP1193Provider
@@ -71,18 +81,20 @@ export type Porthole = {
    * Shows the modal: Account when connected, else Connect, or the view you ask for.
    * @example await porthole.open({ view: 'Networks' })
    */
-  open(options?: { view?: OpenableView; namespace?: 'eip155' }): Promise<void>
+  open(options?: { view?: OpenableView; namespace?: ProviderNamespace }): Promise<void>
   /**
    * Hides the modal.
    * @example await porthole.close()
    */
   close(): Promise<void>
   /**
-   * Opens the modal and resolves when an account connects (at once when already connected).
-   * Rejects with 'Modal closed' (code 4001) if the user closes the modal first.
+   * Opens the modal and resolves when an account connects (at once when already connected),
+   * of any namespace or of the one asked for (`caipAddress` is `solana:<ref>:<address>` for
+   * Solana). Rejects with 'Modal closed' (code 4001) if the user closes the modal first.
    * @example const { address, chainId } = await porthole.connect()
+   * @example const { address } = await porthole.connect({ namespace: 'solana' })
    */
-  connect(): Promise<ConnectResult>
+  connect(options?: { namespace?: ProviderNamespace }): Promise<ConnectResult>
   /**
    * Disconnects the current wallet; the session is not restored after a reload.
    * @example await porthole.disconnect()
@@ -104,10 +116,13 @@ export type Porthole = {
    */
   subscribe(listener: (state: PortholeState) => void): () => void
   /**
-   * The EIP-1193 provider for a namespace (only `'eip155'` today).
+   * The provider of a namespace: EIP-1193 for `'eip155'`; WalletConnect's Solana or Bitcoin
+   * JSON-RPC methods for `'solana'` and `'bip122'`. Each emits its own namespace's
+   * `accountsChanged`, `chainChanged`, `connect` and `disconnect`.
    * @example const client = createWalletClient({ transport: custom(porthole.getProvider('eip155')) })
+   * @example const { signature } = await porthole.getProvider('solana').request({ method: 'solana_signMessage', params: { message, pubkey } })
    */
-  getProvider(namespace: 'eip155'): EIP1193Provider
+  getProvider(namespace: ProviderNamespace): EIP1193Provider
   /**
    * Listens to an instance event (`'state'`, and `'display_uri'` once WalletConnect lands).
    * @example porthole.on('state', (state) => console.log(state.status))

@@ -37,11 +37,21 @@ const oddValues = [
   'metamask://wc?uri=x',
   'connected',
   'ANNOUNCED',
+  'solana',
+  'bip122',
+  'tron',
 ]
 
 /** Random structural mutations of a valid value: drop, replace, add keys, recurse. */
 function mutate(value: unknown, random: () => number, depth = 0): unknown {
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T
+  // Arrays: one item mutated (objects inside, such as connections, are judged item by item).
+  if (Array.isArray(value) && value.length && depth < 4 && random() < 0.5) {
+    const copy = [...value]
+    const index = Math.floor(random() * copy.length)
+    copy[index] = mutate(copy[index], random, depth + 1)
+    return copy
+  }
   if (value && typeof value === 'object' && !Array.isArray(value) && depth < 4) {
     const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) }
     const keys = Object.keys(copy)
@@ -73,6 +83,23 @@ const state = {
   },
   view: 'Account',
   error: null,
+  connections: [
+    {
+      connectorId: 'io.metamask',
+      namespace: 'eip155',
+      address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      caipAddress: 'eip155:31337:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      active: true,
+    },
+    {
+      connectorId: 'solana:Porthole Solana Dev Wallet',
+      namespace: 'solana',
+      address: '61UAJ1bKEr1fAZrwXYvvdCvExdMQHA7meRCN4txEvjys',
+      caipAddress:
+        'solana:DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P:61UAJ1bKEr1fAZrwXYvvdCvExdMQHA7meRCN4txEvjys',
+      active: false,
+    },
+  ],
 }
 
 const envelopes = [
@@ -138,7 +165,7 @@ describe('zod-free guards agree with the zod schemas', () => {
     }
   })
 
-  test('ModalToHost params and events: 10,000 mutations are judged alike', () => {
+  test('ModalToHost params and events: 20,000 mutations are judged alike', () => {
     const samples: [kind: 'params' | 'event', key: string, value: unknown][] = [
       ['event', 'state', state],
       [
@@ -154,6 +181,7 @@ describe('zod-free guards agree with the zod schemas', () => {
           caipNetworkId: null,
           view: null,
           error: { code: 4100, message: 'Origin Not Allowed' },
+          connections: [],
         },
       ],
       ['params', 'injectedRequest', { uuid: 'u-1', method: 'eth_requestAccounts', params: [] }],
@@ -179,12 +207,31 @@ describe('zod-free guards agree with the zod schemas', () => {
       [
         'event',
         'providerEvent',
+        {
+          event: 'accountsChanged',
+          data: ['61UAJ1bKEr1fAZrwXYvvdCvExdMQHA7meRCN4txEvjys'],
+          namespace: 'solana',
+        },
+      ],
+      [
+        'event',
+        'providerEvent',
+        {
+          event: 'disconnect',
+          data: { code: 4900, message: 'Disconnected' },
+          namespace: 'bip122',
+        },
+      ],
+      ['event', 'providerEvent', { event: 'chainChanged', data: '0x1', namespace: 'eip155' }],
+      [
+        'event',
+        'providerEvent',
         { event: 'display_uri', data: 'wc:7f6e@2?relay-protocol=irn&symKey=587d' },
       ],
       ['event', 'persist', { value: '{"version":1}' }],
     ]
     const random = rng(3)
-    for (let i = 0; i < 10000; i++) {
+    for (let i = 0; i < 20000; i++) {
       const [kind, key, valid] = samples[i % samples.length]!
       const value = i < samples.length ? valid : mutate(valid, random)
       const ours = modalToHostValidator[kind](key, value)?.success ?? false

@@ -9,10 +9,15 @@ const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
 const OPENABLE_URL = /^(?!(?:javascript|data|vbscript|file|blob):)[a-z][a-z0-9+.-]*:/i
 const STATUSES = ['disconnected', 'connecting', 'connected']
 const TYPES = ['INJECTED', 'ANNOUNCED', 'EXTERNAL', 'MULTI_CHAIN', 'WALLET_CONNECT', 'AUTH']
+const NAMESPACES = ['eip155', 'solana', 'polkadot', 'bip122', 'cosmos']
 
 const orNull = (x: unknown, check: (x: unknown) => boolean) => x === null || check(x)
 const optional = (x: unknown, check: (x: unknown) => boolean) => x === undefined || check(x)
 const isRpcParams = (x: unknown) => x === undefined || Array.isArray(x) || isObject(x)
+/** An array of at most `max` items that all pass `check`. */
+const isList = (x: unknown, max: number, check: (x: unknown) => boolean) =>
+  Array.isArray(x) && x.length <= max && x.every(check)
+const isNamespace = (x: unknown) => NAMESPACES.includes(x as string)
 
 const isConnector = (x: unknown) =>
   isObject(x) &&
@@ -21,6 +26,14 @@ const isConnector = (x: unknown) =>
   isText(x.name, 100) &&
   optional(x.rdns, (v) => isText(v, 128)) &&
   optional(x.uuid, (v) => isText(v, 64))
+
+const isConnection = (x: unknown) =>
+  isObject(x) &&
+  isText(x.connectorId, 128) &&
+  isNamespace(x.namespace) &&
+  isText(x.address, 128) &&
+  isText(x.caipAddress, 200) &&
+  typeof x.active === 'boolean'
 
 /** True when `x` is a valid `state` event payload. */
 export const isPortholeState = (x: unknown): boolean =>
@@ -33,7 +46,8 @@ export const isPortholeState = (x: unknown): boolean =>
   orNull(x.chainId, (v) => (typeof v === 'number' && Number.isFinite(v)) || isText(v, 64)) &&
   orNull(x.connector, isConnector) &&
   orNull(x.view, (v) => isText(v, 64)) &&
-  orNull(x.error, (v) => isObject(v) && Number.isSafeInteger(v.code) && isText(v.message, 200))
+  orNull(x.error, (v) => isObject(v) && Number.isSafeInteger(v.code) && isText(v.message, 200)) &&
+  isList(x.connections, 20, isConnection)
 
 const params: Record<string, (x: unknown) => boolean> = {
   injectedRequest: (x) =>
@@ -46,13 +60,12 @@ const params: Record<string, (x: unknown) => boolean> = {
 }
 
 const isProviderEvent = (x: unknown): boolean => {
-  if (!isObject(x)) return false
+  if (!isObject(x) || !optional(x.namespace, isNamespace)) return false
   const { event, data } = x
   if (event === 'connect') return isObject(data) && isText(data.chainId, 66)
   if (event === 'disconnect')
     return isObject(data) && Number.isSafeInteger(data.code) && isText(data.message, 200)
-  if (event === 'accountsChanged')
-    return Array.isArray(data) && data.length <= 100 && data.every((a) => isText(a, 128))
+  if (event === 'accountsChanged') return isList(data, 100, (a) => isText(a, 128))
   return isText(data, event === 'chainChanged' ? 66 : event === 'display_uri' ? 4096 : -1)
 }
 

@@ -1,37 +1,26 @@
 /**
  * Injected-wallet discovery in the host page (DESIGN §1): EIP-6963 announcements plus the
- * legacy `window.ethereum`. The modal only ever sees descriptors; calls run here.
+ * legacy `window.ethereum`. The modal only ever sees descriptors; calls run in the host page
+ * (`calls.ts`).
  */
-import {
-  type InjectedEventName,
-  type InjectedProviderInfo,
-  toErrorObject,
-} from '@porthole/protocol/lite'
+import type { InjectedProviderInfo } from '@porthole/protocol/lite'
 import type { EIP1193Provider } from '../types.js'
 import { PORTHOLE_RDNS } from './provider.js'
 
 export type InjectedWallet = { info: InjectedProviderInfo; provider: EIP1193Provider }
 
-const EVENTS: InjectedEventName[] = ['accountsChanged', 'chainChanged', 'connect', 'disconnect']
-
-/** Methods the modal may run on an injected wallet (defence in depth: the modal is trusted). */
-export const MODAL_METHODS =
-  /^(?:eth_(?:requestAccounts|accounts|chainId|sendTransaction)|wallet_(?:switchEthereumChain|addEthereumChain|getCapabilities|getAssets)|personal_sign)$/
-
 const isProvider = (p: unknown): p is EIP1193Provider =>
   !!p && typeof (p as EIP1193Provider).request === 'function'
 
 /**
- * Starts discovery; `onChange` runs (batched) whenever the list grows; `onEvent` forwards
- * provider events. Porthole's own providers (any instance) are skipped.
+ * Starts discovery; `onChange` runs (batched) whenever the list grows. Porthole's own providers
+ * (any instance) are skipped. The wallets' events are followed by `calls.ts` once a call needs
+ * it (no wallet is connected before).
  *
  * @example
- * const injected = discoverInjected(send, forward)
+ * const injected = discoverInjected(send)
  */
-export function discoverInjected(
-  onChange: (wallets: InjectedProviderInfo[]) => void,
-  onEvent: (uuid: string, event: InjectedEventName, data: unknown) => void,
-) {
+export function discoverInjected(onChange: (wallets: InjectedProviderInfo[]) => void) {
   const wallets = new Map<string, InjectedWallet>()
   let scheduled = false
 
@@ -40,11 +29,6 @@ export function discoverInjected(
     // A wallet that both sets window.ethereum and announces itself is listed once, announced.
     if (wallets.get('injected')?.provider === provider) wallets.delete('injected')
     wallets.set(info.uuid, { info, provider })
-    for (const event of EVENTS) {
-      ;(provider as { on?: EIP1193Provider['on'] }).on?.(event, (data: unknown) =>
-        onEvent(info.uuid, event, data instanceof Error ? toErrorObject(data) : data),
-      )
-    }
     if (!scheduled) {
       scheduled = true
       queueMicrotask(() => {
@@ -73,7 +57,8 @@ export function discoverInjected(
   window.addEventListener('load', legacy)
 
   return {
-    get: (uuid: string) => wallets.get(uuid),
+    /** The wallet with this uuid, or of this connector id (the modal's: its rdns, or 'injected'). */
+    get: (id: string) => wallets.get(id) ?? [...wallets.values()].find((w) => w.info.rdns === id),
     list,
     stop() {
       window.removeEventListener('eip6963:announceProvider', onAnnounce)

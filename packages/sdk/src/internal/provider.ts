@@ -1,11 +1,10 @@
 /**
- * The dapp-facing EIP-1193 provider. Calls for an injected connection go straight to that
- * wallet; `eth_chainId` / `eth_accounts` are answered from state; `eth_requestAccounts` opens
- * the modal; everything else goes to the modal, which holds the other connections. Events
- * come from the modal (`providerEvent`), so they are the same for every connector.
+ * The dapp-facing providers, one per namespace (EIP-1193 for eip155; WalletConnect's JSON-RPC
+ * methods for solana and bip122). Their calls are routed by `calls.ts` (in sdk-chains.js);
+ * their events come from the modal (`providerEvent`), so they are the same for every
+ * connector.
  */
-import { type PortholeState, UnauthorizedError } from '@porthole/protocol/lite'
-import type { ConnectResult, EIP1193Provider, RequestArguments } from '../types.js'
+import type { EIP1193Provider } from '../types.js'
 import type { Emitter } from './emitter.js'
 
 const ICON =
@@ -14,55 +13,58 @@ const ICON =
 /** rdns our own EIP-6963 announcement uses; discovery skips providers that carry it. */
 export const PORTHOLE_RDNS = 'dev.porthole'
 
-type ProviderParameters = {
-  events: Emitter
-  getState(): PortholeState
-  injected(uuid: string): EIP1193Provider | undefined
-  modal(method: string, params: RequestArguments['params']): Promise<unknown>
-  connect(): Promise<ConnectResult>
-  announce: boolean
+/**
+ * The prefix of a namespace's provider events in the instance's emitter: none for eip155
+ * (`porthole.on('accountsChanged')` is the EVM provider's), `solana:` for solana.
+ *
+ * @example
+ * events.emit(eventPrefix(namespace) + event, data)
+ */
+export const eventPrefix = (namespace: string | undefined): string =>
+  namespace && namespace !== 'eip155' ? `${namespace}:` : ''
+
+/**
+ * A provider whose `request` is `request` and whose events are the instance's under
+ * `prefix` (see {@link eventPrefix}).
+ *
+ * @example
+ * const provider = createProvider(events, '', async (args) => (await calls()).route('eip155', args))
+ */
+export function createProvider(
+  events: Emitter,
+  prefix: string,
+  request: EIP1193Provider['request'],
+): EIP1193Provider {
+  const provider: EIP1193Provider = {
+    request,
+    on(event, listener) {
+      events.on(prefix + event, listener)
+      return provider
+    },
+    removeListener(event, listener) {
+      events.off(prefix + event, listener)
+      return provider
+    },
+  }
+  return provider
 }
 
 /**
- * Creates the provider and (optionally) announces it with EIP-6963; returns it and a cleanup.
+ * Announces an EVM provider with EIP-6963 (now and on every `eip6963:requestProvider`);
+ * returns the cleanup.
  *
  * @example
- * const [provider, stop] = createProvider({ events, getState, injected, modal, connect, announce: true })
+ * const stop = announceProvider(provider)
  */
-export function createProvider(parameters: ProviderParameters): [EIP1193Provider, () => void] {
-  const { events, getState, injected, modal, connect, announce } = parameters
-  const eip1193: EIP1193Provider = {
-    async request({ method, params }) {
-      const s = getState()
-      const connected = s.status === 'connected'
-      const wallet = connected && s.connector?.uuid ? injected(s.connector.uuid) : undefined
-      if (wallet) return wallet.request(params === undefined ? { method } : { method, params })
-      if (method === 'eth_chainId')
-        return typeof s.chainId === 'number' ? `0x${s.chainId.toString(16)}` : null
-      if (method === 'eth_accounts') return connected ? [s.address] : []
-      if (method === 'eth_requestAccounts') return [(await connect()).address]
-      if (!connected) throw new UnauthorizedError('Not connected')
-      return modal(method, params)
-    },
-    on(event, listener) {
-      events.on(event, listener)
-      return eip1193
-    },
-    removeListener(event, listener) {
-      events.off(event, listener)
-      return eip1193
-    },
-  }
+export function announceProvider(provider: EIP1193Provider): () => void {
   const info = { uuid: crypto.randomUUID(), name: 'Porthole', icon: ICON, rdns: PORTHOLE_RDNS }
-  const announceProvider = () =>
-    dispatchEvent(
+  const announce = () =>
+    window.dispatchEvent(
       new CustomEvent('eip6963:announceProvider', {
-        detail: Object.freeze({ info, provider: eip1193 }),
+        detail: Object.freeze({ info, provider }),
       }),
     )
-  if (announce) {
-    addEventListener('eip6963:requestProvider', announceProvider)
-    announceProvider()
-  }
-  return [eip1193, () => removeEventListener('eip6963:requestProvider', announceProvider)]
+  window.addEventListener('eip6963:requestProvider', announce)
+  announce()
+  return () => window.removeEventListener('eip6963:requestProvider', announce)
 }

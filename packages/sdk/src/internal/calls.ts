@@ -1,0 +1,139 @@
+/**
+ * Where the SDK's calls run, in the host page: the dapp's provider calls (every namespace) and
+ * the modal's calls on injected wallets. Part of the lazily loaded `sdk-chains.js`, with
+ * Wallet Standard discovery (started here): none of it is needed before the first click of a
+ * page that has only EVM networks.
+ *
+ * Provider routing: a call for an injected connection (the active one of its namespace in
+ * `getState().connections`) goes straight to that wallet; the account methods are answered from
+ * state (`eth_requestAccounts` / `solana_requestAccounts` open the modal until an account of the
+ * namespace connects); everything else goes to the modal, which holds the other connections.
+ */
+import {
+  type Channel,
+  DisconnectedError,
+  type HostToModal,
+  type InjectedEventName,
+  type InjectedProviderInfo,
+  type ModalToHost,
+  toErrorObject,
+  UnauthorizedError,
+  UnsupportedMethodError,
+} from '@porthole/protocol/lite'
+import type { EIP1193Provider, Porthole, ProviderNamespace, RequestArguments } from '../types.js'
+import type { InjectedWallet } from './injected.js'
+import { discoverStandardWallets } from './walletStandard.js'
+
+/** Methods the modal may run on an injected EVM wallet (defence in depth: the modal is trusted). */
+export const MODAL_METHODS =
+  /^(?:eth_(?:requestAccounts|accounts|chainId|sendTransaction)|wallet_(?:switchEthereumChain|addEthereumChain|getCapabilities|getAssets)|personal_sign)$/
+
+/** The EIP-1193 events forwarded to the modal. */
+const EVENTS: InjectedEventName[] = ['accountsChanged', 'chainChanged', 'connect', 'disconnect']
+
+/** What {@link createCalls} needs from the instance. */
+export type CallsHost = {
+  /** The instance: its state, and `connect({ namespace })` to open the modal for an account. */
+  porthole: Pick<Porthole, 'getState' | 'connect'>
+  /** The EIP-6963 wallets (`discoverInjected`): their list, each by uuid or connector id. */
+  evm: { get(id: string): InjectedWallet | undefined; list(): InjectedProviderInfo[] }
+  /** The channel to the modal, once it is up: provider calls the modal holds, wallet events. */
+  ready(): Promise<Pick<Channel.Channel<HostToModal, ModalToHost>, 'request' | 'emit'>>
+  /** The Wallet Standard wallet list changed (the instance sends the whole list again). */
+  onChange(): void
+  /** Where Wallet Standard events are exchanged; default `window`. */
+  target?: EventTarget
+}
+
+/** What {@link createCalls} returns. */
+export type Calls = {
+  /** Runs one provider call of `namespace` for the dapp. */
+  route(namespace: ProviderNamespace, args: RequestArguments): Promise<unknown>
+  /** Runs one call of the modal on the injected wallet with this uuid. */
+  injectedRequest(params: { uuid: string; method: string; params?: unknown }): Promise<unknown>
+  /**
+   * The Wallet Standard wallets' descriptors. The instance calls it whenever the injected list
+   * changes, so it also starts following the events of EVM wallets found since.
+   */
+  list(): InjectedProviderInfo[]
+  stop(): void
+}
+
+/**
+ * Starts Wallet Standard discovery and returns the call router.
+ *
+ * @example
+ * const calls = createCalls({ porthole, evm: injected, ready, onChange })
+ * await calls.route('solana', { method: 'solana_getAccounts' }) // [{ pubkey }]
+ */
+export function createCalls(host: CallsHost): Calls {
+  const onEvent = (uuid: string, event: InjectedEventName, data: unknown) =>
+    host.ready().then(
+      (channel) => channel.emit('injectedEvent', { uuid, event, data }),
+      () => {}, // the instance failed or was destroyed: nobody to tell
+    )
+  const standard = discoverStandardWallets({
+    onChange: host.onChange,
+    onEvent,
+    ...(host.target ? { target: host.target } : {}),
+  })
+  const wallet = (
+    namespace: ProviderNamespace,
+    id: string,
+  ): Pick<EIP1193Provider, 'request'> | undefined =>
+    namespace === 'eip155' ? host.evm.get(id)?.provider : standard.get(id)
+  const followed = new Set<string>()
+  const follow = () => {
+    for (const { uuid } of host.evm.list()) {
+      const provider = host.evm.get(uuid)?.provider
+      if (!provider || followed.has(uuid)) continue
+      followed.add(uuid)
+      for (const event of EVENTS)
+        (provider as { on?: EIP1193Provider['on'] }).on?.(event, (data: unknown) =>
+          onEvent(uuid, event, data instanceof Error ? toErrorObject(data) : data),
+        )
+    }
+  }
+  follow()
+
+  return {
+    async route(namespace, args) {
+      const { method } = args
+      const state = host.porthole.getState()
+      const connection = state.connections.find((c) => c.active && c.namespace === namespace)
+      const injected = connection && wallet(namespace, connection.connectorId)
+      if (injected) return injected.request(args)
+      const accounts = (address: string) => [namespace === 'solana' ? { pubkey: address } : address]
+      if (namespace === 'eip155' && method === 'eth_chainId') {
+        const chainId = connection ? Number(connection.caipAddress.split(':')[1]) : state.chainId
+        return typeof chainId === 'number' ? `0x${chainId.toString(16)}` : null
+      }
+      if (method === 'eth_accounts' || method === 'solana_getAccounts')
+        return connection ? accounts(connection.address) : []
+      if (method === 'eth_requestAccounts' || method === 'solana_requestAccounts')
+        return accounts((connection ?? (await host.porthole.connect({ namespace }))).address)
+      if (!connection) throw new UnauthorizedError('Not connected')
+      return (await host.ready()).request('request', {
+        ...(args as HostToModal['requests']['request']['params']),
+        namespace,
+      })
+    },
+    async injectedRequest({ uuid, method, params }) {
+      const evm = host.evm.get(uuid)
+      if (evm && !MODAL_METHODS.test(method)) throw new UnsupportedMethodError()
+      // Wallet Standard adapters refuse what is not theirs themselves.
+      const target = evm?.provider ?? standard.get(uuid)
+      if (!target) throw new DisconnectedError('Wallet not found')
+      return target.request(
+        params === undefined
+          ? { method }
+          : { method, params: params as RequestArguments['params'] },
+      )
+    },
+    list() {
+      follow()
+      return standard.list()
+    },
+    stop: standard.stop,
+  }
+}
