@@ -22,6 +22,21 @@ export const OTHER_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
 export const devnet = createPublicClient({ transport: http(DEVNET_RPC) })
 
+/**
+ * The init script that installs the Porthole Solana Dev Wallet (Wallet Standard, the local
+ * chain's test account 0 unless `config.seed` says otherwise) in the top window only.
+ */
+export function solanaDevWalletScript(config: Record<string, unknown> = { mode: 'approve' }) {
+  const code = readFileSync(resolve(ROOT, 'apps/demo/dist/dev-solana-wallet.js'), 'utf8')
+  return `if (window.top === window) { window.portholeSolanaDevWalletConfig = ${JSON.stringify(config)};\n${code}\n}`
+}
+
+/** The init script of the Porthole Bitcoin Dev Wallet (regtest test account 0), top window only. */
+export function bitcoinDevWalletScript(config: Record<string, unknown> = { mode: 'approve' }) {
+  const code = readFileSync(resolve(ROOT, 'apps/demo/dist/dev-bitcoin-wallet.js'), 'utf8')
+  return `if (window.top === window) { window.portholeBitcoinDevWalletConfig = ${JSON.stringify(config)};\n${code}\n}`
+}
+
 /** The init script that installs the dev wallet in the top window only. */
 export function devWalletScript(config: Record<string, unknown> = { mode: 'approve' }): string {
   return `if (window.top === window) { window.portholeDevWalletConfig = ${JSON.stringify(config)};\n${DEV_WALLET}\n}`

@@ -4,7 +4,11 @@
  * a devnet key and sends transactions to the devnet, and each request can be approved or
  * rejected.
  */
+import { ed25519 } from '@noble/curves/ed25519'
+import { SOLANA_LOCALNET_CAIP } from '@porthole/shared'
 import { WalletKit, type WalletKitTypes } from '@reown/walletkit'
+import { base58 } from '@scure/base'
+import { Keypair, Connection as SolanaConnection, VersionedTransaction } from '@solana/web3.js'
 import { Core } from '@walletconnect/core'
 import { buildApprovedNamespaces, getSdkError } from '@walletconnect/utils'
 import { createWalletClient, type Hex, http, toHex } from 'viem'
@@ -41,6 +45,11 @@ export async function startTestWallet(options: {
   chains?: number[]
   rpc?: Record<number, string>
   name?: string
+  /** An ed25519 seed (hex): the wallet also holds a Solana account on the local chain. */
+  solanaSeed?: string
+  /** Namespaces it approves (default: eip155, plus solana with a seed). */
+  namespaces?: ('eip155' | 'solana')[]
+  solanaRpc?: string
 }) {
   const {
     privateKey,
@@ -48,7 +57,11 @@ export async function startTestWallet(options: {
     chains = [31337, 31338],
     rpc = { 31337: 'http://127.0.0.1:8545', 31338: 'http://127.0.0.1:8546' },
     name = 'Porthole Test Wallet',
+    solanaSeed,
+    solanaRpc = 'http://127.0.0.1:8899',
   } = options
+  const solana = solanaSeed ? Keypair.fromSeed(Buffer.from(solanaSeed, 'hex')) : undefined
+  const approve = options.namespaces ?? (solana ? ['eip155', 'solana'] : ['eip155'])
   let account = privateKeyToAccount(privateKey)
   let mode: 'approve' | 'reject' = 'approve'
   /** What `wallet_getAssets` answers (ERC-7811); undefined: no asset discovery reported. */
@@ -91,10 +104,49 @@ export async function startTestWallet(options: {
     throw Object.assign(new Error(`Unsupported method ${method}`), { code: 4200 })
   }
 
+  /** WalletConnect's Solana methods, signed with the Solana key. */
+  const signSolana = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+    if (!solana) throw Object.assign(new Error('No Solana account'), { code: 4200 })
+    if (method === 'solana_signMessage') {
+      const message = base58.decode(params.message as string)
+      return { signature: base58.encode(ed25519.sign(message, solana.secretKey.slice(0, 32))) }
+    }
+    const decode = (b64: string) => VersionedTransaction.deserialize(Buffer.from(b64, 'base64'))
+    if (method === 'solana_signTransaction') {
+      const tx = decode(params.transaction as string)
+      tx.sign([solana])
+      return {
+        signature: base58.encode(tx.signatures[0] as Uint8Array),
+        transaction: Buffer.from(tx.serialize()).toString('base64'),
+      }
+    }
+    if (method === 'solana_signAndSendTransaction') {
+      const tx = decode(params.transaction as string)
+      tx.sign([solana])
+      const signature = await new SolanaConnection(solanaRpc, 'confirmed').sendRawTransaction(
+        tx.serialize(),
+      )
+      return { signature }
+    }
+    throw Object.assign(new Error(`Unsupported method ${method}`), { code: 4200 })
+  }
+
   const onProposal = async ({ id, params }: WalletKitTypes.SessionProposal) => {
+    const supported: Record<
+      string,
+      { chains: string[]; methods: string[]; events: string[]; accounts: string[] }
+    > = {}
+    if (approve.includes('solana') && solana)
+      supported.solana = {
+        chains: [SOLANA_LOCALNET_CAIP],
+        methods: ['solana_signMessage', 'solana_signTransaction', 'solana_signAndSendTransaction'],
+        events: [],
+        accounts: [`${SOLANA_LOCALNET_CAIP}:${solana.publicKey.toBase58()}`],
+      }
     const namespaces = buildApprovedNamespaces({
       proposal: params,
       supportedNamespaces: {
+        ...supported,
         eip155: {
           chains: chains.map((c) => `eip155:${c}`),
           methods: [
@@ -110,13 +162,14 @@ export async function startTestWallet(options: {
         },
       },
     })
+    if (!approve.includes('eip155')) delete namespaces.eip155
     if (mode === 'reject') await kit.rejectSession({ id, reason: getSdkError('USER_REJECTED') })
     else await kit.approveSession({ id, namespaces })
   }
   const onRequest = async ({ id, topic, params }: WalletKitTypes.SessionRequest) => {
     const { method, params: args } = params.request
     requests.push({ method, params: args, chainId: params.chainId })
-    const chainId = Number(params.chainId.split(':')[1])
+    const chainId = Number(params.chainId.split(':')[1]) || 0
     if (mode === 'reject') {
       await kit.respondSessionRequest({
         topic,
@@ -129,7 +182,9 @@ export async function startTestWallet(options: {
       return
     }
     try {
-      const result = await sign(method, args as unknown[], chainId)
+      const result = params.chainId.startsWith('solana:')
+        ? await signSolana(method, args as Record<string, unknown>)
+        : await sign(method, args as unknown[], chainId)
       await kit.respondSessionRequest({ topic, response: { id, jsonrpc: '2.0', result } })
     } catch (error) {
       const { code = -32000, message } = error as { code?: number; message: string }
@@ -146,6 +201,7 @@ export async function startTestWallet(options: {
 
   return {
     address: () => account.address,
+    solanaAddress: () => solana?.publicKey.toBase58(),
     requests,
     setMode: (next: 'approve' | 'reject') => {
       mode = next

@@ -172,9 +172,11 @@ test('the closed modal, laid out over the page but transparent, takes no click a
   expect(await modalFrame(dapp).evaluate(() => document.hasFocus())).toBe(false)
   // Nor does it hide the page's own controls from IntersectionObserver v2 (what the page's own
   // anti-clickjacking checks use).
+  // (The Tab walk may have scrolled the page: the control is brought back on screen first.)
   const seen = await dapp.evaluate(
     () =>
       new Promise<boolean | undefined>((resolve) => {
+        document.getElementById('connect')?.scrollIntoView({ block: 'center' })
         const options = { trackVisibility: true, delay: 100 } as IntersectionObserverInit
         new IntersectionObserver((entries) => {
           resolve((entries[0] as IntersectionObserverEntry & { isVisible?: boolean }).isVisible)

@@ -138,3 +138,64 @@ test('the same page does not run a tampered sdk.js: the browser refuses it for i
     await host.close()
   }
 })
+
+test('nor a tampered sdk-chains.js (the part sdk.js loads later): its hash is pinned inside sdk.js', async ({
+  page,
+}) => {
+  const errors = collectErrors(page)
+  let served = false
+  await page.route(`${MODAL_ORIGIN}/sdk/${VERSION}/sdk-chains.js`, async (route) => {
+    const original = await route.fetch()
+    served = true
+    await route.fulfill({
+      status: original.status(),
+      headers: {
+        'content-type': 'text/javascript; charset=utf-8',
+        'access-control-allow-origin': '*',
+        'cache-control': 'no-store',
+      },
+      body: `window.__tampered = true;\n${await original.text()}`,
+    })
+  })
+  // A page with a Solana network loads sdk-chains.js at once (its wallets are listed in Connect).
+  const tag = pinnedScriptTag().replace(
+    /data-networks="[^"]*"/,
+    'data-networks="eip155:31337,solana:DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P"',
+  )
+  const host = await startHost(
+    tag.includes('data-networks')
+      ? tag
+      : tag.replace(
+          '<script ',
+          '<script data-networks="eip155:31337,solana:DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P" ',
+        ),
+  )
+  try {
+    await page.goto(host.url)
+    await expect.poll(() => hasPorthole(page)).toBe(true)
+    // The first provider call needs sdk-chains.js; the browser refuses the other bytes.
+    const outcome = await page.evaluate(() =>
+      (
+        window as unknown as {
+          porthole: {
+            getProvider(ns: string): { request(a: { method: string }): Promise<unknown> }
+          }
+        }
+      ).porthole
+        .getProvider('solana')
+        .request({ method: 'solana_getAccounts' })
+        .then(
+          () => 'answered',
+          (error: Error) => error.message,
+        ),
+    )
+    expect(served).toBe(true)
+    expect(outcome).toBe('Could not load sdk-chains.js')
+    expect(errors.find((e) => /integrity/i.test(e))).toMatch(/sha-?256/i)
+    expect(await page.evaluate(() => (window as { __tampered?: boolean }).__tampered)).toBe(
+      undefined,
+    )
+  } finally {
+    await host.close()
+  }
+})

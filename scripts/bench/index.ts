@@ -60,6 +60,9 @@ console.log(
 )
 console.log(`  (the file: raw ${size.raw} B, gzip 9 ${size.gzip} B, brotli 11 ${size.brotli} B)`)
 console.log(
+  `  sdk-chains.js, loaded later by sdk.js: raw ${size.chains.raw} B, brotli 11 ${size.chains.brotli} B`,
+)
+console.log(
   '\nEverything fetched until the first usable view (preloaded: before the click), on the wire',
 )
 console.log(

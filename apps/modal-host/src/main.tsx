@@ -68,8 +68,9 @@ function start(): void {
       connect: async ({ namespace }) => {
         const current = Connection.connectResult(namespace)
         if (current) return current
+        // Connected in another namespace: Connect (not Account), listing that namespace's wallets.
         if (namespace) store.setState({ connectNamespace: namespace })
-        Modal.open({})
+        Modal.open(namespace ? { view: 'Connect' } : {})
         if (!runtime.projectId) throw new UnauthorizedError(NOT_CONFIGURED)
         return Waiters.wait(namespace)
       },

@@ -63,11 +63,19 @@ export function useConnectSections(): { sections: WalletSection[]; count: number
       const live = injected.find((i) => i.id === w.id || (w.rdns && i.rdns === w.rdns))
       return live ? { ...w, injected: live.injected as NonNullable<WalletEntry['injected']> } : w
     }
+    // Installed wallets of a namespace not offered now (not configured, or not the one
+    // `connect({ namespace })` asked for) are left out everywhere, recent ones included.
+    const shown = injected.map((w) => w.injected as NonNullable<WalletEntry['injected']>)
+    const left = injectedInfo
+      .filter((i) => !shown.some((x) => x.uuid === i.uuid))
+      .map((i) => fromInjected(i, []))
+    const offered = (w: WalletEntry) =>
+      !left.some((h) => h.id === w.id || (!!w.rdns && h.rdns === w.rdns))
     const sections = connectSections({
-      recent: recent.map(join),
+      recent: recent.filter(offered).map(join),
       injected,
-      featured: catalogue.featured.map((w) => fromCatalogue(w, injectedInfo)),
-      recommended: catalogue.wallets.map((w) => fromCatalogue(w, injectedInfo)),
+      featured: catalogue.featured.map((w) => fromCatalogue(w, shown)).filter(offered),
+      recommended: catalogue.wallets.map((w) => fromCatalogue(w, shown)).filter(offered),
       excludedIds: config.excludeWalletIds,
     })
     const count =

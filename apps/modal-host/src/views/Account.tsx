@@ -146,7 +146,7 @@ export function Account() {
           <li>
             <a
               className="ph-row"
-              href={`${explorer}/address/${address}`}
+              href={`${explorer}/${network?.chainNamespace === 'solana' ? 'account' : 'address'}/${address}`}
               target="_blank"
               rel="noopener noreferrer"
             >

@@ -5,7 +5,7 @@ import * as Injected from '../connectors/injected.js'
 import { t } from '../i18n/en.js'
 import type { WalletEntry } from '../store/types.js'
 
-type Status = 'connecting' | 'rejected' | 'failed'
+type Status = 'connecting' | 'rejected' | 'failed' | 'unsupported'
 
 /**
  * ConnectingExternal: waits while the extension asks the user; 'Connection rejected' (with
@@ -23,7 +23,13 @@ export function ConnectingExternal({ wallet }: { wallet: WalletEntry }) {
     } catch (error) {
       if (id !== attempt.current) return
       const code = (error as { code?: number }).code
-      setStatus(code === 4001 ? 'rejected' : 'failed')
+      setStatus(
+        code === 4001
+          ? 'rejected'
+          : (error as Error).message === Injected.NO_MATCHING_CHAIN
+            ? 'unsupported'
+            : 'failed',
+      )
       Modal.shake()
     }
   }, [wallet])
@@ -60,12 +66,18 @@ export function ConnectingExternal({ wallet }: { wallet: WalletEntry }) {
       <h3>
         {status === 'rejected'
           ? t('connectionRejected')
-          : status === 'failed'
+          : status === 'failed' || status === 'unsupported'
             ? t('failedToConnect')
             : t('continueIn', { name: wallet.name })}
       </h3>
-      <p className="ph-muted">{failed ? t('connectionRejectedHint') : t('acceptInWallet')}</p>
-      {failed ? (
+      <p className="ph-muted" role={status === 'unsupported' ? 'alert' : undefined}>
+        {status === 'unsupported'
+          ? Injected.NO_MATCHING_CHAIN
+          : failed
+            ? t('connectionRejectedHint')
+            : t('acceptInWallet')}
+      </p>
+      {failed && status !== 'unsupported' ? (
         <button
           type="button"
           className="ph-button"
