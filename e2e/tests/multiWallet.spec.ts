@@ -140,6 +140,13 @@ test('an EVM and a Solana wallet at once: ProfileWallets switches the active one
   await frame.getByTestId('open-profile-wallets').click()
   const list = frame.getByTestId('profile-wallets')
   await expect(list.getByRole('button', { name: /^Use / })).toHaveCount(2)
+  // Each row: address, wallet, namespace and its balance.
+  await expect(list.getByTestId('wallet-solana')).toContainText(
+    /Porthole Solana Dev Wallet · Solana · [\d.,]+ SOL/,
+  )
+  await expect(list.getByTestId('wallet-eip155')).toContainText(
+    /Porthole Dev Wallet · EVM · [\d.,]+ ETH/,
+  )
   await list.getByTestId('wallet-eip155').click()
   await expect(frame.getByTestId('account-address')).toBeVisible()
   await expect.poll(async () => (await state(page)).address).toBe(WALLET_ADDRESS)

@@ -14,7 +14,8 @@ import {
   Transaction,
 } from '@solana/web3.js'
 import { emailLogin, freshEmail, walletFrame } from '../support/embedded.js'
-import { DEMO_URL, expect, modal, state, test, waitForPorthole } from '../support/fixtures.js'
+import { DEMO_URL, expect, state, test, waitForPorthole } from '../support/fixtures.js'
+import { startPairing } from '../support/pairing.js'
 import { startTestWallet, type TestWallet } from '../support/testWallet.js'
 
 /** anvil account 2; Solana test account 1. */
@@ -43,16 +44,7 @@ test.afterEach(async () => {
 
 /** Opens the demo with both networks, starts connect() and pairs `wallet` through the QR view. */
 async function pairWithWallet(page: Page, next: TestWallet) {
-  await page.goto(`${DEMO_URL}/?networks=${NETWORKS}`)
-  await waitForPorthole(page)
-  await page.evaluate(`window.__uri = new Promise((done) => porthole.on('display_uri', done));
-    window.__connect = porthole.connect().then(
-      (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } }));
-    undefined`)
-  await modal(page)
-    .getByRole('button', { name: /WalletConnect/ })
-    .click()
-  await next.pair((await page.evaluate('window.__uri')) as string)
+  await next.pair(await startPairing(page, `${DEMO_URL}/?networks=${NETWORKS}`))
   return (await page.evaluate('window.__connect')) as {
     value?: Record<string, unknown>
     error?: unknown

@@ -60,6 +60,28 @@ function collectErrors(page: Page): string[] {
   return errors
 }
 
+/**
+ * Makes the modal origin serve `prefix` + the real bytes for `/sdk/<version>/<file>` (a
+ * compromised origin or CDN); `served` turns true once it has.
+ */
+async function serveTampered(page: Page, file: string, prefix: string) {
+  const state = { served: false }
+  await page.route(`${MODAL_ORIGIN}/sdk/${VERSION}/${file}`, async (route) => {
+    const original = await route.fetch()
+    state.served = true
+    await route.fulfill({
+      status: original.status(),
+      headers: {
+        'content-type': 'text/javascript; charset=utf-8',
+        'access-control-allow-origin': '*',
+        'cache-control': 'no-store',
+      },
+      body: `${prefix}\n${await original.text()}`,
+    })
+  })
+  return state
+}
+
 const hasPorthole = (page: Page) =>
   page.evaluate(() => {
     const w = window as unknown as { porthole?: { connect?: unknown } }
@@ -109,26 +131,16 @@ test('the same page does not run a tampered sdk.js: the browser refuses it for i
 }) => {
   const errors = collectErrors(page)
   // The modal origin (or a CDN in front of it) serves other bytes for the same URL.
-  let served = false
-  await page.route(`${MODAL_ORIGIN}/sdk/${VERSION}/sdk.js`, async (route) => {
-    const original = await route.fetch()
-    const body = `window.__tampered = true; window.__stolen = document.cookie;\n${await original.text()}`
-    served = true
-    await route.fulfill({
-      status: original.status(),
-      headers: {
-        'content-type': 'text/javascript; charset=utf-8',
-        'access-control-allow-origin': '*',
-        'cache-control': 'no-store',
-      },
-      body,
-    })
-  })
+  const tampered = await serveTampered(
+    page,
+    'sdk.js',
+    'window.__tampered = true; window.__stolen = document.cookie;',
+  )
   const host = await startHost(pinnedScriptTag())
   try {
     await page.goto(host.url)
     await expect.poll(() => errors.some((e) => /integrity/i.test(e))).toBe(true)
-    expect(served).toBe(true)
+    expect(tampered.served).toBe(true)
     expect(errors.find((e) => /integrity/i.test(e))).toMatch(/sha-?384/i)
     expect(await page.evaluate(() => (window as { __tampered?: boolean }).__tampered)).toBe(
       undefined,
@@ -143,20 +155,7 @@ test('nor a tampered sdk-chains.js (the part sdk.js loads later): its hash is pi
   page,
 }) => {
   const errors = collectErrors(page)
-  let served = false
-  await page.route(`${MODAL_ORIGIN}/sdk/${VERSION}/sdk-chains.js`, async (route) => {
-    const original = await route.fetch()
-    served = true
-    await route.fulfill({
-      status: original.status(),
-      headers: {
-        'content-type': 'text/javascript; charset=utf-8',
-        'access-control-allow-origin': '*',
-        'cache-control': 'no-store',
-      },
-      body: `window.__tampered = true;\n${await original.text()}`,
-    })
-  })
+  const tampered = await serveTampered(page, 'sdk-chains.js', 'window.__tampered = true;')
   // A page with a Solana network loads sdk-chains.js at once (its wallets are listed in Connect).
   const tag = pinnedScriptTag().replace(
     /data-networks="[^"]*"/,
@@ -189,7 +188,7 @@ test('nor a tampered sdk-chains.js (the part sdk.js loads later): its hash is pi
           (error: Error) => error.message,
         ),
     )
-    expect(served).toBe(true)
+    expect(tampered.served).toBe(true)
     expect(outcome).toBe('Could not load sdk-chains.js')
     expect(errors.find((e) => /integrity/i.test(e))).toMatch(/sha-?256/i)
     expect(await page.evaluate(() => (window as { __tampered?: boolean }).__tampered)).toBe(

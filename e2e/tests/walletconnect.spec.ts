@@ -13,6 +13,7 @@ import {
   test,
   waitForPorthole,
 } from '../support/fixtures.js'
+import { startPairing } from '../support/pairing.js'
 import { startTestWallet, type TestWallet } from '../support/testWallet.js'
 
 /** anvil accounts 2 and 3. */
@@ -28,29 +29,6 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await wallet.close()
 })
-
-/** Opens the demo, starts connect(), picks WalletConnect; resolves with the URI the SDK emitted. */
-async function startPairing(page: Page): Promise<string> {
-  await page.goto(DEMO_URL)
-  await waitForPorthole(page)
-  await page.evaluate(`window.__uris = [];
-    window.__uri = new Promise((done) => porthole.on('display_uri', (uri) => {
-      window.__uris.push(uri); done(uri) }));
-    window.__events = [];
-    for (const name of ['accountsChanged', 'chainChanged', 'disconnect'])
-      porthole.getProvider('eip155').on(name, (data) => window.__events.push([name, data]));
-    window.__connect = porthole.connect().then(
-      (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } }));
-    undefined`)
-  await modal(page)
-    .getByRole('button', { name: /WalletConnect/ })
-    .click()
-  const uri = (await page.evaluate('window.__uri')) as string
-  expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
-  // The QR code on screen encodes the same URI.
-  await expect(modal(page).getByTestId('walletconnect-qr')).toHaveAttribute('data-uri', uri)
-  return uri
-}
 
 async function connectWallet(page: Page): Promise<void> {
   await wallet.pair(await startPairing(page))

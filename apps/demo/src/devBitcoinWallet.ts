@@ -28,9 +28,10 @@ import {
   Script,
   Transaction,
 } from '@scure/btc-signer'
+import * as DevWalletKit from './devWalletKit.ts'
 
 /** How the wallet answers a request that needs the user. */
-export type BitcoinDevWalletMode = 'approve' | 'reject' | 'prompt'
+export type BitcoinDevWalletMode = DevWalletKit.Mode
 
 /** `window.portholeBitcoinDevWalletConfig`. */
 export type BitcoinDevWalletConfig = {
@@ -104,10 +105,9 @@ export function deriveDevBitcoinKeys(
 }
 
 /** A wallet error as it crosses to the app: `{ code, message }` (EIP-1193 / WalletConnect codes). */
-export type DevWalletError = Error & { code: number }
-const error = (code: number, message: string): DevWalletError =>
-  Object.assign(new Error(message), { code })
-const invalidParams = (message: string) => error(-32602, message)
+export type DevWalletError = DevWalletKit.CodedError
+const error = DevWalletKit.error
+const invalidParams = DevWalletKit.invalidParams
 
 const MESSAGE_PREFIX = new TextEncoder().encode('\x18Bitcoin Signed Message:\n')
 
@@ -316,25 +316,11 @@ export function buildTransfer({
 }
 
 /** A Wallet Standard account of this wallet. */
-export type DevBitcoinWalletAccount = Readonly<{
-  address: string
-  publicKey: Uint8Array
-  chains: readonly string[]
-  features: readonly string[]
-  label: string
-}>
+export type DevBitcoinWalletAccount = DevWalletKit.Account
 
 /** Options of {@link createBitcoinDevWallet}. */
-export type CreateBitcoinDevWalletParameters = BitcoinDevWalletConfig & {
-  /** Asks the user; default `window.confirm`. */
-  confirm?: (text: string) => boolean | Promise<boolean>
-  /** Where the permission and account survive reloads; default none (memory). */
-  storage?: Pick<Storage, 'getItem' | 'setItem'> | undefined
-  /** Who is asking, for the prompts; default `location.origin`. */
-  origin?: string
-}
+export type CreateBitcoinDevWalletParameters = BitcoinDevWalletConfig & DevWalletKit.HostParameters
 
-type ChangeListener = (properties: { accounts: readonly DevBitcoinWalletAccount[] }) => void
 type Request = { method: string; params?: unknown }
 
 /**
@@ -348,25 +334,14 @@ type Request = { method: string; params?: unknown }
 export function createBitcoinDevWallet(parameters: CreateBitcoinDevWalletParameters = {}) {
   const mnemonic = parameters.mnemonic ?? TEST_MNEMONIC
   const esploraUrl = (parameters.esploraUrl ?? DEFAULT_ESPLORA).replace(/\/+$/, '')
-  const confirm = parameters.confirm ?? ((text: string) => globalThis.confirm(text))
-  const origin = parameters.origin ?? globalThis.location?.origin ?? 'this page'
-  const storage = parameters.storage
-  const saved = JSON.parse(storage?.getItem(STORE) ?? '{}') as {
-    permitted?: boolean
-    account?: number
-  }
-  let mode: BitcoinDevWalletMode = parameters.mode ?? 'prompt'
-  let permitted = saved.permitted ?? false
-  let accountIndex = saved.account ?? 0
-  const listeners = new Set<ChangeListener>()
 
   // The seed costs 2048 rounds of PBKDF2: derived on first use, not when the script loads.
   let root: HDKey | undefined
   const keyCache = new Map<number, ReturnType<typeof deriveDevBitcoinKeys>>()
-  const keys = () => {
+  const keysAt = (index: number) => {
     root ??= HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic))
-    const found = keyCache.get(accountIndex) ?? deriveDevBitcoinKeys(mnemonic, accountIndex, root)
-    keyCache.set(accountIndex, found)
+    const found = keyCache.get(index) ?? deriveDevBitcoinKeys(mnemonic, index, root)
+    keyCache.set(index, found)
     return found
   }
   const toAccount = (key: DevBitcoinKey): DevBitcoinWalletAccount =>
@@ -377,20 +352,15 @@ export function createBitcoinDevWallet(parameters: CreateBitcoinDevWalletParamet
       features: Object.freeze(['bitcoin:request']),
       label: key.intention === 'payment' ? 'Payment' : 'Ordinals',
     })
-  const accounts = () => (permitted ? [toAccount(keys().payment), toAccount(keys().ordinal)] : [])
-
-  const save = () => storage?.setItem(STORE, JSON.stringify({ permitted, account: accountIndex }))
-  const emit = () => {
-    const properties = { accounts: accounts() }
-    for (const listener of listeners) listener(properties)
-  }
-  const approve = async (what: string) => {
-    const ok = mode === 'approve' || (mode === 'prompt' && (await confirm(`${NAME}\n\n${what}`)))
-    if (!ok) throw error(4001, 'User rejected the request.')
-  }
-  const requireAccount = () => {
-    if (!permitted) throw error(4100, 'Unauthorized')
-  }
+  const kit = DevWalletKit.create({
+    ...parameters,
+    name: NAME,
+    storageKey: STORE,
+    addressOf: (index) => keysAt(index).payment.address,
+    accountsOf: (index) => [toAccount(keysAt(index).payment), toAccount(keysAt(index).ordinal)],
+  })
+  const keys = () => keysAt(kit.accountIndex)
+  const approve = kit.approve
   /** The key of one of this account's addresses (`account` or `address` params). */
   const keyOf = (address: unknown): DevBitcoinKey => {
     const { payment, ordinal } = keys()
@@ -512,87 +482,22 @@ export function createBitcoinDevWallet(parameters: CreateBitcoinDevWalletParamet
     },
   }
 
-  const wallet = {
-    version: '1.0.0' as const,
-    name: NAME,
-    icon: `data:image/svg+xml;base64,${btoa(ICON_SVG)}` as const,
-    chains: [BITCOIN_DEV_WALLET_CHAIN] as const,
-    get accounts() {
-      return accounts()
-    },
+  return kit.make({
+    iconSvg: ICON_SVG,
+    chains: [BITCOIN_DEV_WALLET_CHAIN],
     features: {
-      'standard:connect': {
-        version: '1.0.0' as const,
-        async connect(input: { silent?: boolean } = {}) {
-          if (!permitted) {
-            if (input.silent) return { accounts: [] }
-            await approve(`Connect ${origin} to ${keys().payment.address}?`)
-            permitted = true
-            save()
-            emit()
-          }
-          return { accounts: accounts() }
-        },
-      },
-      'standard:disconnect': {
-        version: '1.0.0' as const,
-        async disconnect() {
-          controls.disconnect()
-        },
-      },
-      'standard:events': {
-        version: '1.0.0' as const,
-        on(event: 'change', listener: ChangeListener) {
-          if (event !== 'change') return () => {}
-          listeners.add(listener)
-          return () => {
-            listeners.delete(listener)
-          }
-        },
-      },
       'bitcoin:request': {
         version: '1.0.0' as const,
         async request({ method, params = {} }: Request): Promise<unknown> {
           const run = methods[method]
           if (!run || !Object.hasOwn(methods, method))
             throw error(4200, `Unsupported method: ${method}`)
-          requireAccount()
+          kit.requirePermission()
           return run(params as Record<string, unknown>)
         },
       },
     },
-  }
-
-  const controls = {
-    wallet,
-    setMode(next: BitcoinDevWalletMode) {
-      mode = next
-    },
-    /** The payment address of the current account. */
-    get address() {
-      return keys().payment.address
-    },
-    switchAccount(index: number) {
-      accountIndex = index
-      save()
-      if (permitted) emit()
-    },
-    disconnect() {
-      if (!permitted) return
-      permitted = false
-      save()
-      emit()
-    },
-    /** Applies a permission granted in another tab (the `storage` event's new value). */
-    sync(value: string | null) {
-      const next = JSON.parse(value ?? '{}') as typeof saved
-      if (next.permitted === true && !permitted) {
-        permitted = true
-        emit()
-      }
-    },
-  }
-  return { wallet, controls }
+  })
 }
 
 /** The wallet object {@link createBitcoinDevWallet} makes. */
@@ -611,27 +516,10 @@ function describeOutputs(tx: Transaction): string {
   return lines.join('\n')
 }
 
-/** In a page: registers the wallet through the Wallet Standard and exposes its controls. */
-function install(): void {
-  const page = window as unknown as {
-    portholeBitcoinDevWalletConfig?: BitcoinDevWalletConfig
-    portholeBitcoinDevWallet?: unknown
-  }
-  const { wallet, controls } = createBitcoinDevWallet({
-    ...page.portholeBitcoinDevWalletConfig,
-    storage: localStorage,
-    origin: location.origin,
-  })
-  page.portholeBitcoinDevWallet = controls
-  // Like an extension, one wallet for every tab of the site.
-  addEventListener('storage', (event) => {
-    if (event.key === STORE && event.newValue !== null) controls.sync(event.newValue)
-  })
-  const callback = ({ register }: { register(wallet: unknown): unknown }) => register(wallet)
-  window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: callback }))
-  window.addEventListener('wallet-standard:app-ready', (event) =>
-    callback((event as CustomEvent<{ register(wallet: unknown): unknown }>).detail),
-  )
-}
-
-if (typeof window !== 'undefined' && typeof document !== 'undefined') install()
+// In a page: `window.portholeBitcoinDevWallet`, and the wallet registered.
+DevWalletKit.install<BitcoinDevWalletConfig>({
+  configKey: 'portholeBitcoinDevWalletConfig',
+  controlsKey: 'portholeBitcoinDevWallet',
+  storageKey: STORE,
+  create: createBitcoinDevWallet,
+})

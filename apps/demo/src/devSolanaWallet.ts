@@ -17,9 +17,10 @@
 import { ed25519 } from '@noble/curves/ed25519'
 import { SOLANA_TEST_ACCOUNTS } from '@porthole/shared'
 import { base58, base64, hex } from '@scure/base'
+import * as DevWalletKit from './devWalletKit.ts'
 
 /** How the wallet answers a request that needs the user. */
-export type SolanaDevWalletMode = 'approve' | 'reject' | 'prompt'
+export type SolanaDevWalletMode = DevWalletKit.Mode
 
 /** `window.portholeSolanaDevWalletConfig`. */
 export type SolanaDevWalletConfig = {
@@ -48,8 +49,8 @@ const FEATURES = [
   'solana:signMessage',
 ] as const
 
-const error = (code: number, message: string) => Object.assign(new Error(message), { code })
-const invalidParams = (message: string) => error(-32602, message)
+const error = DevWalletKit.error
+const invalidParams = DevWalletKit.invalidParams
 
 /** A key of the wallet. */
 export type DevSolanaKey = { seed: Uint8Array; publicKey: Uint8Array; address: string }
@@ -207,30 +208,18 @@ export function describeMessage(message: Uint8Array): string {
 }
 
 /** A Wallet Standard account of this wallet. */
-export type DevSolanaWalletAccount = Readonly<{
-  address: string
-  publicKey: Uint8Array
-  chains: readonly string[]
-  features: readonly string[]
-  label: string
-}>
+export type DevSolanaWalletAccount = DevWalletKit.Account
 
-type ChangeListener = (properties: { accounts: readonly DevSolanaWalletAccount[] }) => void
 type Input = { account?: { address?: string }; chain?: string; options?: Record<string, unknown> }
 type MessageInput = Input & { message: Uint8Array }
 type TransactionInput = Input & { transaction: Uint8Array }
 
 /** Options of {@link createSolanaDevWallet}. */
-export type CreateSolanaDevWalletParameters = SolanaDevWalletConfig & {
-  /** Asks the user; default `window.confirm`. */
-  confirm?: (text: string) => boolean | Promise<boolean>
-  /** Where the permission and account survive reloads; default none (memory). */
-  storage?: Pick<Storage, 'getItem' | 'setItem'> | undefined
-  /** Who is asking, for the prompts; default `location.origin`. */
-  origin?: string
-  /** The JSON-RPC transport; default `fetch`. */
-  fetch?: typeof fetch
-}
+export type CreateSolanaDevWalletParameters = SolanaDevWalletConfig &
+  DevWalletKit.HostParameters & {
+    /** The JSON-RPC transport; default `fetch`. */
+    fetch?: typeof fetch
+  }
 
 /**
  * The wallet (a Wallet Standard `Wallet`) and the controls tests and the demo steer it with.
@@ -249,44 +238,28 @@ export function createSolanaDevWallet(parameters: CreateSolanaDevWalletParameter
     'solana:localnet': parameters.rpcUrl ?? DEFAULT_RPC,
     'solana:devnet': DEVNET_RPC,
   }
-  const confirm = parameters.confirm ?? ((text: string) => globalThis.confirm(text))
-  const origin = parameters.origin ?? globalThis.location?.origin ?? 'this page'
-  const storage = parameters.storage
   const post = parameters.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
-  const saved = JSON.parse(storage?.getItem(STORE) ?? '{}') as {
-    permitted?: boolean
-    account?: number
-  }
-  let mode: SolanaDevWalletMode = parameters.mode ?? 'prompt'
-  let permitted = saved.permitted ?? false
-  let accountIndex = saved.account ?? 0
-  const listeners = new Set<ChangeListener>()
-
-  const key = () => keys[accountIndex] ?? (keys[0] as DevSolanaKey)
-  const accounts = (): DevSolanaWalletAccount[] =>
-    permitted
-      ? [
-          Object.freeze({
-            address: key().address,
-            publicKey: key().publicKey.slice(),
-            chains: Object.freeze([...SOLANA_DEV_WALLET_CHAINS]),
-            features: Object.freeze([...FEATURES]),
-            label: `Test account ${accountIndex}`,
-          }),
-        ]
-      : []
-  const save = () => storage?.setItem(STORE, JSON.stringify({ permitted, account: accountIndex }))
-  const emit = () => {
-    const properties = { accounts: accounts() }
-    for (const listener of listeners) listener(properties)
-  }
-  const approve = async (what: string) => {
-    const ok = mode === 'approve' || (mode === 'prompt' && (await confirm(`${NAME}\n\n${what}`)))
-    if (!ok) throw error(4001, 'User rejected the request.')
-  }
+  const keyAt = (index: number) => keys[index] ?? (keys[0] as DevSolanaKey)
+  const kit = DevWalletKit.create({
+    ...parameters,
+    name: NAME,
+    storageKey: STORE,
+    addressOf: (index) => keyAt(index).address,
+    accountsOf: (index) => [
+      Object.freeze({
+        address: keyAt(index).address,
+        publicKey: keyAt(index).publicKey.slice(),
+        chains: Object.freeze([...SOLANA_DEV_WALLET_CHAINS]),
+        features: Object.freeze([...FEATURES]),
+        label: `Test account ${index}`,
+      }),
+    ],
+  })
+  const key = () => keyAt(kit.accountIndex)
+  const approve = kit.approve
   /** Our key, when the input's account is ours and granted. */
   const signer = (input: Input): DevSolanaKey => {
-    if (!permitted) throw error(4100, 'Unauthorized')
+    kit.requirePermission()
     if (input.account?.address !== key().address)
       throw error(4100, `Unknown account: ${String(input.account?.address)}`)
     return key()
@@ -325,44 +298,10 @@ export function createSolanaDevWallet(parameters: CreateSolanaDevWalletParameter
     throw error(-32603, `Not ${commitment} after 30 s: ${signature}`)
   }
 
-  const wallet = {
-    version: '1.0.0' as const,
-    name: NAME,
-    icon: `data:image/svg+xml;base64,${btoa(ICON_SVG)}` as const,
+  return kit.make({
+    iconSvg: ICON_SVG,
     chains: SOLANA_DEV_WALLET_CHAINS,
-    get accounts() {
-      return accounts()
-    },
     features: {
-      'standard:connect': {
-        version: '1.0.0' as const,
-        async connect(input: { silent?: boolean } = {}) {
-          if (!permitted) {
-            if (input.silent) return { accounts: [] }
-            await approve(`Connect ${origin} to ${key().address}?`)
-            permitted = true
-            save()
-            emit()
-          }
-          return { accounts: accounts() }
-        },
-      },
-      'standard:disconnect': {
-        version: '1.0.0' as const,
-        async disconnect() {
-          controls.disconnect()
-        },
-      },
-      'standard:events': {
-        version: '1.0.0' as const,
-        on(event: 'change', listener: ChangeListener) {
-          if (event !== 'change') return () => {}
-          listeners.add(listener)
-          return () => {
-            listeners.delete(listener)
-          }
-        },
-      },
       'solana:signMessage': {
         version: '1.1.0' as const,
         async signMessage(...inputs: MessageInput[]) {
@@ -419,64 +358,16 @@ export function createSolanaDevWallet(parameters: CreateSolanaDevWalletParameter
         },
       },
     },
-  }
-
-  const controls = {
-    wallet,
-    setMode(next: SolanaDevWalletMode) {
-      mode = next
-    },
-    /** The current account's address. */
-    get address() {
-      return key().address
-    },
-    switchAccount(index: number) {
-      accountIndex = index
-      save()
-      if (permitted) emit()
-    },
-    disconnect() {
-      if (!permitted) return
-      permitted = false
-      save()
-      emit()
-    },
-    /** Applies a permission granted in another tab (the `storage` event's new value). */
-    sync(value: string | null) {
-      const next = JSON.parse(value ?? '{}') as typeof saved
-      if (next.permitted === true && !permitted) {
-        permitted = true
-        emit()
-      }
-    },
-  }
-  return { wallet, controls }
+  })
 }
 
 /** The wallet object {@link createSolanaDevWallet} makes. */
 export type SolanaDevWallet = ReturnType<typeof createSolanaDevWallet>['wallet']
 
-/** In a page: registers the wallet through the Wallet Standard and exposes its controls. */
-function install(): void {
-  const page = window as unknown as {
-    portholeSolanaDevWalletConfig?: SolanaDevWalletConfig
-    portholeSolanaDevWallet?: unknown
-  }
-  const { wallet, controls } = createSolanaDevWallet({
-    ...page.portholeSolanaDevWalletConfig,
-    storage: localStorage,
-    origin: location.origin,
-  })
-  page.portholeSolanaDevWallet = controls
-  // Like an extension, one wallet for every tab of the site.
-  addEventListener('storage', (event) => {
-    if (event.key === STORE && event.newValue !== null) controls.sync(event.newValue)
-  })
-  const callback = ({ register }: { register(wallet: unknown): unknown }) => register(wallet)
-  window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: callback }))
-  window.addEventListener('wallet-standard:app-ready', (event) =>
-    callback((event as CustomEvent<{ register(wallet: unknown): unknown }>).detail),
-  )
-}
-
-if (typeof window !== 'undefined' && typeof document !== 'undefined') install()
+// In a page: `window.portholeSolanaDevWallet`, and the wallet registered.
+DevWalletKit.install<SolanaDevWalletConfig>({
+  configKey: 'portholeSolanaDevWalletConfig',
+  controlsKey: 'portholeSolanaDevWallet',
+  storageKey: STORE,
+  create: createSolanaDevWallet,
+})

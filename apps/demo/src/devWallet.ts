@@ -10,12 +10,12 @@
  */
 import { type Hex, hexToString, isHex, numberToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import * as DevWalletKit from './devWalletKit.ts'
 
-type Mode = 'approve' | 'reject' | 'prompt'
 type Config = {
   privateKey?: Hex
   privateKeys?: Hex[]
-  mode?: Mode
+  mode?: DevWalletKit.Mode
   chains?: Record<string, string>
 }
 type Listener = (...args: unknown[]) => void
@@ -42,7 +42,7 @@ const chains: Record<string, string> = {
   ...config.chains,
   ...saved.chains,
 }
-let mode: Mode = config.mode ?? 'prompt'
+let mode: DevWalletKit.Mode = config.mode ?? 'prompt'
 let permitted = saved.permitted ?? false
 let chainId = saved.chainId && chains[saved.chainId] ? saved.chainId : '0x7a69'
 let accountIndex = saved.account ?? 0
@@ -64,13 +64,14 @@ addEventListener('storage', (event) => {
     emit('accountsChanged', [account().address])
   }
 })
-const error = (code: number, message: string) => Object.assign(new Error(message), { code })
-
-async function approve(what: string): Promise<void> {
-  const ok =
-    mode === 'approve' || (mode === 'prompt' && window.confirm(`Porthole Dev Wallet\n\n${what}`))
-  if (!ok) throw error(4001, 'User rejected the request.')
-}
+const error = DevWalletKit.error
+const approve = (what: string) =>
+  DevWalletKit.approve({
+    mode,
+    name: 'Porthole Dev Wallet',
+    what,
+    confirm: (text) => window.confirm(text),
+  })
 
 let rpcId = 1
 async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
@@ -226,7 +227,7 @@ announce()
 /** Test and demo controls. */
 ;(window as unknown as Record<string, unknown>).portholeDevWallet = {
   provider,
-  setMode: (next: Mode) => {
+  setMode: (next: DevWalletKit.Mode) => {
     mode = next
   },
   get address() {

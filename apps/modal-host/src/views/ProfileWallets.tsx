@@ -1,4 +1,6 @@
-import { truncateAddress } from '@porthole/shared'
+import { formatAmount, truncateAddress } from '@porthole/shared'
+import { useEffect, useState } from 'react'
+import { parseUnits } from 'viem'
 import * as Connection from '../actions/connection.js'
 import * as Modal from '../actions/modal.js'
 import { Icon } from '../components/Icon.js'
@@ -9,15 +11,49 @@ import { useModal } from '../store/store.js'
 import type { LiveConnection } from '../store/types.js'
 
 /**
- * ProfileWallets: every live connection (address, wallet, namespace, and the balance of the
- * active one), grouped by namespace with the active one first; choose another to make it
- * active, disconnect one or all, or add a wallet.
+ * Each connection's native balance, read from the blockchain data service when the view opens
+ * (a failure leaves that row without one).
+ */
+function useBalances(connections: readonly LiveConnection[]): Record<string, string> {
+  const networks = useModal((s) => s.config.networks)
+  const [balances, setBalances] = useState<Record<string, string>>({})
+  const keys = connections.map((c) => `${c.caipNetworkId}:${c.address}`).join(',')
+  // biome-ignore lint/correctness/useExhaustiveDependencies: per set of accounts
+  useEffect(() => {
+    let live = true
+    void import('../api/blockchain.js').then(({ getBalances }) =>
+      Promise.all(
+        connections.map(async (c) => {
+          const network = networks.find((n) => n.caipNetworkId === c.caipNetworkId)
+          if (!network) return
+          const { balances: lines } = await getBalances(c.address, { chainId: c.caipNetworkId })
+          const native = lines.find((b) => !b.address && b.chainId === c.caipNetworkId)
+          if (!native || !live) return
+          const { decimals, symbol } = network.nativeCurrency
+          const value = parseUnits(native.quantity.numeric, decimals)
+          setBalances((b) => ({
+            ...b,
+            [`${c.caipNetworkId}:${c.address}`]: `${formatAmount(value, decimals, 3)} ${symbol}`,
+          }))
+        }),
+      ).catch(() => {}),
+    )
+    return () => {
+      live = false
+    }
+  }, [keys])
+  return balances
+}
+
+/**
+ * ProfileWallets: every live connection (address, wallet, namespace, balance), the active one
+ * first; choose another to make it active, disconnect one or all, or add a wallet.
  */
 export function ProfileWallets() {
   const connections = useModal((s) => s.connections)
   const activeIds = useModal((s) => s.activeConnectorIds)
   const activeNamespace = useModal((s) => s.activeNamespace)
-  const balance = useModal((s) => s.balance)
+  const balances = useBalances(connections)
   const isActive = (c: LiveConnection) =>
     c.namespace === activeNamespace &&
     activeIds[c.namespace]?.toLowerCase() === c.connector.id.toLowerCase()
@@ -28,10 +64,7 @@ export function ProfileWallets() {
         {ordered.map((c) => {
           const active = isActive(c)
           const namespace = NAMESPACE_LABELS[c.namespace] ?? c.namespace
-          const shown =
-            active && balance?.key === `${c.caipNetworkId}:${c.address}` && balance.value !== null
-              ? `${(Number(balance.value) / 10 ** balance.decimals).toFixed(3)} ${balance.symbol}`
-              : null
+          const shown = balances[`${c.caipNetworkId}:${c.address}`]
           return (
             <li key={`${c.namespace}:${c.connector.id}`} className="ph-wallet-entry">
               <button
