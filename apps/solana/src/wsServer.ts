@@ -45,6 +45,9 @@ export function serveSubscriptions({
   server: Server
 }): Subscriptions {
   const wss = new WebSocketServer({ server })
+  // ws re-emits the HTTP server's errors on itself; a port in use is the caller's to handle
+  // (startSolana's listen rejects and retries), not an uncaught exception.
+  wss.on('error', () => {})
   const sockets = new Map<WebSocket, Map<number, Subscription>>()
   let nextId = 0
 
