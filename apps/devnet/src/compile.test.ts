@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { testErc20Abi } from './abi/erc20.ts'
 import { testErc721Abi } from './abi/erc721.ts'
+import { idRegistryAbi } from './abi/idRegistry.ts'
 import { CONTRACTS, type ContractName, compileContracts, readArtifact } from './compile.ts'
 
 test('the committed artifacts and ABI modules match a fresh compile', async () => {
@@ -8,6 +9,7 @@ test('the committed artifacts and ABI modules match a fresh compile', async () =
   const modules: Record<ContractName, unknown> = {
     TestERC20: testErc20Abi,
     TestERC721: testErc721Abi,
+    IdRegistry: idRegistryAbi,
   }
   for (const name of Object.keys(CONTRACTS) as ContractName[]) {
     const committed = readArtifact(name)

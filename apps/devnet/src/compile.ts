@@ -18,6 +18,7 @@ const packageDir = fileURLToPath(new URL('..', import.meta.url))
 export const CONTRACTS = {
   TestERC20: { abiModule: 'src/abi/erc20.ts', abiExport: 'testErc20Abi' },
   TestERC721: { abiModule: 'src/abi/erc721.ts', abiExport: 'testErc721Abi' },
+  IdRegistry: { abiModule: 'src/abi/idRegistry.ts', abiExport: 'idRegistryAbi' },
 } as const
 
 /** Name of a compiled contract (also its source file `contracts/<Name>.sol`). */

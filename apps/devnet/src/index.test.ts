@@ -1,3 +1,4 @@
+import { FARCASTER_ID_REGISTRY } from '@porthole/shared/devnet'
 import { afterEach, expect, test } from 'vitest'
 import { type StartDevnetReturnType, startDevnet, TEST_TOKENS } from './index.ts'
 
@@ -11,6 +12,7 @@ test('startDevnet starts anvil with the test tokens deployed', async () => {
   console.info(`devnet with tokens ready in ${Math.round(performance.now() - started)} ms`)
   expect(devnet.chainId).toBe(31338)
   expect(devnet.tokens.map((t) => t.address)).toEqual(TEST_TOKENS.map((t) => t.address))
+  expect(devnet.idRegistry).toBe(FARCASTER_ID_REGISTRY)
 })
 
 test('deploy: false starts a bare chain', async () => {
@@ -18,4 +20,5 @@ test('deploy: false starts a bare chain', async () => {
   running.push(devnet)
   expect(devnet.chainId).toBe(31337)
   expect(devnet.tokens).toEqual([])
+  expect(devnet.idRegistry).toBeNull()
 })

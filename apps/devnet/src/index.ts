@@ -1,13 +1,17 @@
 /**
- * `@porthole/devnet`: local EVM devnets (anvil) with Porthole's test tokens deployed.
+ * `@porthole/devnet`: local EVM devnets (anvil) with Porthole's test tokens and the Farcaster
+ * IdRegistry stand-in deployed.
  */
+import type { Address } from 'viem'
 import { type StartAnvilParameters, startAnvil } from './anvil.ts'
 import { DEVNET_CHAIN_ID } from './chain.ts'
 import { deployTestTokens, type TestToken } from './deploy.ts'
+import { deployIdRegistry } from './idRegistry.ts'
 import { type SeedDevnetReturnType, seedDevnet, seedGenesisTimestamp } from './seed.ts'
 
 export { testErc20Abi } from './abi/erc20.ts'
 export { testErc721Abi } from './abi/erc721.ts'
+export { idRegistryAbi } from './abi/idRegistry.ts'
 export {
   DEPLOYER,
   DEV_ACCOUNT_BALANCE_ETH,
@@ -37,6 +41,7 @@ export {
   TEST_TOKENS,
   type TestToken,
 } from './deploy.ts'
+export { type DeployIdRegistryParameters, deployIdRegistry } from './idRegistry.ts'
 export {
   SEED_COLLECTIONS,
   SEED_FIRST_NONCE,
@@ -52,7 +57,7 @@ export {
 
 /** Options of {@link startDevnet}. */
 export type StartDevnetParameters = Partial<StartAnvilParameters> & {
-  /** Deploy and fund the test tokens; default true. */
+  /** Deploy and fund the test tokens and deploy the Farcaster IdRegistry; default true. */
   deploy?: boolean
   /**
    * Seed NFT collections and months of history (`seedDevnet`) after the tokens: the chain then
@@ -69,14 +74,16 @@ export type StartDevnetReturnType = {
   tokens: TestToken[]
   /** What the seed did, when asked for. */
   seeded: SeedDevnetReturnType | undefined
+  /** The Farcaster IdRegistry (`FARCASTER_ID_REGISTRY`), or null when nothing was deployed. */
+  idRegistry: Address | null
   /** Stops anvil; resolves once it has exited. */
   stop(): Promise<void>
 }
 
 /**
- * Starts anvil (default port 8545, chain 31337) and deploys the test tokens, and with `seed`
- * the NFT collections and history of `seedDevnet`. The local stack runs two, seeded: chain
- * 31337 on 8545 and chain 31338 on 8546.
+ * Starts anvil (default port 8545, chain 31337) and deploys the test tokens and the Farcaster
+ * IdRegistry (`FARCASTER_ID_REGISTRY`), and with `seed` the NFT collections and history of
+ * `seedDevnet`. The local stack runs two, seeded: chain 31337 on 8545 and chain 31338 on 8546.
  *
  * @example
  * const devnet = await startDevnet({ port: 8546, chainId: 31338 })
@@ -102,7 +109,9 @@ export async function startDevnet(
     const seeded = seed
       ? await seedDevnet({ rpcUrl: anvil.rpcUrl, apiUrl: seed.apiUrl })
       : undefined
-    return { rpcUrl: anvil.rpcUrl, chainId, tokens, seeded, stop: anvil.stop }
+    // After the seed (its blocks carry past times); the registry's deployer is its own account.
+    const idRegistry = deploy || seed ? await deployIdRegistry({ rpcUrl: anvil.rpcUrl }) : null
+    return { rpcUrl: anvil.rpcUrl, chainId, tokens, seeded, idRegistry, stop: anvil.stop }
   } catch (error) {
     await anvil.stop()
     throw error

@@ -97,6 +97,9 @@ async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unkn
   return json as T
 }
 
+/** A Sign In With Farcaster message and the custody signature of it. */
+export type FarcasterSignIn = { message: string; signature: string }
+
 /** A sign-in's answer. */
 export type Login = { user: ApiUser; recovery: RecoveryPolicy; idToken?: string | null }
 
@@ -114,6 +117,21 @@ export const startSocial = (provider: string, deviceId: string, nonce: string) =
   call<{ uri: string }>('POST', '/social/start', { provider, deviceId, nonce })
 export const exchangeSocial = async (result: string, deviceId: string) =>
   keep(await call<Session>('POST', '/social/exchange', { result, deviceId }))
+/** Opens a Sign In With Farcaster login: the `farcaster://connect` link and the id to poll with. */
+export const startFarcaster = (deviceId: string, nonce: string) =>
+  call<{ url: string; loginId: string }>('POST', '/farcaster/start', { deviceId, nonce })
+/** A Farcaster login's state: pending, or signed in (with the message the wallet signed). */
+export const farcasterStatus = async (
+  loginId: string,
+  deviceId: string,
+): Promise<{ state: 'pending' } | (Login & { state: 'completed'; farcaster: FarcasterSignIn })> => {
+  const answer = await call<
+    { state: 'pending' } | (Session & { state: 'completed'; farcaster: FarcasterSignIn })
+  >('POST', '/farcaster/status', { loginId, deviceId })
+  if (answer.state === 'pending') return answer
+  const { state, farcaster, ...session } = answer
+  return { ...keep(session), state, farcaster }
+}
 export const me = () =>
   call<{ user: ApiUser; recovery: RecoveryPolicy; authenticatedAt: number }>('GET', '/me')
 export const logout = async () => {

@@ -21,6 +21,8 @@ vi.mock('./session.js', () => ({
   connectOtp: vi.fn(),
   connectSocial: vi.fn(),
   socialRedirectUri: vi.fn(),
+  farcasterUri: vi.fn(),
+  connectFarcaster: vi.fn(),
   signOut: vi.fn(async () => {}),
   updateEmail: vi.fn(),
   updateEmailPrimaryOtp: vi.fn(),
@@ -101,8 +103,8 @@ const FAILURES: Record<Method, RegExp> = {
   connectOtp: /Invalid code/,
   connectSocial: /Social login failed/,
   getSocialRedirectUri: /not configured/,
-  getFarcasterUri: /Farcaster login is not configured/,
-  connectFarcaster: /Farcaster login is not configured/,
+  getFarcasterUri: /Failed to connect to farcaster/,
+  connectFarcaster: /Request was aborted/,
   getUser: /Not connected to email or social/,
   signOut: /Network down/,
   isConnected: /unreachable/,
@@ -158,6 +160,10 @@ beforeEach(() => {
   vi.mocked(Session.setupPasskey).mockResolvedValue('passkey')
   vi.mocked(Session.exportKey).mockResolvedValue()
   vi.mocked(Session.socialRedirectUri).mockResolvedValue('http://127.0.0.1:4600/github/auth?x=1')
+  vi.mocked(Session.farcasterUri).mockResolvedValue(
+    'farcaster://connect?channelToken=c1&nonce=abcdef0123456789&siweUri=http%3A%2F%2Fwallet.localhost%3A4200%2F&domain=wallet.localhost%3A4200',
+  )
+  vi.mocked(Session.connectFarcaster).mockResolvedValue(null)
   vi.mocked(Session.updateEmail).mockResolvedValue('VERIFY_PRIMARY_OTP')
   vi.mocked(Session.updateEmailPrimaryOtp).mockResolvedValue('VERIFY_SECONDARY_OTP')
   vi.mocked(Session.updateEmailSecondaryOtp).mockResolvedValue('new@example.com')
@@ -175,10 +181,7 @@ describe('the frame catalogue', () => {
     expect(Object.keys(FAILURES).sort()).toEqual([...METHODS].sort())
   })
 
-  // Farcaster arrives with its own issue; until then both requests say it is not configured.
-  const SUCCEEDING = METHODS.filter((m) => m !== 'getFarcasterUri' && m !== 'connectFarcaster')
-
-  test.each(SUCCEEDING)('%s answers with a result its schema accepts', async (method) => {
+  test.each(METHODS)('%s answers with a result its schema accepts', async (method) => {
     const modal = connect()
     const result = await modal.request(method, PARAMS[method] as never)
     expect(() => ModalToWalletSchema.requests[method].result.parse(result)).not.toThrow()
@@ -200,6 +203,8 @@ describe('the frame catalogue', () => {
     vi.mocked(Session.connectOtp).mockRejectedValue(new Error('Invalid code'))
     vi.mocked(Session.connectSocial).mockRejectedValue(new Error('Social login failed'))
     vi.mocked(Session.socialRedirectUri).mockRejectedValue(new Error('github is not configured'))
+    vi.mocked(Session.farcasterUri).mockRejectedValue(new Error('Failed to connect to farcaster'))
+    vi.mocked(Session.connectFarcaster).mockRejectedValue(new Error('Request was aborted'))
     vi.mocked(Session.signOut).mockRejectedValue(new Error('Network down'))
     vi.mocked(Session.updateEmail).mockRejectedValue(new Error('Not connected to email or social'))
     vi.mocked(Session.updateEmailPrimaryOtp).mockRejectedValue(new Error('Invalid code'))
@@ -315,10 +320,41 @@ describe('the frame catalogue', () => {
       expect(EmbeddedUser.safeParse({ ...USER, solanaAddress: bad }).success).toBe(false)
   })
 
-  test('the farcaster requests say it is not configured', async () => {
+  test('farcaster: the link for the QR code, then the signed-in user (or the device step first), as social', async () => {
     const modal = connect()
-    for (const method of ['getFarcasterUri', 'connectFarcaster'] as const)
-      await expect(modal.request(method, {})).rejects.toThrow('Farcaster login is not configured')
+    const { url } = await modal.request('getFarcasterUri', {})
+    expect(url).toMatch(/^farcaster:\/\/connect\?channelToken=/)
+    const farcasterUser: EmbeddedUser = {
+      ...USER,
+      email: null,
+      userName: 'ada',
+      socialProvider: 'farcaster',
+    }
+    vi.mocked(Session.user).mockReturnValue(farcasterUser)
+    expect(await modal.request('connectFarcaster', {})).toEqual(farcasterUser)
+    vi.mocked(Session.connectFarcaster).mockResolvedValue('passkey')
+    expect(await modal.request('connectFarcaster', {})).toEqual({
+      action: 'VERIFY_DEVICE',
+      method: 'passkey',
+    })
+  })
+
+  test('farcaster: cancelling the wait reaches the session as an abort', async () => {
+    const modal = connect()
+    let seen: AbortSignal | undefined
+    vi.mocked(Session.connectFarcaster).mockImplementation(
+      (signal) =>
+        new Promise((_resolve, reject) => {
+          seen = signal
+          signal.addEventListener('abort', () => reject(new Error('Request was aborted')))
+        }),
+    )
+    const controller = new AbortController()
+    const waiting = modal.request('connectFarcaster', {}, { signal: controller.signal })
+    await vi.waitFor(() => expect(seen).toBeDefined())
+    controller.abort()
+    await expect(waiting).rejects.toThrow()
+    await vi.waitFor(() => expect(seen?.aborted).toBe(true))
   })
 
   test('side effects: chain set, theme applied (only --ph/--w3m variables), dapp origin kept, approval events around RPC', async () => {

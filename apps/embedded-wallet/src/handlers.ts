@@ -27,9 +27,6 @@ export type HandlerEnv = {
   reload(): void
 }
 
-/** Until the farcaster issue: both farcaster requests fail with this. */
-export const FARCASTER_NOT_CONFIGURED = 'Farcaster login is not configured'
-
 function connected() {
   const user = Session.user()
   if (!user) throw new UnauthorizedError('Not connected to email or social')
@@ -75,12 +72,9 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     getSocialRedirectUri: async ({ provider }) => ({
       uri: await Session.socialRedirectUri(provider),
     }),
-    getFarcasterUri: () => {
-      throw new BaseError(FARCASTER_NOT_CONFIGURED)
-    },
-    connectFarcaster: () => {
-      throw new BaseError(FARCASTER_NOT_CONFIGURED)
-    },
+    getFarcasterUri: async () => ({ url: await Session.farcasterUri() }),
+    connectFarcaster: async (_params, { signal }) =>
+      deviceStep(await Session.connectFarcaster(signal)) ?? connected(),
     getUser: async () => {
       await Session.refreshUser()
       return connected()

@@ -4,10 +4,13 @@
  * - an e-mail user approves the new device from a mail the service sends (its own link), and the
  *   decrypt is signed with a key made here for that approval;
  * - a social user's ID token (checked against the identity provider's keys) carries as nonce the
- *   thumbprint of a key made here before the login, and the decrypt is signed with that key.
+ *   thumbprint of a key made here before the login, and the decrypt is signed with that key;
+ * - a Farcaster user's signed Sign In With Farcaster message (its custody checked on chain by the
+ *   service) carries that thumbprint as hex, and the decrypt is signed with that key.
  * Device keys are ECDSA P-256 WebCrypto keys whose private half cannot be read, even here.
  */
 import { BaseError } from '@porthole/protocol'
+import { farcasterNonceOf } from '@porthole/shared'
 import { ApiError } from './api.js'
 import type { Runtime } from './runtime.js'
 
@@ -19,7 +22,11 @@ export function configureRecovery(value: Runtime): void {
 }
 
 /** Who a recovery share belongs to. */
-export type Owner = { kind: 'email'; email: string } | { kind: 'oidc'; idToken: string }
+export type Owner =
+  | { kind: 'email'; email: string }
+  | { kind: 'oidc'; idToken: string }
+  /** A Sign In With Farcaster message (the service checks the fid's custody on chain). */
+  | { kind: 'farcaster'; message: string; signature: string }
 
 /** A device key: its public JWK, its RFC 7638 thumbprint, and the unreadable private key. */
 export type DeviceKey = {
@@ -176,6 +183,35 @@ export async function decryptWithIdToken(
       ...(site ? { site } : {}),
       ciphertext,
       proof: { kind: 'oidc', idToken, publicKey: key.publicJwk, signature },
+    })
+  ).share
+}
+
+/**
+ * Opens the recovery share with a fresh Sign In With Farcaster message whose nonce names this key
+ * (`farcasterNonceOf(key.thumbprint)`), once.
+ *
+ * @example
+ * const share = await decryptWithFarcaster(ciphertext, { message, signature }, key, site)
+ */
+export async function decryptWithFarcaster(
+  ciphertext: string,
+  login: { message: string; signature: string },
+  key: DeviceKey,
+  site: string,
+): Promise<string> {
+  const signature = await decryptProof(key, farcasterNonceOf(key.thumbprint), ciphertext)
+  return (
+    await post<{ share: string }>('/v1/recovery/decrypt', {
+      ...(site ? { site } : {}),
+      ciphertext,
+      proof: {
+        kind: 'farcaster',
+        message: login.message,
+        messageSignature: login.signature,
+        publicKey: key.publicJwk,
+        signature,
+      },
     })
   ).share
 }

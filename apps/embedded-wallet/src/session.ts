@@ -18,6 +18,7 @@ import {
   UnauthorizedError,
   UserRejectedRequestError,
 } from '@porthole/protocol'
+import { farcasterNonceOf } from '@porthole/shared'
 import * as Api from './api.js'
 import { showCustodyCard } from './custodyCard.js'
 import { freshX, xOf } from './keys.js'
@@ -33,6 +34,10 @@ const CHAIN_KEY = 'porthole-wallet:chainId'
 export const EXPORT_LOGIN_MAX_AGE_MS = 5 * 60 * 1000
 /** How often a pending device approval is asked about (spec §9 polling: 1 s). */
 const APPROVAL_POLL_MS = 1000
+/** How often a Farcaster login under way is asked about (spec §9 polling: 1 s). */
+const FARCASTER_POLL_MS = 1000
+/** The spec's error for a Farcaster login that fails (§8). */
+const FARCASTER_FAILED = 'Failed to connect to farcaster'
 
 /** A step on a new device (or a new wallet) that needs the user. */
 export type DeviceStep = 'email' | 'passkey' | 'passkey-create'
@@ -74,6 +79,11 @@ type State = {
   authenticatedAt: number
   /** The key whose thumbprint is the nonce of the social login under way. */
   socialKey: Recovery.DeviceKey | null
+  /**
+   * The Farcaster login under way (or done): the key its message's nonce names, the id the API
+   * knows it by.
+   */
+  farcaster: { key: Recovery.DeviceKey; loginId: string } | null
   pending: Pending | null
   /** The host page's origin (verified by the modal's handshake). */
   site: string
@@ -92,6 +102,7 @@ const state: State = {
   set: null,
   authenticatedAt: 0,
   socialKey: null,
+  farcaster: null,
   pending: null,
   site: '',
 }
@@ -299,6 +310,17 @@ async function loadWallet(): Promise<DeviceStep | null> {
     await finishRecovery(stored, Api.fromBase64(share))
     return null
   }
+  if (state.owner?.kind === 'farcaster') {
+    if (!state.farcaster) throw new BaseError(FARCASTER_FAILED)
+    const share = await Recovery.decryptWithFarcaster(
+      stored.recovery.ciphertext,
+      state.owner,
+      state.farcaster.key,
+      state.site,
+    )
+    await finishRecovery(stored, Api.fromBase64(share))
+    return null
+  }
   if (state.owner?.kind !== 'email') throw new BaseError('Failed to connect')
   const key = await Recovery.createDeviceKey()
   const { approvalId } = await Recovery.startApproval(state.owner.email, state.site, key)
@@ -412,6 +434,62 @@ export async function connectSocial(uri: string, walletOrigin: string): Promise<
   const login = await Api.exchangeSocial(result, await getDeviceId())
   if (!login.idToken) throw new BaseError('Failed to connect')
   return signedIn(login, { kind: 'oidc', idToken: login.idToken })
+}
+
+/**
+ * Opens a Farcaster login: the `farcaster://connect` link (for a QR code) of a relay channel
+ * whose message must carry as nonce the thumbprint (hex) of a key made here, so the signed
+ * message proves this frame's login to the recovery service.
+ *
+ * @example
+ * const url = await farcasterUri() // 'farcaster://connect?channelToken=…&nonce=…'
+ */
+export async function farcasterUri(): Promise<string> {
+  const key = await Recovery.createDeviceKey()
+  const nonce = farcasterNonceOf(key.thumbprint)
+  const { url, loginId } = await Api.startFarcaster(await getDeviceId(), nonce)
+  // The API must not swap the nonce for one of its own (its own key would then open the share).
+  if (!url.startsWith('farcaster://connect?') || new URL(url).searchParams.get('nonce') !== nonce)
+    throw new BaseError(FARCASTER_FAILED)
+  state.farcaster = { key, loginId }
+  return url
+}
+
+/** Resolves after `ms`, or rejects at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer)
+      reject(new UserRejectedRequestError('Request was aborted'))
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', aborted)
+      resolve()
+    }, ms)
+    signal.addEventListener('abort', aborted, { once: true })
+  })
+}
+
+/**
+ * Waits (polling every second) until the user's Farcaster wallet answered the login
+ * {@link farcasterUri} opened, then signs in as that fid's user; names the device step that
+ * follows, if any. Ends when `signal` aborts.
+ *
+ * @example
+ * const step = await connectFarcaster(signal)
+ */
+export async function connectFarcaster(signal: AbortSignal): Promise<DeviceStep | null> {
+  const login = state.farcaster
+  if (!login) throw new BaseError(FARCASTER_FAILED)
+  for (;;) {
+    if (signal.aborted) throw new UserRejectedRequestError('Request was aborted')
+    const answer = await Api.farcasterStatus(login.loginId, await getDeviceId())
+    if (answer.state === 'completed') {
+      const { state: _, farcaster, ...session } = answer
+      return signedIn(session, { kind: 'farcaster', ...farcaster })
+    }
+    await pause(FARCASTER_POLL_MS, signal)
+  }
 }
 
 async function waitForApproval(
@@ -613,6 +691,7 @@ export async function signOut(): Promise<void> {
   state.pending = null
   state.owner = null
   state.socialKey = null
+  state.farcaster = null
   await signer.clear()
   await Api.logout().catch(() => {})
 }

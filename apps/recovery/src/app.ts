@@ -7,8 +7,9 @@
  *   shows who asks and approves or denies only by its own form's `POST /v1/device/approve`;
  * - `POST /v1/recovery/approvals/status {approvalId, projectId?}` → `{status}`;
  * - `POST /v1/recovery/decrypt {projectId, ciphertext, proof}` → `{share}` with an approved
- *   approval or a fresh ID token, each signed by the wallet frame's device key; the owner is
- *   mailed each time;
+ *   approval, a fresh ID token or a fresh Sign In With Farcaster message (its custody checked in
+ *   the IdRegistry here), each signed by the wallet frame's device key; the owner is mailed each
+ *   time it has an e-mail address;
  * - `GET /health`.
  * It stores nothing per user but short-lived approvals and replay marks (in memory). The old
  * scheme's bodies (`{ticket, …}`) are refused with `TICKET_NOT_ACCEPTED`.
@@ -19,6 +20,14 @@ import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import { type Approvals, createApprovals } from './approvals.js'
+import {
+  type FarcasterCheck,
+  farcasterIdentity,
+  InvalidFarcasterSignInError,
+  nonceForKey,
+  RegistryUnavailableError,
+  verifyFarcasterOwner,
+} from './farcaster.js'
 import { type IdTokenVerifier, InvalidIdTokenError, IssuerUnavailableError } from './idTokens.js'
 import { createWindowLimiter } from './limiter.js'
 import { approvalMail, type Mailer, recoveredMail } from './mail.js'
@@ -40,6 +49,11 @@ export type CreateRecoveryAppParameters = {
   allowedOrigins: readonly string[]
   mailer: Mailer
   verifyIdToken: IdTokenVerifier
+  /**
+   * How Farcaster owners are checked (the IdRegistry's chain and reader); absent or null:
+   * Farcaster owners are refused (`FARCASTER_NOT_CONFIGURED`).
+   */
+  farcaster?: FarcasterCheck | null
   /**
    * How many proxies in front of the service append to `X-Forwarded-For`: the client address
    * (rate limits, mails) is then the hop that many places from the right. Default 0: the socket's
@@ -83,6 +97,9 @@ const IdToken = z
   .string()
   .max(8192)
   .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a JWT')
+/** A Sign In With Farcaster message and its custody signature. */
+const FarcasterMessage = z.string().min(1).max(4096)
+const HexSignature = z.string().regex(/^0x[0-9a-fA-F]{130,260}$/, 'must be a hex signature')
 const Origin = z.string().refine((value) => {
   try {
     return /^https?:$/.test(new URL(value).protocol) && new URL(value).origin === value
@@ -96,6 +113,11 @@ const EncryptBody = z.strictObject({
   owner: z.discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('email'), email: Email }),
     z.strictObject({ kind: z.literal('oidc'), idToken: IdToken }),
+    z.strictObject({
+      kind: z.literal('farcaster'),
+      message: FarcasterMessage,
+      signature: HexSignature,
+    }),
   ]),
   share: Share,
 })
@@ -124,6 +146,13 @@ const DecryptBody = z.strictObject({
     z.strictObject({
       kind: z.literal('oidc'),
       idToken: IdToken,
+      publicKey: DevicePublicKey,
+      signature: Base64url(128),
+    }),
+    z.strictObject({
+      kind: z.literal('farcaster'),
+      message: FarcasterMessage,
+      messageSignature: HexSignature,
       publicKey: DevicePublicKey,
       signature: Base64url(128),
     }),
@@ -202,7 +231,14 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
     const body = parse(EncryptBody, noTicket(await json(c.req.raw)))
     let identity: string
     if (body.owner.kind === 'email') identity = emailIdentity(body.owner.email)
-    else {
+    else if (body.owner.kind === 'farcaster') {
+      const signIn = await farcasterVerified(
+        body.owner.message,
+        body.owner.signature,
+        ID_TOKEN_MAX_AGE.encrypt,
+      )
+      identity = farcasterIdentity(signIn.fid)
+    } else {
       const token = await verified(body.owner.idToken, ID_TOKEN_MAX_AGE.encrypt)
       identity = oidcIdentity(token.issuer, token.subject)
     }
@@ -326,6 +362,33 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
       await notice(c, { to: approval.email, site: approval.site })
       return c.json({ share })
     }
+    if (proof.kind === 'farcaster') {
+      const signIn = await farcasterVerified(
+        proof.message,
+        proof.messageSignature,
+        ID_TOKEN_MAX_AGE.decrypt,
+      )
+      owner = { projectId: body.projectId, identity: farcasterIdentity(signIn.fid) }
+      limit(c, owner.identity)
+      if (signIn.nonce !== nonceForKey(thumbprint(proof.publicKey)))
+        throw new HttpError(
+          403,
+          'INVALID_PROOF',
+          'The Farcaster message was not signed for this device key',
+        )
+      const payload = decryptPayload(signIn.nonce, body.ciphertext)
+      if (!(await verifyProof(proof.publicKey, payload, proof.signature)))
+        throw new HttpError(403, 'INVALID_PROOF', 'The request is not signed by the device key')
+      const replayKey = `farcaster\n${signIn.nonce}`
+      for (const [k, until] of usedTokens) if (until <= now()) usedTokens.delete(k)
+      if (usedTokens.has(replayKey))
+        throw new HttpError(403, 'TOKEN_USED', 'This Farcaster sign-in was already used')
+      const share = open(key, body.ciphertext, owner)
+      if (share === null) throw decryptFailed()
+      usedTokens.set(replayKey, now() + ID_TOKEN_MAX_AGE.decrypt * 1000)
+      // A Farcaster account has no e-mail address to tell.
+      return c.json({ share })
+    }
     const token = await verified(proof.idToken, ID_TOKEN_MAX_AGE.decrypt)
     owner = { projectId: body.projectId, identity: oidcIdentity(token.issuer, token.subject) }
     limit(c, owner.identity)
@@ -366,6 +429,32 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
       if (error instanceof IssuerUnavailableError) {
         onError(error)
         throw new HttpError(503, 'ISSUER_UNAVAILABLE', error.message)
+      }
+      throw error
+    }
+  }
+
+  async function farcasterVerified(message: string, signature: string, maxAgeSeconds: number) {
+    const check = parameters.farcaster
+    if (!check)
+      throw new HttpError(400, 'FARCASTER_NOT_CONFIGURED', 'Farcaster owners are not accepted here')
+    try {
+      return await verifyFarcasterOwner({
+        message,
+        signature: signature as `0x${string}`,
+        walletOrigins: allowedOrigins,
+        maxAgeSeconds,
+        check,
+        now: now(),
+      })
+    } catch (error) {
+      if (error instanceof InvalidFarcasterSignInError)
+        throw new HttpError(401, 'INVALID_FARCASTER_SIGN_IN', error.message, {
+          reason: error.reason,
+        })
+      if (error instanceof RegistryUnavailableError) {
+        onError(error)
+        throw new HttpError(503, 'REGISTRY_UNAVAILABLE', error.message)
       }
       throw error
     }

@@ -3,7 +3,13 @@
  * `PORTHOLE_ENV=production` it refuses every local development default (and says which).
  */
 import { relative, resolve } from 'node:path'
-import { endpoints, listenHostOf, portOf } from '@porthole/shared'
+import {
+  endpoints,
+  FARCASTER_DEVNET_NETWORK,
+  FARCASTER_ID_REGISTRY,
+  listenHostOf,
+  portOf,
+} from '@porthole/shared'
 import type { TrustedIssuer } from './idTokens.js'
 import { DEFAULT_DATA_DIR, KEY_FILE_NAME, parseHexKey } from './masterKey.js'
 
@@ -33,6 +39,11 @@ export type RecoveryConfig = {
   masterKey?: Uint8Array
   keyFile: string
   production: boolean
+  /**
+   * Where Farcaster owners are checked: the IdRegistry, its chain and an RPC URL of it (the
+   * service's own, never the API); null: Farcaster owners are refused.
+   */
+  farcaster: { rpcUrl: string; registry: `0x${string}`; chainId: number } | null
 }
 
 /** A configuration value that cannot be used (`message` names the variable). */
@@ -113,6 +124,35 @@ export function resolveRecoveryConfig(env: Record<string, string | undefined>): 
       : {}),
     keyFile: resolve(env.PORTHOLE_RECOVERY_KEY_FILE || `${dataDir}/${KEY_FILE_NAME}`),
     production,
+    farcaster: farcasterFromEnv(env, urls.devnet, production),
+  }
+}
+
+/**
+ * `PORTHOLE_FARCASTER_RPC` (default the first devnet), `PORTHOLE_FARCASTER_NETWORK` (default
+ * `eip155:31337`) and `PORTHOLE_FARCASTER_ID_REGISTRY` (default the devnets' registry); in
+ * production all three must be set, else Farcaster owners are refused.
+ */
+function farcasterFromEnv(
+  env: Record<string, string | undefined>,
+  devnet: string,
+  production: boolean,
+): RecoveryConfig['farcaster'] {
+  const rpc = env.PORTHOLE_FARCASTER_RPC
+  const network = env.PORTHOLE_FARCASTER_NETWORK
+  const registry = env.PORTHOLE_FARCASTER_ID_REGISTRY
+  if (production && !(rpc && network && registry)) return null
+  const chain = /^eip155:([1-9]\d{0,15})$/.exec(network || FARCASTER_DEVNET_NETWORK)
+  if (!chain)
+    throw new InvalidConfigError('PORTHOLE_FARCASTER_NETWORK must be an eip155 network id')
+  if (registry && !/^0x[0-9a-fA-F]{40}$/.test(registry))
+    throw new InvalidConfigError('PORTHOLE_FARCASTER_ID_REGISTRY must be a contract address')
+  if (rpc && !/^https?:\/\/[^/]/.test(rpc))
+    throw new InvalidConfigError(`PORTHOLE_FARCASTER_RPC must be an http(s) URL, got ${rpc}`)
+  return {
+    rpcUrl: rpc || devnet,
+    registry: (registry as `0x${string}` | undefined) ?? FARCASTER_ID_REGISTRY,
+    chainId: Number(chain[1]),
   }
 }
 
@@ -183,6 +223,13 @@ export function productionProblems(
     if (url.protocol !== 'https:' || loopback(url.hostname))
       problems.push(
         `The identity provider ${issuer} is the local test provider or not https: its ID tokens would open recovery shares`,
+      )
+  }
+  if (config.farcaster) {
+    const rpc = new URL(config.farcaster.rpcUrl)
+    if (rpc.protocol !== 'https:' || loopback(rpc.hostname))
+      problems.push(
+        `The Farcaster IdRegistry is read from ${config.farcaster.rpcUrl}, a local devnet or not https: set PORTHOLE_FARCASTER_RPC`,
       )
   }
   if (!config.masterKey && !relative(repoRoot, config.keyFile).startsWith('..'))

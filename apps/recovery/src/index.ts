@@ -14,6 +14,13 @@ export {
   resolveRecoveryConfig,
 } from './config.js'
 export {
+  type FarcasterCheck,
+  farcasterIdentity,
+  InvalidFarcasterSignInError,
+  RegistryUnavailableError,
+  verifyFarcasterOwner,
+} from './farcaster.js'
+export {
   createIdTokenVerifier,
   InvalidIdTokenError,
   IssuerUnavailableError,

@@ -2,6 +2,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { serve } from '@hono/node-server'
+import { createCustodyReader } from '@porthole/shared'
 import { createRecoveryApp } from './app.js'
 import {
   ProductionConfigError,
@@ -9,6 +10,7 @@ import {
   type RecoveryConfig,
   resolveRecoveryConfig,
 } from './config.js'
+import type { FarcasterCheck } from './farcaster.js'
 import { createIdTokenVerifier, type IdTokenVerifier, type TrustedIssuer } from './idTokens.js'
 import { createMailer, type Mailer } from './mail.js'
 import { assertOwnFolder, KEY_FILE_NAME, loadMasterKey } from './masterKey.js'
@@ -49,6 +51,11 @@ export type StartRecoveryServiceParameters = {
   mailer?: Mailer
   /** Replaces the ID token verifier (tests). */
   verifyIdToken?: IdTokenVerifier
+  /**
+   * How Farcaster owners are checked (null: refused); default the IdRegistry of
+   * `PORTHOLE_FARCASTER_RPC` / `_NETWORK` / `_ID_REGISTRY` (the first devnet's locally).
+   */
+  farcaster?: FarcasterCheck | null
   /** Reports unexpected errors; default `console.error`. */
   onError?: (error: unknown) => void
   now?: () => number
@@ -134,6 +141,16 @@ export async function startRecoveryService(
         ...(parameters.now ? { now: parameters.now } : {}),
       }),
     trustProxy: config.trustProxy,
+    farcaster:
+      parameters.farcaster !== undefined
+        ? parameters.farcaster
+        : config.farcaster && {
+            chainId: config.farcaster.chainId,
+            custodyOf: createCustodyReader({
+              rpcUrl: config.farcaster.rpcUrl,
+              registry: config.farcaster.registry,
+            }),
+          },
     ...(parameters.onError ? { onError: parameters.onError } : {}),
     ...(parameters.now ? { now: parameters.now } : {}),
   })

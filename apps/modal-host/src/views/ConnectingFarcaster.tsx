@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import * as Farcaster from '../actions/farcaster.js'
+import * as Modal from '../actions/modal.js'
+import { Icon } from '../components/Icon.js'
+import { QrCode } from '../components/QrCode.js'
+import { hostRequest } from '../host/bridge.js'
+import { t } from '../i18n/en.js'
+import { SocialIcon } from './Social.js'
+
+type Status = 'waiting' | 'failed'
+
+/**
+ * ConnectingFarcaster (spec §2): a QR code and a link of the Farcaster relay channel, until the
+ * user's Farcaster app approves the sign-in; then connected as a social login is. Leaving the
+ * view stops the wait; after a failure, 'Failed to connect to farcaster' and Try again.
+ */
+export function ConnectingFarcaster() {
+  const [url, setUrl] = useState<string | null>(null)
+  const [status, setStatus] = useState<Status>('waiting')
+  const current = useRef<AbortController | null>(null)
+
+  const start = useCallback(() => {
+    current.current?.abort()
+    const controller = new AbortController()
+    current.current = controller
+    setUrl(null)
+    setStatus('waiting')
+    Farcaster.farcasterLogin({
+      signal: controller.signal,
+      onUrl: (next) => {
+        if (!controller.signal.aborted) setUrl(next)
+      },
+    }).catch(() => {
+      if (controller.signal.aborted) return
+      setStatus('failed')
+      Modal.shake()
+    })
+  }, [])
+
+  useEffect(() => {
+    start()
+    return () => current.current?.abort()
+  }, [start])
+
+  const open = () => {
+    if (url) void hostRequest('openUrl', { url, target: '_self' }).catch(() => {})
+  }
+  const copy = async () => {
+    if (!url) return
+    try {
+      await navigator.clipboard.writeText(url)
+      Modal.showToast(t('linkCopied'), 'success')
+    } catch {
+      Modal.showToast('Could not copy', 'error')
+    }
+  }
+
+  if (status === 'failed')
+    return (
+      <div className="ph-center" aria-live="polite">
+        <span className="ph-loader" data-state="error">
+          <SocialIcon provider="farcaster" size={72} />
+        </span>
+        <h3>{t('farcasterFailed')}</h3>
+        <button type="button" className="ph-button" data-variant="secondary" onClick={start}>
+          {t('tryAgain')}
+        </button>
+      </div>
+    )
+
+  return (
+    <div className="ph-center" aria-live="polite">
+      {url ? (
+        <div data-testid="farcaster-qr" data-uri={url}>
+          <QrCode value={url} label={t('farcasterQr')} />
+        </div>
+      ) : (
+        <div className="ph-qr" data-state="loading">
+          <span className="ph-spinner" role="status" aria-label={t('loading')} />
+        </div>
+      )}
+      <p className="ph-muted">{t('scanWithFarcaster')}</p>
+      {url ? (
+        <a
+          className="ph-button"
+          href={url}
+          data-testid="farcaster-link"
+          onClick={(event) => {
+            // The modal is a sandboxed frame: the host's top window opens the app.
+            event.preventDefault()
+            open()
+          }}
+        >
+          {t('openFarcaster')}
+        </a>
+      ) : null}
+      <button
+        type="button"
+        className="ph-button"
+        data-variant="secondary"
+        disabled={!url}
+        onClick={copy}
+      >
+        <Icon name="copy" size={16} /> {t('copyLink')}
+      </button>
+      <p className="ph-muted" role="status">
+        {url ? t('waitingForFarcaster') : null}
+      </p>
+    </div>
+  )
+}
