@@ -1,0 +1,134 @@
+import { describe, expect, test } from 'vitest'
+import { DEFAULT_CONFIG } from '../store/defaults.js'
+import { DEFAULT_REMOTE_FEATURES, type MergeFeaturesParameters, mergeFeatures } from './features.js'
+
+const OFFERED = ['google', 'x', 'discord', 'apple', 'github', 'facebook']
+
+const merge = (overrides: Partial<MergeFeaturesParameters>) =>
+  mergeFeatures({
+    features: {},
+    remoteFeatures: {},
+    remote: DEFAULT_REMOTE_FEATURES,
+    defaults: DEFAULT_CONFIG.features,
+    offeredSocials: OFFERED,
+    hasLegalLinks: false,
+    ...overrides,
+  })
+
+describe('host options merged with the project remote features', () => {
+  test('the defaults: e-mail, the default social order, activity, send and receive on', () => {
+    const { features, errors, warnings } = merge({})
+    expect(features).toMatchObject({
+      email: true,
+      socials: DEFAULT_CONFIG.features.socials,
+      history: true,
+      send: true,
+      receive: true,
+      legalCheckbox: false,
+      collapseWallets: false,
+    })
+    expect([...errors, ...warnings]).toEqual([])
+  })
+
+  test('features.email false hides e-mail even when the project offers it', () => {
+    expect(merge({ features: { email: false } }).features.email).toBe(false)
+  })
+
+  test('a feature the project turned off is off whatever the host says, with a warning', () => {
+    const remote = { ...DEFAULT_REMOTE_FEATURES, email: false, activity: false }
+    const quiet = merge({ remote })
+    expect(quiet.features).toMatchObject({ email: false, history: false })
+    expect(quiet.warnings).toEqual([])
+    const loud = merge({ remote, features: { email: true, history: true } })
+    expect(loud.features).toMatchObject({ email: false, history: false })
+    expect(loud.warnings).toEqual([
+      'Option "features.email" is on, but the project turned e-mail login off (remote features)',
+      'Option "features.history" is on, but the project turned activity off (remote features)',
+    ])
+  })
+
+  test('socials keep the host order, narrowed by the project list', () => {
+    const remote = { ...DEFAULT_REMOTE_FEATURES, socials: ['github', 'google'] }
+    expect(merge({ remote }).features.socials).toEqual(['google', 'github'])
+    const hostOrder = merge({ remote, features: { socials: ['github', 'x', 'google'] } })
+    expect(hostOrder.features.socials).toEqual(['github', 'google'])
+    expect(hostOrder.warnings).toEqual([
+      'Option "features.socials": x turned off by the project (remote features)',
+    ])
+  })
+
+  test('socials false on either side turns social login off', () => {
+    expect(merge({ features: { socials: false } }).features.socials).toBe(false)
+    expect(merge({ remoteFeatures: { socials: false } }).features.socials).toBe(false)
+    expect(merge({ remote: { ...DEFAULT_REMOTE_FEATURES, socials: false } }).features.socials).toBe(
+      false,
+    )
+  })
+
+  test('a social provider Porthole does not offer is refused by name', () => {
+    const { features, errors } = merge({ features: { socials: ['google', 'tiktok'] } })
+    expect(features.socials).toEqual(['google'])
+    expect(errors).toEqual([
+      `Option "features.socials": "tiktok" not offered (Porthole offers ${OFFERED.join(', ')}); ignored`,
+    ])
+  })
+
+  test("the host's remoteFeatures narrow like features do", () => {
+    const { features } = merge({
+      remoteFeatures: { email: false, activity: false, socials: ['x', 'google'] },
+      features: { socials: ['google', 'x', 'github'] },
+    })
+    expect(features).toMatchObject({ email: false, history: false, socials: ['google', 'x'] })
+  })
+
+  test('swaps and on-ramp are refused by name: there is no such view yet', () => {
+    const { errors } = merge({
+      features: { swaps: true, onramp: true },
+      remoteFeatures: { swaps: ['1inch'], onramp: false },
+    })
+    expect(errors).toEqual([
+      'Option "features.swaps" is not available in Porthole yet (there is no such view); ignored',
+      'Option "remoteFeatures.swaps" is not available in Porthole yet (there is no such view); ignored',
+      'Option "features.onramp" is not available in Porthole yet (there is no such view); ignored',
+    ])
+    expect(merge({ features: { swaps: false, onramp: false } }).errors).toEqual([])
+  })
+
+  test('legalCheckbox works with a terms or privacy link, and is refused without one', () => {
+    expect(
+      merge({ features: { legalCheckbox: true }, hasLegalLinks: true }).features,
+    ).toMatchObject({ legalCheckbox: true })
+    const refused = merge({ features: { legalCheckbox: true } })
+    expect(refused.features.legalCheckbox).toBe(false)
+    expect(refused.errors[0]).toMatch(/^Option "features\.legalCheckbox" needs termsConditionsUrl/)
+  })
+
+  test('receive, send, collapseWallets, allWallets and the method order are the host options', () => {
+    const { features } = merge({
+      features: {
+        receive: false,
+        send: false,
+        collapseWallets: true,
+        allWallets: false,
+        connectMethodsOrder: ['wallet', 'email'],
+      },
+    })
+    expect(features).toMatchObject({
+      receive: false,
+      send: false,
+      collapseWallets: true,
+      allWallets: false,
+      connectMethodsOrder: ['wallet', 'email'],
+    })
+  })
+
+  test('unreadable remote features: the spec defaults apply', () => {
+    expect(merge({ remote: null }).features).toMatchObject({ email: true, history: true })
+  })
+
+  test('remoteFeatures.multiWallet false is refused: several wallets can always connect', () => {
+    expect(merge({ remoteFeatures: { multiWallet: false } }).errors).toEqual([
+      'Option "remoteFeatures.multiWallet: false" is not supported yet: several wallets can always be connected; ignored',
+    ])
+  })
+})

@@ -1,0 +1,87 @@
+import { beforeEach, expect, test, vi } from 'vitest'
+
+// The wallet frame's edges are faked: the DOM node, the handshake (`Parent.connect`) and the
+// runtime settings. How its failures surface as the spec's alerts runs for real.
+const handshake = vi.hoisted(() => ({
+  run: (_parameters: { onChannel(channel: unknown): void; onError(error: unknown): void }) => {},
+}))
+vi.mock('@porthole/protocol', async (original) => ({
+  ...(await original<typeof import('@porthole/protocol')>()),
+  Parent: {
+    connect: (parameters: Parameters<typeof handshake.run>[0]) => {
+      queueMicrotask(() => handshake.run(parameters))
+      return () => {}
+    },
+  },
+}))
+vi.mock('../runtime.js', () => ({ runtime: { walletUrl: 'http://wallet.test' } }))
+vi.mock('../actions/analytics.js', () => ({ reportError: () => {} }))
+
+const node = () => ({ setAttribute() {}, remove() {}, hidden: true, src: '' })
+vi.stubGlobal('document', {
+  createElement: node,
+  body: { append() {} },
+  getElementById: () => null,
+})
+
+async function load() {
+  vi.resetModules()
+  const Frame = await import('./frame.js')
+  const { store } = await import('../store/store.js')
+  return { Frame, store }
+}
+
+beforeEach(() => {
+  handshake.run = () => {}
+})
+
+test("a login request that times out shows 'Embedded Wallet Request Timed Out'", async () => {
+  handshake.run = ({ onChannel }) =>
+    onChannel({
+      on: (event: string, listener: () => void) => {
+        if (event === 'ready') listener()
+      },
+      request: async () => {
+        // What the channel rejects with when its timeout passes.
+        throw Object.assign(new Error('Request timed out after 120000 ms: connectEmail'), {
+          code: -32603,
+          data: { timeout: 120_000 },
+        })
+      },
+    })
+  const { Frame, store } = await load()
+  const error = await Frame.walletRequest('connectEmail', { email: 'a@b.test' } as never).catch(
+    (e: unknown) => e,
+  )
+  expect(error).toMatchObject({ message: 'Embedded Wallet Request Timed Out' })
+  expect(store.getState().alert).toEqual({
+    code: -32002,
+    message: 'Embedded Wallet Request Timed Out',
+    fatal: false,
+  })
+})
+
+test('a request refused for another reason raises no alert', async () => {
+  handshake.run = ({ onChannel }) =>
+    onChannel({
+      on: (event: string, listener: () => void) => {
+        if (event === 'ready') listener()
+      },
+      request: async () => {
+        throw Object.assign(new Error('Invalid code'), { code: -32602 })
+      },
+    })
+  const { Frame, store } = await load()
+  await expect(Frame.walletRequest('connectOtp', { otp: '000000' } as never)).rejects.toThrow(
+    'Invalid code',
+  )
+  expect(store.getState().alert).toBeNull()
+})
+
+test("the wallet refusing this site in its handshake shows 'Unverified Domain'", async () => {
+  handshake.run = ({ onError }) =>
+    onError(Object.assign(new Error('Invalid Project ID'), { code: 4100 }))
+  const { Frame, store } = await load()
+  await expect(Frame.walletFrame()).rejects.toThrow('Invalid Project ID')
+  expect(store.getState().alert).toEqual({ code: 4100, message: 'Unverified Domain', fatal: false })
+})
