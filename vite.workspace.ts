@@ -9,6 +9,7 @@ export default [
   'apps/mail',
   'apps/oidc',
   'apps/recovery',
+  'apps/farcaster',
   'apps/relay',
   'apps/devnet',
   'apps/bitcoin',

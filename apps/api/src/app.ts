@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception'
 import { type ImageAssets, loadImageAssets } from './assets/loadImageAssets.js'
 import type { AuthContext } from './auth/AuthContext.js'
 import { createCleanup } from './auth/cleanupExpired.js'
+import { farcasterClientOf } from './auth/farcaster.js'
 import { type AuthKeys, loadAuthKeys } from './auth/keys.js'
 import { createMailer, type Mailer } from './auth/mailer.js'
 import { createSocialClients } from './auth/social.js'
@@ -10,7 +11,6 @@ import type { ChainData, IdentityResolver } from './chaindata/ChainData.js'
 import { createHttpChainData } from './chaindata/createHttpChainData.js'
 import { createLocalChainData } from './chaindata/createLocalChainData.js'
 import { createFixedPriceSource, type PriceSource } from './chaindata/prices.js'
-import { resolveIdentity } from './chaindata/resolveIdentity.js'
 import { type ApiConfigOverrides, resolveConfig } from './config.js'
 import type { Db } from './db/Db.js'
 import { ApiError } from './errors.js'
@@ -20,10 +20,14 @@ import { cors } from './http/cors.js'
 import { rateLimit } from './http/rateLimit.js'
 import { requireProject } from './http/requireProject.js'
 import { requireSession } from './http/requireSession.js'
+import { resolveNameSuffix } from './names/config.js'
+import { nameIdentity, nameRoutes } from './names/routes.js'
+import { createSignatureVerifier } from './names/verifyRegistration.js'
 import { createProjectCache } from './projects/createProjectCache.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { authAccountRoutes } from './routes/authAccount.js'
 import { authEmailRoutes } from './routes/authEmail.js'
+import { authFarcasterRoutes } from './routes/authFarcaster.js'
 import { authSocialRoutes } from './routes/authSocial.js'
 import { chainDataRoutes } from './routes/chainData.js'
 import { FRAME_CHECK_PATH, framePolicyRoutes } from './routes/framePolicy.js'
@@ -32,6 +36,7 @@ import { nftMetadataRoutes } from './routes/nftMetadata.js'
 import { projectConfigRoutes } from './routes/projectConfig.js'
 import { rpcRoutes } from './routes/rpc.js'
 import { walletRoutes } from './routes/wallets.js'
+import { siwxRoutes } from './siwx/routes.js'
 
 /** Options for {@link createApp}. */
 export type CreateAppParameters = {
@@ -49,8 +54,10 @@ export type CreateAppParameters = {
   chainData?: ChainData
   /** Prices (default: the fixed table `config.chainData.prices`). */
   prices?: PriceSource
-  /** Names and avatars (default: none yet, see `resolveIdentity`). */
+  /** Names and avatars of `/v1/identity` (default: the name registry's primary names). */
   identity?: IdentityResolver
+  /** The name registry's suffix (default: `PORTHOLE_NAME_SUFFIX`, else `.porthole.id`). */
+  nameSuffix?: string
 }
 
 /**
@@ -61,6 +68,8 @@ export type CreateAppParameters = {
  * - the blockchain data service (`/v1/supported-chains`, `/v1/identity/…`, `/v1/account/…`,
  *   `/v1/fungible/price`; see `routes/chainData.ts`) and the devnet NFT metadata (`/nft/v1/…`,
  *   open to any caller);
+ * - the name registry (`/v1/profile/account`, `/v1/profile/reverse/…`,
+ *   `/v1/profile/suggestions/…`; see `names/routes.ts`);
  * - `GET /projects/v1/frame-policy`, `GET /projects/v1/frame-check` (for nginx; they answer
  *   for any projectId, and frame-check is readable by any origin);
  * - embedded-wallet auth under `/auth/v1` (e-mail code, device approval, social login,
@@ -84,6 +93,7 @@ export function createApp({
   chainData,
   prices,
   identity,
+  nameSuffix,
 }: CreateAppParameters): Hono<AppEnv> {
   const config = resolveConfig(overrides)
   const projects = createProjectCache(db, { ttlMs: config.projectCacheMs })
@@ -148,7 +158,14 @@ export function createApp({
   rpcRoutes(app, guard, { upstreams: config.upstreams, timeoutMs: config.rpcTimeoutMs })
   authEmailRoutes(app, auth)
   authSocialRoutes(app, auth)
+  authFarcasterRoutes(app, auth, farcasterClientOf(config))
   authAccountRoutes(app, auth)
+  siwxRoutes(app, guard, { db, upstreams: config.upstreams })
+  nameRoutes(app, guard, {
+    db,
+    suffix: nameSuffix ?? resolveNameSuffix(),
+    verify: createSignatureVerifier(config.upstreams, { timeoutMs: config.rpcTimeoutMs }),
+  })
   const priceSource = prices ?? createFixedPriceSource(config.chainData.prices)
   chainDataRoutes(app, guard, {
     chainData:
@@ -163,7 +180,7 @@ export function createApp({
             hasIcon: (symbol) => images.tokens.has(symbol),
             rpcTimeoutMs: config.rpcTimeoutMs,
           })),
-    identity: identity ?? resolveIdentity,
+    identity: identity ?? nameIdentity(db),
     currencies: priceSource.currencies,
   })
   nftMetadataRoutes(app, [limit], { publicUrl: config.publicUrl })

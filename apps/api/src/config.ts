@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { endpoints, SOLANA_LOCALNET_CAIP } from '@porthole/shared'
 import { z } from 'zod'
 import { DEFAULT_ASSETS_DIR } from './assets/loadImageAssets.js'
+import type { FarcasterConfig } from './auth/farcaster.js'
 import { CaipNetworkId } from './catalogue/catalogue.js'
 import { defaultEsploraUpstreams } from './chaindata/bitcoin.js'
 import { type ChainDataConfig, resolveChainDataConfig } from './chaindata/config.js'
@@ -69,6 +70,11 @@ export type ApiConfig = {
   auth: AuthConfig
   /** Blockchain data service (indexed chains, prices, spam list, caches; see `chaindata/config.ts`). */
   chainData: ChainDataConfig
+  /**
+   * Farcaster login (relay, IdRegistry); null: not offered. Left out, `createApp` reads it from
+   * the environment (`resolveFarcasterConfig` in `auth/farcaster.ts`).
+   */
+  farcaster?: FarcasterConfig | null
   /**
    * `PORTHOLE_ENV=production`: no devnet upstreams or local social providers are filled in, and
    * `startApi` refuses to start on any development default (`productionProblems`).

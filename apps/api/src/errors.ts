@@ -36,13 +36,25 @@ export const API_ERRORS = {
   SHARES_CHANGED: { status: 409, message: 'The key shares changed meanwhile' },
   MAIL_UNAVAILABLE: { status: 503, message: 'Could not send the e-mail' },
   SOCIAL_PROVIDER_UNAVAILABLE: { status: 502, message: 'Failed to initiate social connection' },
+  // Farcaster login (/auth/v1/farcaster; `reason` says which check refused the message).
+  FARCASTER_UNAVAILABLE: { status: 502, message: 'Failed to connect to farcaster' },
+  INVALID_FARCASTER_SIGN_IN: { status: 400, message: 'Failed to connect to farcaster' },
+  // Wallet sign-in (/auth/v1/siwx).
+  INVALID_SIGN_IN: { status: 400, message: 'Invalid sign-in' },
+  // Names (/v1/profile; the body's `reasons[0].description` says why, see names/NameError.ts).
+  INVALID_NAME: { status: 400, message: 'Invalid name' },
+  NAME_TAKEN: { status: 409, message: 'Name is already taken' },
+  INVALID_NAME_REGISTRATION: { status: 400, message: 'Invalid name registration' },
+  NAME_NOT_FOUND: { status: 404, message: 'Name not found' },
 } as const
 
 /** An API error code. */
 export type ApiErrorCode = keyof typeof API_ERRORS
 
-/** Extra fields of an error body (`retryAfter`, `attemptsLeft`). */
-export type ApiErrorFields = Record<string, string | number | boolean | null>
+/** Extra fields of an error body (`retryAfter`, `attemptsLeft`, the name endpoints' `reasons`). */
+export type ApiErrorFields = {
+  [field: string]: string | number | boolean | null | readonly ApiErrorFields[]
+}
 
 /** The JSON body of every error response. */
 export type ApiErrorBody = {

@@ -20,7 +20,10 @@ const TYPES: Record<string, string> = {
 /** The dev wallets `?devWallet=1` injects, built by `npm run build -w @porthole/demo`. */
 const DEV_WALLET_SCRIPTS = ['/dev-wallet.js', '/dev-solana-wallet.js', '/dev-bitcoin-wallet.js']
 
-/** `?networks=` of the demo page: a comma list of CAIP-2 ids (anything else is ignored). */
+/**
+ * `?networks=` of the demo page: a comma list of CAIP-2 ids (anything else is ignored). `?siwx=`
+ * (`required` or `optional`) turns on wallet sign-in.
+ */
 const NETWORK_LIST =
   /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}(,[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}){0,19}$/
 
@@ -53,7 +56,7 @@ export async function startDemoServer(
   const devWallets = DEV_WALLET_SCRIPTS.map((src) => `<script src="${src}"></script>\n    `).join(
     '',
   )
-  const page = (devWallet: boolean, networks: string | null) =>
+  const page = (devWallet: boolean, networks: string | null, siwx: string | null) =>
     template
       .replaceAll('__PORTHOLE_MODAL_URL__', modalUrl.replace(/"/g, '&quot;'))
       .replaceAll('__PORTHOLE_PROJECT_ID__', projectId.replace(/"/g, '&quot;'))
@@ -62,6 +65,13 @@ export async function startDemoServer(
         networks && NETWORK_LIST.test(networks) ? `data-networks="${networks}"` : attribute,
       )
       .replace('<script\n', devWallet ? `${devWallets}<script\n` : '<script\n')
+      // `?siwx=required|optional`: the page asks users to sign in with their wallet (SIWX).
+      .replace(
+        'data-networks=',
+        siwx === 'required' || siwx === 'optional'
+          ? `data-siwx="${siwx}"\n      data-networks=`
+          : 'data-networks=',
+      )
 
   const handler = async (
     request: import('node:http').IncomingMessage,
@@ -73,7 +83,11 @@ export async function startDemoServer(
       if (path === '/' || path === '/index.html') {
         response.writeHead(200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache' })
         return response.end(
-          page(url.searchParams.get('devWallet') === '1', url.searchParams.get('networks')),
+          page(
+            url.searchParams.get('devWallet') === '1',
+            url.searchParams.get('networks'),
+            url.searchParams.get('siwx'),
+          ),
         )
       }
       const file = join(root, path)

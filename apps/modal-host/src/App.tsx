@@ -3,8 +3,10 @@
  * Theme tokens come from the host's configuration.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { dismissAlert } from './actions/alerts.js'
 import * as Modal from './actions/modal.js'
 import { Icon } from './components/Icon.js'
+import { LegalGate } from './components/LegalGate.js'
 import { t } from './i18n/en.js'
 import { socialName } from './rules/socials.js'
 import { useModal } from './store/store.js'
@@ -15,14 +17,18 @@ import { ApproveTransaction } from './views/ApproveTransaction.js'
 import { Connect } from './views/Connect.js'
 import { ConnectingExternal } from './views/ConnectingExternal.js'
 import { EmailLogin, EmailVerifyDevice, EmailVerifyOtp, UpdateEmailWallet } from './views/Email.js'
+import { ConnectingFarcasterView } from './views/lazyFarcasterView.js'
+import { RegisterAccountNameSuccessView, RegisterAccountNameView } from './views/lazyNameViews.js'
 import {
   ConnectingWalletConnectView,
+  ReceiveView,
   WalletSendPreviewView,
   WalletSendSelectTokenView,
   WalletSendView,
 } from './views/lazyViews.js'
 import { Networks } from './views/Networks.js'
 import { ProfileWallets } from './views/ProfileWallets.js'
+import { SIWXSignMessage } from './views/SIWXSignMessage.js'
 import { ConnectingSocial } from './views/Social.js'
 import { SwitchActiveChain } from './views/SwitchActiveChain.js'
 import { SwitchNetwork } from './views/SwitchNetwork.js'
@@ -65,6 +71,8 @@ function title(screen: Screen): string {
       )
     case 'ConnectingSocial':
       return socialName(screen.provider)
+    case 'ConnectingFarcaster':
+      return socialName('farcaster')
     case 'UpdateEmailWallet':
       return t('updateEmail')
     case 'ApproveTransaction':
@@ -77,25 +85,42 @@ function title(screen: Screen): string {
       return t('reviewSend')
     case 'ProfileWallets':
       return t('connectedWallets')
+    case 'Receive':
+      return t('receive')
+    case 'SIWXSignMessage':
+      return t('signIn')
+    case 'RegisterAccountName':
+      return t('chooseName')
+    case 'RegisterAccountNameSuccess':
+      return t('nameRegisteredTitle')
   }
 }
 
 function View({ screen }: { screen: Screen }) {
   switch (screen.view) {
     case 'Connect':
-      return <Connect />
+      return (
+        <LegalGate>
+          <Connect />
+        </LegalGate>
+      )
     case 'AllWallets':
-      return <AllWallets />
+      return (
+        <LegalGate>
+          <AllWallets />
+        </LegalGate>
+      )
     case 'WhatIsAWallet':
       return <WhatIsAWallet />
     case 'ConnectingExternal':
       return <ConnectingExternal wallet={screen.wallet} />
     case 'ConnectingWalletConnect':
-      return (
-        <ConnectingWalletConnectView.View
-          {...(screen.wallet ? { wallet: screen.wallet } : {})}
-          basic={screen.basic === true}
-        />
+      return screen.basic ? (
+        <LegalGate hideUntilAccepted>
+          <ConnectingWalletConnectView.View basic />
+        </LegalGate>
+      ) : (
+        <ConnectingWalletConnectView.View {...(screen.wallet ? { wallet: screen.wallet } : {})} />
       )
     case 'Account':
       return <Account />
@@ -122,6 +147,8 @@ function View({ screen }: { screen: Screen }) {
       return <EmailVerifyDevice email={screen.email} method={screen.method} />
     case 'ConnectingSocial':
       return <ConnectingSocial provider={screen.provider} />
+    case 'ConnectingFarcaster':
+      return <ConnectingFarcasterView.View />
     case 'UpdateEmailWallet':
       return <UpdateEmailWallet stage={screen.stage} email={screen.email} />
     case 'ApproveTransaction':
@@ -134,6 +161,14 @@ function View({ screen }: { screen: Screen }) {
       return <WalletSendPreviewView.View />
     case 'ProfileWallets':
       return <ProfileWallets />
+    case 'Receive':
+      return <ReceiveView.View />
+    case 'SIWXSignMessage':
+      return <SIWXSignMessage />
+    case 'RegisterAccountName':
+      return <RegisterAccountNameView.View name={screen.name} error={screen.error} />
+    case 'RegisterAccountNameSuccess':
+      return <RegisterAccountNameSuccessView.View name={screen.name} />
   }
 }
 
@@ -226,6 +261,16 @@ function Alert() {
     <div className="ph-alert" role="alert" data-testid="alert">
       <Icon name="warning" size={16} />
       <span>{alert.message}</span>
+      {alert.fatal ? null : (
+        <button
+          type="button"
+          className="ph-icon-button ph-alert-dismiss"
+          aria-label={t('dismiss')}
+          onClick={dismissAlert}
+        >
+          <Icon name="close" size={14} />
+        </button>
+      )}
     </div>
   )
 }

@@ -14,17 +14,20 @@ import {
 import { isOriginAllowed } from '@porthole/shared'
 import { createRoot } from 'react-dom/client'
 import { App } from './App.js'
+import * as Alerts from './actions/alerts.js'
 import * as Analytics from './actions/analytics.js'
 import * as Auth from './actions/auth.js'
 import * as Config from './actions/config.js'
 import * as Connection from './actions/connection.js'
 import * as Modal from './actions/modal.js'
 import * as NetworkActions from './actions/network.js'
+import * as RemoteFeatures from './actions/remoteFeatures.js'
+import * as Siwx from './actions/siwx.js'
 import * as Waiters from './actions/waiters.js'
 import './actions/walletconnect.js'
 import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
 import * as Injected from './connectors/injected.js'
-import { attachHost } from './host/bridge.js'
+import { attachHost, resendState } from './host/bridge.js'
 import { t } from './i18n/en.js'
 import { runtime } from './runtime.js'
 import { frameStorageAvailable, keepStateInHost, STORAGE_KEY } from './store/persist.js'
@@ -37,6 +40,8 @@ async function accept(hello: { projectId: string }): Promise<void> {
   if (hello.projectId !== runtime.projectId) throw new UnauthorizedError('Invalid Project ID')
   if (!runtime.projectId) return
   configureApi(runtime.apiUrl, runtime.projectId)
+  // The project's remote features, beside the allowlist (no extra round trip); never rejects.
+  const remote = RemoteFeatures.loadRemoteFeatures()
   let origins: string[]
   try {
     origins = await getAllowedOrigins()
@@ -45,6 +50,7 @@ async function accept(hello: { projectId: string }): Promise<void> {
   }
   if (!isOriginAllowed(runtime.hostOrigin, origins))
     throw new UnauthorizedError('Origin Not Allowed')
+  await remote
 }
 
 function start(): void {
@@ -62,6 +68,12 @@ function start(): void {
         return null
       },
       close: () => {
+        // Escape in the host's dialog, or the dapp: refused while sign-in is required (spec §2).
+        if (!Modal.closable()) {
+          Modal.shake()
+          resendState()
+          return null
+        }
         Modal.close()
         return null
       },
@@ -100,6 +112,7 @@ function start(): void {
       // storage holds it.
       void store.persist.rehydrate()
       Config.applyHello(hello)
+      Alerts.watchAlerts()
       Analytics.startAnalytics()
       if (!runtime.projectId)
         store.setState({ alert: { code: 4100, message: NOT_CONFIGURED, fatal: true } })
@@ -119,6 +132,7 @@ function start(): void {
         void store.persist.rehydrate().then(() => Connection.restoreSession())
       })
       void Connection.restoreSession()
+      if (store.getState().siwxSessions.length > 0) void Siwx.checkKeptSessions()
     },
   })
 }
@@ -127,6 +141,7 @@ function start(): void {
 addEventListener('error', (event) => Analytics.reportError(event.error ?? event.message))
 addEventListener('unhandledrejection', (event) => Analytics.reportError(event.reason))
 Auth.watchWalletFrame()
+Siwx.watchSignIn()
 const root = document.getElementById('root')
 if (root) createRoot(root).render(<App />)
 start()

@@ -19,6 +19,7 @@ Porthole is running (${Math.round(performance.now() - started)} ms).
   sdk.js            ${stack.urls.modal}/sdk.js
   E-mail inbox      ${stack.urls.mail}   (login codes, device approvals, wallet notices)
   Social logins     ${stack.urls.oidc}   (local OpenID provider: any e-mail signs in)
+  Farcaster relay   ${stack.urls.farcaster}   (npm run test-farcaster -- '<farcaster://connect link>')
   Test tokens       ${stack.tokens.map((t) => `${t.symbol} ${t.address} (chain ${t.chainId})`).join('\n                    ')}
 
 Press Ctrl-C to stop.

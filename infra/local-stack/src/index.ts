@@ -1,7 +1,8 @@
 /**
- * The whole local stack on loopback (DESIGN §5, §6): two EVM devnets with test tokens, a
- * Bitcoin regtest stand-in, a local Solana chain, the API with the demo project, the modal and
- * wallet apps on their own origins, and the demo host site. Every address comes from
+ * The whole local stack on loopback (DESIGN §5, §6): two EVM devnets with test tokens (and the
+ * Farcaster IdRegistry), a Bitcoin regtest stand-in, a local Solana chain, a Farcaster auth relay
+ * stand-in, the API with the demo project, the modal and wallet apps on their own origins, and
+ * the demo host site. Every address comes from
  * `endpoints()`, so tests can move the stack elsewhere.
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
@@ -10,6 +11,7 @@ import { startApi } from '@porthole/api'
 import { startBitcoin } from '@porthole/bitcoin'
 import { startDemoServer } from '@porthole/demo/server'
 import { DEVNET_B_CHAIN_ID, DEVNET_CHAIN_ID, startDevnet } from '@porthole/devnet'
+import { startFarcasterRelay } from '@porthole/farcaster'
 import { startMailCatcher } from '@porthole/mail'
 import { startOidcProvider } from '@porthole/oidc'
 import { startRecoveryService } from '@porthole/recovery'
@@ -125,6 +127,15 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     const oidc = await startOidcProvider({ port: portOf(urls.oidc), host: hostOf(urls.oidc) })
     stops.push(oidc.close)
     log(`oidc      ${oidc.url} (${Object.keys(oidc.clients).join(', ')})`)
+    // The Farcaster auth relay stand-in: the API opens Sign In With Farcaster channels on it,
+    // `npm run test-farcaster` (and e2e) answer them with a custody key of the devnet's IdRegistry.
+    const farcaster = await startFarcasterRelay({
+      port: portOf(urls.farcaster),
+      host: hostOf(urls.farcaster),
+      allowedOrigins: [new URL(urls.modal).origin, new URL(urls.wallet).origin],
+    })
+    stops.push(farcaster.close)
+    log(`farcaster ${farcaster.url} (Farcaster auth relay, development only)`)
     // Its own data folder (PORTHOLE_RECOVERY_DATA_DIR, default .recovery-data), never the
     // API's; its own mail (the same local catcher here) and its own checks of the user.
     moveLegacyRecoveryKey(log)

@@ -7,3 +7,5 @@
  * same module dynamically.
  */
 export { createCalls } from './internal/calls.js'
+export { frameCheck } from './internal/frameCheck.js'
+export { startChains } from './internal/startChains.js'

@@ -24,7 +24,6 @@ import {
 import type { Calls } from './internal/calls.js'
 import { mountDialog } from './internal/dialog.js'
 import { createEmitter } from './internal/emitter.js'
-import { discoverInjected } from './internal/injected.js'
 import { loadChains } from './internal/loadChains.js'
 import { announceProvider as announce, createProvider, eventPrefix } from './internal/provider.js'
 import type {
@@ -52,6 +51,9 @@ const scriptUrl = currentScript?.src
  */
 export function createPorthole(options: PortholeOptions = {}): Porthole {
   const { projectId = '', metadata, modalUrl, announceProvider, ...rest } = options
+  // Spec §5: AppKit's older sign-in option and `siwx` do not mix.
+  if (rest.siwx && (rest as { siweConfig?: unknown }).siweConfig)
+    throw new Error('Cannot set both `siweConfig` and `siwx` options')
   const base = new URL(modalUrl ?? scriptUrl ?? location.href)
   const events = createEmitter()
   let state: PortholeState = {
@@ -65,6 +67,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     view: null,
     error: null,
     connections: [],
+    session: null,
   }
   let channel: ModalChannel | undefined
   let fatal: ProviderRpcError | undefined
@@ -74,8 +77,11 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   let waiters: [(c: ModalChannel) => void, (e: unknown) => void][] = []
 
   const setState = (next: PortholeState) => {
+    const signed = next.session?.signature !== state.session?.signature
     state = next
     events.emit('state', next)
+    // The host hears of every new (or ended) wallet sign-in.
+    if (signed) events.emit('session', next.session)
   }
   const ready = async (): Promise<ModalChannel> => {
     if (fatal) throw fatal
@@ -132,27 +138,18 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     void close()
   })
 
-  // Injected wallets: EIP-6963 here (listed before the first click); calls, and Wallet Standard
-  // (Solana, Bitcoin) discovery, in sdk-chains.js, loaded at once when the page has Solana or
-  // Bitcoin networks, else on the first call.
-  const sendInjected = () =>
-    channel?.emit('injectedProviders', {
-      providers: [...injected.list(), ...(calls?.list() ?? [])],
-    })
-  const injected = discoverInjected(sendInjected)
+  // Injected wallets (EIP-6963, window.ethereum, Wallet Standard) are found, and every call
+  // runs, in sdk-chains.js: loaded at once, beside the modal frame, so wallets are listed
+  // before the first click and sdk.js stays within its budget.
+  const sendInjected = () => channel?.emit('injectedProviders', { providers: calls?.list() ?? [] })
   let calls: Calls | undefined
   let loading: Promise<Calls> | undefined
   const load = () =>
     (loading ??= loadChains(scriptUrl ?? base).then(
       (chains) =>
-        (calls = chains.createCalls({
-          porthole: instance,
-          evm: injected,
-          ready,
-          onChange: sendInjected,
-        })),
+        (calls = chains.startChains({ porthole: instance, ready, onChange: sendInjected })),
     ))
-  if (/solana|bip122/.test(JSON.stringify(rest.networks))) void load()
+  void load().then(sendInjected, () => {})
 
   const providers: Partial<Record<ProviderNamespace, EIP1193Provider>> = {}
   const providerOf = (namespace: ProviderNamespace) =>
@@ -165,12 +162,11 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   let seenReady = false
   const diagnose = async () => {
     if (seenReady || fatal) return
-    const reason = await fetch(new URL(`/frame-check${src.search}`, base))
-      .then((response) => response.json())
-      .then((answer) => answer.reason)
-      .catch(() => {})
-    if (!seenReady)
-      fail(new UnauthorizedError(reason || 'Network Error - Could not load the modal'))
+    // The reason comes from the server; its reader is in sdk-chains.js (a failure path).
+    const reason = await loadChains(scriptUrl ?? base)
+      .then((chains) => chains.frameCheck(new URL(`/frame-check${src.search}`, base)))
+      .catch(() => 'Network Error - Could not load the modal')
+    if (!seenReady) fail(new UnauthorizedError(reason))
   }
   const loadTimer = setTimeout(diagnose, TIMEOUTS.iframeLoad)
   dialog.frame.addEventListener('load', () => setTimeout(diagnose, 3000))
@@ -254,6 +250,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
       await (await ready()).request('switchNetwork', { network })
     },
     getState: () => state,
+    getSession: () => state.session,
     subscribe: (listener) => instance.on('state', listener as never),
     getProvider(namespace) {
       if (!/^(?:eip155|solana|bip122)$/.test(namespace))
@@ -270,7 +267,6 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     destroy() {
       clearTimeout(loadTimer)
       stop()
-      injected.stop()
       loading?.then(
         (c) => c.stop(),
         () => {},

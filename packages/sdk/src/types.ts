@@ -51,6 +51,20 @@ export type PortholeOptions = {
   modalUrl?: string | undefined
   /** Announce the provider with EIP-6963 so wagmi, viem and ethers find it (default true). */
   announceProvider?: boolean | undefined
+  /**
+   * Sign in with the wallet (SIWX): after connecting, the user signs an EIP-4361 message (CAIP-122
+   * on Solana) for this site; `required` keeps them from using the app unsigned. The session:
+   * {@link Porthole.getSession}. Script tag: `data-siwx="required"` or `"optional"`.
+   */
+  siwx?: { required: boolean; statement?: string } | 'required' | 'optional' | undefined
+}
+
+/** A wallet sign-in: the signed message and its signature, for your server to verify. */
+export type SiwxSession = {
+  address: string
+  caipNetworkId: string
+  message: string
+  signature: string
 }
 
 /** What {@link Porthole.connect} resolves with. */
@@ -111,6 +125,13 @@ export type Porthole = {
    */
   getState(): PortholeState
   /**
+   * The wallet sign-in (SIWX) of the active account and network, or null; `on('session')`
+   * hears each new one (null when it ends). Verify it on your server (README: "Sign in with the
+   * wallet").
+   * @example const session = porthole.getSession()
+   */
+  getSession(): SiwxSession | null
+  /**
    * Calls `listener` on every state change; returns an unsubscribe function.
    * @example const off = porthole.subscribe((state) => render(state.address))
    */
@@ -124,7 +145,8 @@ export type Porthole = {
    */
   getProvider(namespace: ProviderNamespace): EIP1193Provider
   /**
-   * Listens to an instance event (`'state'`, and `'display_uri'` once WalletConnect lands).
+   * Listens to an instance event: `'state'`, `'session'` (a wallet sign-in made or ended),
+   * `'display_uri'`, and the EIP-1193 provider's events.
    * @example porthole.on('state', (state) => console.log(state.status))
    */
   on(event: string, listener: (...args: unknown[]) => void): () => void

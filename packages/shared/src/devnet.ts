@@ -1,6 +1,6 @@
 /**
  * The local devnets' fixed contracts: every address is what dev account 0's nonces give on a
- * fresh chain, the same on both devnets. `@porthole/devnet` deploys them; the API's defaults
+ * fresh chain (the Farcaster IdRegistry: its own deployer's nonce 0), the same on both devnets. `@porthole/devnet` deploys them; the API's defaults
  * (known tokens, spam list, NFT metadata) name them.
  */
 
@@ -50,5 +50,53 @@ export const DEVNET_COLLECTIONS = [
     symbol: 'RWD',
     address: '0x322813Fd9A801c5507c9de605d63CEA4f2CE6c44',
     spam: true,
+  },
+] as const
+
+/**
+ * Who deploys the devnets' IdRegistry: a key of its own (not a dev account), so the registry
+ * lands at its nonce 0 on every devnet whatever else happened there. Public: devnet only.
+ */
+export const FARCASTER_ID_REGISTRY_DEPLOYER = {
+  privateKey: '0x4e2215213b12d822cd039410ed7a5140a2dd7e6e3f9ebfa3f97547b19f2fca43',
+  address: '0xD4C0ca982337EFE6F05cB4D04E02a80A0E3Bc292',
+} as const
+
+/**
+ * The IdRegistry of the local devnets (both chains): the deployer's nonce 0.
+ *
+ * @example
+ * await client.readContract({ address: FARCASTER_ID_REGISTRY, abi: idRegistryReadAbi, functionName: 'custodyOf', args: [fid] })
+ */
+export const FARCASTER_ID_REGISTRY = '0x3eC65bfD8DeF6f6ca505a92d4BD141c8cDd05543' as const
+
+/** The network whose IdRegistry the local stack checks (the first devnet). */
+export const FARCASTER_DEVNET_NETWORK = 'eip155:31337' as const
+
+/**
+ * The IdRegistry functions a relying party (`custodyOf`, `idOf`, as on Farcaster's own registry)
+ * and the test client (`register`, the devnet stand-in's) use.
+ */
+export const idRegistryReadAbi = [
+  {
+    type: 'function',
+    name: 'custodyOf',
+    stateMutability: 'view',
+    inputs: [{ name: 'fid', type: 'uint256' }],
+    outputs: [{ name: '', type: 'address' }],
+  },
+  {
+    type: 'function',
+    name: 'idOf',
+    stateMutability: 'view',
+    inputs: [{ name: 'owner', type: 'address' }],
+    outputs: [{ name: '', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'register',
+    stateMutability: 'nonpayable',
+    inputs: [{ name: 'fid', type: 'uint256' }],
+    outputs: [{ name: '', type: 'uint256' }],
   },
 ] as const

@@ -16,6 +16,8 @@ export const DEFAULT_ENDPOINTS = {
   smtp: 'smtp://127.0.0.1:2525',
   oidc: 'http://127.0.0.1:4600',
   recovery: 'http://127.0.0.1:4700',
+  // The Farcaster auth relay stand-in (Sign In With Farcaster channels).
+  farcaster: 'http://127.0.0.1:4800',
   devnet: 'http://127.0.0.1:8545',
   devnetB: 'http://127.0.0.1:8546',
   // JSON-RPC over HTTP; subscriptions on the next port (8900), as Solana's tools expect.
@@ -38,6 +40,7 @@ export const ENDPOINT_ENV: Record<Endpoint, string> = {
   smtp: 'PORTHOLE_SMTP_URL',
   oidc: 'PORTHOLE_OIDC_URL',
   recovery: 'PORTHOLE_RECOVERY_URL',
+  farcaster: 'PORTHOLE_FARCASTER_URL',
   devnet: 'PORTHOLE_DEVNET_RPC',
   devnetB: 'PORTHOLE_DEVNET_B_RPC',
   solana: 'PORTHOLE_SOLANA_RPC',

@@ -1,5 +1,6 @@
 /**
- * Porthole admin CLI: `npm run admin -- project create|allow|deny|list …` (see `USAGE`).
+ * Porthole admin CLI: `npm run admin -- project create|allow|deny|list|recovery|feature …`
+ * (see `USAGE`).
  * Exit code 0 on success, 1 with a message on stderr otherwise.
  */
 import { runAdmin } from './runAdmin.js'

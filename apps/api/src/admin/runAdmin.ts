@@ -14,6 +14,7 @@ import {
   ProjectNotFoundError,
 } from '../projects/Project.js'
 import { setProjectFeatures } from '../projects/setProjectFeatures.js'
+import { parseFeatureChange, projectFeature } from './projectFeature.js'
 
 /** Usage text of the admin CLI. */
 export const USAGE = `Usage: npm run admin -- <command>
@@ -32,6 +33,11 @@ Commands:
       recovery key service checks the user by e-mail or identity provider; its operator and the
       API's together could recover a wallet, neither alone) or user (the user's own passkey;
       nobody else can, and a lost passkey with no device left loses the wallet).
+  project feature <projectId> [<feature> <on|off|default|providers>]
+      Turn a remote feature (GET /appkit/v1/config) on or off for a project, or back to its
+      default; without a feature, list them. Features: email, socials, activity, multiWallet,
+      swaps, onramp, analytics; socials, swaps and onramp also take a comma list of providers
+      (e.g. socials google,github). A running stack applies it within a second, no restart.
 
 Origins are scheme://host[:port]; "*." may lead the host (any subdomain) and ":*" stands for
 any port, e.g. https://*.example.com or http://localhost:*.
@@ -134,6 +140,19 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
           features: { ...project.features, recovery: parsed.data },
         })
         stdout(`Project ${projectId} now recovers wallets: ${parsed.data}`)
+        return 0
+      }
+      case 'feature': {
+        noOptions(values, 'project feature')
+        if (rest.length !== 1 && rest.length !== 3)
+          throw new UsageError(
+            'project feature needs <projectId> [<feature> <on|off|default|providers>]',
+          )
+        const [projectId, name, setting] = rest as [string, string?, string?]
+        const parsed = name === undefined ? undefined : parseFeatureChange(name, setting as string)
+        if (parsed && 'error' in parsed) throw new UsageError(parsed.error)
+        const lines = await projectFeature(await open(), { projectId, change: parsed?.change })
+        for (const line of lines) stdout(line)
         return 0
       }
       case 'list': {

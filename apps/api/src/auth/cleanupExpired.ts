@@ -27,7 +27,12 @@ export function createCleanup(
   let running: Promise<void> | undefined
   const run = async () => {
     const now = Date.now()
-    for (const table of ['auth_sessions', 'auth_social_states', 'auth_social_results'])
+    for (const table of [
+      'auth_sessions',
+      'auth_social_states',
+      'auth_social_results',
+      'auth_farcaster_logins',
+    ])
       await db.execute(`DELETE FROM ${table} WHERE expires_at <= ?`, [now])
     await db.execute(
       `DELETE FROM auth_codes

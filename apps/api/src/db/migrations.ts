@@ -291,6 +291,76 @@ export const migrations: readonly Migration[] = [
        WHERE expires_at > created_at + 86400000`,
     ],
   },
+  {
+    version: 6,
+    name: 'wallet sign-in (SIWX): single-use nonces, sessions per address and network',
+    statements: [
+      `CREATE TABLE siwx_nonces (
+        nonce TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        used_at BIGINT
+      )`,
+      // token_hash: sha256 of the bearer token the modal keeps; the token itself is not stored.
+      `CREATE TABLE siwx_sessions (
+        token_hash TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        address TEXT NOT NULL,
+        caip_network_id TEXT NOT NULL,
+        message TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        revoked_at BIGINT
+      )`,
+      'CREATE INDEX siwx_sessions_by_signature ON siwx_sessions (project_id, signature)',
+    ],
+  },
+  {
+    version: 7,
+    name: 'names: a registry of names and their addresses by coin type',
+    statements: [
+      // One registry for the service (names are unique across projects); project_id says
+      // where a name was registered. name is lower case with its suffix; the signed message
+      // and its signature are kept as the proof.
+      `CREATE TABLE profile_names (
+        name TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        attributes TEXT NOT NULL DEFAULT '{}',
+        message TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        registered_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      )`,
+      // Addresses by ENSIP-11 coin type; address is lower case.
+      `CREATE TABLE profile_addresses (
+        name TEXT NOT NULL REFERENCES profile_names (name) ON DELETE CASCADE,
+        coin_type BIGINT NOT NULL,
+        address TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (name, coin_type)
+      )`,
+      'CREATE INDEX profile_addresses_address ON profile_addresses (address)',
+    ],
+  },
+  {
+    version: 8,
+    name: 'Farcaster login: Sign In With Farcaster channels under way',
+    statements: [
+      // One row per login under way: the relay channel (its token is the relay's bearer secret)
+      // and the nonce the message must carry (the wallet frame's key). login_hash is the sha256
+      // of the id the frame polls with. Used up when the sign-in completes.
+      `CREATE TABLE auth_farcaster_logins (
+        login_hash TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        device_id TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        channel_token TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      )`,
+      'CREATE INDEX auth_farcaster_logins_expiry ON auth_farcaster_logins (expires_at)',
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

@@ -10,6 +10,7 @@ import {
   RPC_NOT_ALLOWED,
   type SocialProvider,
   UserRejectedRequestError,
+  type VerifyDevice,
 } from '@porthole/protocol'
 import type { ChainNamespace } from '@porthole/shared'
 import type { Connector, ConnectorAccount } from '../connectors/types.js'
@@ -190,6 +191,18 @@ async function finish(silent: boolean): Promise<void> {
 }
 
 /**
+ * Ends a social or Farcaster sign-in with the wallet frame's answer: connected, or the device
+ * step it names first (its view finishes with `waitForDevice`).
+ *
+ * @example
+ * await completeLogin(await walletRequest('connectFarcaster', {}))
+ */
+export async function completeLogin(answer: VerifyDevice | EmbeddedUser): Promise<void> {
+  if (!('action' in answer)) return connected(answer, false)
+  Modal.push({ view: 'EmailVerifyDevice', email: null, method: answer.method })
+}
+
+/**
  * Opens the social-login popup. Must run synchronously inside the click (browsers block popups
  * opened later); the returned promise settles when the login ends. A closed popup is noticed
  * by polling every second: 'Popup closed'.
@@ -223,10 +236,7 @@ export function socialLogin(provider: SocialProvider): Promise<void> {
       if (data?.type !== 'porthole:social-result' || typeof data.resultUri !== 'string') return
       clearInterval(poll)
       walletRequest('connectSocial', { uri: data.resultUri })
-        .then((answer) => {
-          if (!('action' in answer)) return connected(answer, false)
-          Modal.push({ view: 'EmailVerifyDevice', email: null, method: answer.method })
-        })
+        .then(completeLogin)
         .then(() => end(), end)
     }
     const poll = setInterval(() => {

@@ -55,12 +55,14 @@ describe('configuration from the host', () => {
     expect(warnings).toEqual(['Unknown networks ignored: eip155:404404'])
   })
 
-  test('an invalid configuration is ignored with a warning, never thrown', () => {
-    const { config, warnings } = resolveConfig(
-      hello({ networks: 'eip155:1', themeMode: 'blue' }),
+  test('invalid options are refused by name, never thrown; the valid ones still apply', () => {
+    const { config, errors } = resolveConfig(
+      hello({ networks: 'eip155:1', themeMode: 'blue', enableNetworkSwitch: false }),
       false,
     )
     expect(config.themeMode).toBe('dark')
-    expect(warnings[0]).toMatch(/^Invalid configuration ignored/)
+    expect(config.enableNetworkSwitch).toBe(false)
+    expect(errors[0]).toMatch(/^Invalid option "networks" ignored/)
+    expect(errors[1]).toMatch(/^Invalid option "themeMode" ignored/)
   })
 })

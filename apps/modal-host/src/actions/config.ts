@@ -2,11 +2,18 @@
  * Turns the host's `hello` into the modal's configuration: validated, defaults applied,
  * networks resolved (spec §3 "Configuration options", §9 defaults).
  */
-import { type HelloMessage, Metadata, ModalConfig } from '@porthole/protocol'
+import { type HelloMessage, Metadata, type RemoteFeatures } from '@porthole/protocol'
 import { resolveNetworks } from '@porthole/shared'
+import { checkAccountTypes } from '../rules/accountTypes.js'
+import { readOptions } from '../rules/configOptions.js'
+import { fromCustomWallet } from '../rules/customWallets.js'
+import { mergeFeatures } from '../rules/features.js'
+import { siwxOption } from '../rules/siwxOption.js'
+import { DEFAULT_SOCIALS } from '../rules/socials.js'
 import { DEFAULT_CONFIG } from '../store/defaults.js'
 import { store } from '../store/store.js'
 import type { ResolvedConfig } from '../store/types.js'
+import { currentRemoteFeatures } from './remoteFeatures.js'
 
 const THEME_VARIABLE = /^--(?:ph|w3m)-[a-z0-9-]{1,48}$/
 
@@ -18,32 +25,44 @@ export function detectMobile(): boolean {
 }
 
 /**
- * Resolves a `hello` into configuration; problems are returned as warnings, never thrown.
+ * Resolves a `hello` into configuration, merged with the project's remote features (`remote`;
+ * null: the spec's defaults). Problems are returned, never thrown: `errors` name each option
+ * refused (unknown, invalid, or not available yet), `warnings` the rest.
  *
  * @example
- * const { config, warnings } = resolveConfig(hello)
+ * const { config, errors, warnings } = resolveConfig(hello, false, remote)
  */
 export function resolveConfig(
   hello: HelloMessage,
   isMobile = detectMobile(),
+  remote: RemoteFeatures | null = null,
 ): {
   config: ResolvedConfig
+  errors: string[]
   warnings: string[]
 } {
   const warnings: string[] = []
-  const parsed = ModalConfig.safeParse(hello.config ?? { networks: [] })
-  if (!parsed.success)
-    warnings.push(`Invalid configuration ignored: ${parsed.error.issues[0]?.message}`)
-  const options = parsed.success ? parsed.data : { networks: [] }
+  const { options, errors } = readOptions(hello.config ?? { networks: [] })
   const metadata = Metadata.safeParse(hello.metadata)
   const { networks, unknown } = resolveNetworks(
     options.networks.length ? options.networks : ['eip155:1'],
   )
   if (unknown.length) warnings.push(`Unknown networks ignored: ${unknown.join(', ')}`)
-  const features = options.features ?? {}
+  const merged = mergeFeatures({
+    features: options.features ?? {},
+    remoteFeatures: options.remoteFeatures ?? {},
+    remote,
+    defaults: DEFAULT_CONFIG.features,
+    offeredSocials: DEFAULT_SOCIALS,
+    hasLegalLinks: !!(options.termsConditionsUrl || options.privacyPolicyUrl),
+  })
+  errors.push(...merged.errors, ...checkAccountTypes(options.defaultAccountTypes))
+  warnings.push(...merged.warnings)
   const themeVariables: Record<string, string | number> = {}
   for (const [key, value] of Object.entries(options.themeVariables ?? {}))
     if (THEME_VARIABLE.test(key)) themeVariables[key.replace(/^--w3m-/, '--ph-')] = value
+    else
+      errors.push(`Option "themeVariables": "${key}" is not a --ph-* or --w3m-* variable; ignored`)
   const config: ResolvedConfig = {
     ...DEFAULT_CONFIG,
     projectId: hello.projectId,
@@ -52,31 +71,20 @@ export function resolveConfig(
     defaultNetwork: networks.find((n) => n.caipNetworkId === options.defaultNetwork) ?? networks[0],
     themeMode: options.themeMode ?? 'dark',
     themeVariables,
-    features: {
-      ...DEFAULT_CONFIG.features,
-      ...(features.allWallets === undefined ? {} : { allWallets: features.allWallets }),
-      ...(features.analytics === undefined ? {} : { analytics: features.analytics }),
-      ...(features.send === undefined ? {} : { send: features.send }),
-      ...(features.history === undefined ? {} : { history: features.history }),
-      ...(features.legalCheckbox === undefined ? {} : { legalCheckbox: features.legalCheckbox }),
-      ...(features.collapseWallets === undefined
-        ? {}
-        : { collapseWallets: features.collapseWallets }),
-      ...(features.connectMethodsOrder
-        ? { connectMethodsOrder: features.connectMethodsOrder }
-        : {}),
-    },
+    features: merged.features,
     featuredWalletIds: options.featuredWalletIds ?? [],
     includeWalletIds: options.includeWalletIds ?? [],
     excludeWalletIds: options.excludeWalletIds ?? [],
+    customWallets: (options.customWallets ?? []).map(fromCustomWallet),
     termsConditionsUrl: options.termsConditionsUrl,
     privacyPolicyUrl: options.privacyPolicyUrl,
     enableNetworkSwitch: options.enableNetworkSwitch ?? true,
     allowUnsupportedChain: options.allowUnsupportedChain ?? false,
     debug: options.debug ?? false,
     isMobile,
+    siwx: siwxOption(options.siwx),
   }
-  return { config, warnings }
+  return { config, errors, warnings }
 }
 
 /**
@@ -87,7 +95,8 @@ export function resolveConfig(
  * applyHello(hello)
  */
 export function applyHello(hello: HelloMessage): ResolvedConfig {
-  const { config, warnings } = resolveConfig(hello)
+  const { config, errors, warnings } = resolveConfig(hello, detectMobile(), currentRemoteFeatures())
+  for (const error of errors) console.error(`[porthole] ${error}`)
   for (const warning of warnings) console.warn(`[porthole] ${warning}`)
   // Hydrated from the persisted slice before this runs.
   const persisted = store.getState().activeNetworkId

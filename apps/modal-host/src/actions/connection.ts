@@ -9,11 +9,14 @@ import { type ConnectorInfo, type ConnectResult, DisconnectedError } from '@port
 import type { ChainNamespace } from '@porthole/shared'
 import { getAddress } from 'viem'
 import type { Connector, ConnectorAccount, ConnectorEvent } from '../connectors/types.js'
+import { hasAdapters } from '../rules/adapters.js'
+import { ALERTS, sessionExpired } from '../rules/alerts.js'
 import { shouldShowUnsupportedChain } from '../rules/unsupportedChain.js'
 import { sameConnection } from '../store/persist.js'
 import { initialSendState } from '../store/sendState.js'
 import { initialState, store } from '../store/store.js'
 import type { Connection, LiveConnection, ModalState } from '../store/types.js'
+import { raiseAlert } from './alerts.js'
 import * as Balance from './balance.js'
 import * as Modal from './modal.js'
 import * as Waiters from './waiters.js'
@@ -136,7 +139,7 @@ export function unsupported(): boolean {
     supportedNetworkIds: config.networks.map((n) => n.caipNetworkId),
     enableNetworkSwitch: config.enableNetworkSwitch,
     allowUnsupportedChain: config.allowUnsupportedChain,
-    basic: false,
+    basic: !hasAdapters(config.networks),
   })
 }
 
@@ -195,18 +198,36 @@ export function setConnected(
       ),
     }
   })
-  settleWaiters()
+  const signIn = signInGate()
+  if (signIn !== 'required') settleConnectWaiters()
   void Balance.refresh()
   if (unsupported()) store.setState({ open: true, history: [{ view: 'UnsupportedChain' }] })
-  else if (!options.silent) {
+  else if (!options.silent && signIn === 'none') {
     store.setState({ connectNamespace: null })
     Modal.close()
   }
 }
 
-/** Resolves the `connect()` calls the new state satisfies. */
-function settleWaiters(): void {
+/**
+ * Resolves the `connect()` calls the state satisfies (after a connection, or once the wallet
+ * sign-in that held them back is done).
+ */
+export function settleConnectWaiters(): void {
   Waiters.settle((namespace) => connectResult(namespace))
+}
+
+/** Whether the new connection must sign in first (SIWX): none, optional or required. */
+let signInGate: () => 'none' | 'optional' | 'required' = () => 'none'
+
+/**
+ * Lets wallet sign-in hold a connection's `connect()` answer and the modal open (`actions/
+ * siwx.ts`, which imports this module, not the other way round).
+ *
+ * @example
+ * setSignInGate(() => (needsSignIn() ? 'required' : 'none'))
+ */
+export function setSignInGate(gate: () => 'none' | 'optional' | 'required'): void {
+  signInGate = gate
 }
 
 /**
@@ -256,6 +277,8 @@ export async function restoreSession(): Promise<void> {
         const accounts = (await connector.getAccounts()).filter((a) =>
           saved.some((s) => s.namespace === a.namespace),
         )
+        // A server or WalletConnect session that ended meanwhile (spec §8 'Session Expired').
+        if (sessionExpired(first.connector.type, accounts.length)) raiseAlert(ALERTS.sessionExpired)
         setConnected(connector, accounts, { silent: true })
       } catch {}
       // Whatever did not come back is dropped.

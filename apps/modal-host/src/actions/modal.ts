@@ -7,6 +7,7 @@
  */
 import type { OpenableView } from '@porthole/protocol'
 import { UserRejectedRequestError } from '@porthole/protocol'
+import { hasAdapters } from '../rules/adapters.js'
 import { backTarget } from '../rules/backTarget.js'
 import { openingScreen } from '../rules/openingScreen.js'
 import { store } from '../store/store.js'
@@ -52,7 +53,7 @@ function nextScreen(requested: OpenableView | undefined): Screen {
   return openingScreen({
     requested,
     connected: connection.status === 'connected',
-    hasAdapters: true,
+    hasAdapters: hasAdapters(config.networks),
     isMobile: config.isMobile,
   })
 }
@@ -82,9 +83,21 @@ export function onClose(listener: () => void): void {
   closeListeners.push(listener)
 }
 
+let closableRule: () => boolean = () => true
+
 /** Whether the user may close the modal now (spec §2: not on sign/approve while sign-in is required). */
 export function closable(): boolean {
-  return true
+  return closableRule()
+}
+
+/**
+ * Sets the rule {@link closable} follows (wallet sign-in's, `actions/siwx.ts`).
+ *
+ * @example
+ * setClosable(() => !blocksClose())
+ */
+export function setClosable(rule: () => boolean): void {
+  closableRule = rule
 }
 
 /**

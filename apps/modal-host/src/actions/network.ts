@@ -5,9 +5,11 @@
  */
 import { BaseError, type NetworkInput } from '@porthole/protocol'
 import { type ChainNamespace, type Network, resolveNetwork } from '@porthole/shared'
+import { ALERTS } from '../rules/alerts.js'
 import { networkSwitchView } from '../rules/networkSwitchView.js'
 import { initialSendState } from '../store/sendState.js'
 import { store } from '../store/store.js'
+import { raiseAlert } from './alerts.js'
 import { track } from './analytics.js'
 import * as Balance from './balance.js'
 import * as Connection from './connection.js'
@@ -110,7 +112,14 @@ export async function switchNetwork(
   input: string | NetworkInput,
   options: { requireConfirmation?: boolean } = {},
 ): Promise<void> {
-  const network = findNetwork(input)
+  let network: Network
+  try {
+    network = findNetwork(input)
+  } catch (error) {
+    // Spec §8: a switch to a network the dapp did not configure shows 'Network Not Found'.
+    raiseAlert(ALERTS.networkNotFound)
+    throw error
+  }
   const { connection, connections, activeNetworkId, open } = store.getState()
   const isConnected = connection.status === 'connected'
   const choice = networkSwitchView({

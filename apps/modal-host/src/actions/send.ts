@@ -6,6 +6,7 @@
  */
 import type { BalanceEntry } from '@porthole/shared'
 import { chainClient, waitForTransactionReceipt } from '../chain/client.js'
+import { isNameLike } from '../rules/names.js'
 import { type PrepareSendReturnType, prepareSend } from '../rules/send.js'
 import { initialSendState } from '../store/sendState.js'
 import { store } from '../store/store.js'
@@ -13,6 +14,7 @@ import { track } from './analytics.js'
 import * as Balance from './balance.js'
 import { connectorRequest } from './connection.js'
 import * as Modal from './modal.js'
+import { resolvedProfile, resolveNameAddress } from './names.js'
 import { refreshTokens } from './tokens.js'
 
 /** Sets a field of the send state. */
@@ -35,7 +37,7 @@ export function setSendAmount(amount: string): void {
   update({ sendTokenAmount: amount })
 }
 
-/** Sets the receiver as typed (an address; names arrive with the names issue). */
+/** Sets the receiver as typed (an address, or a name resolved at the preview). */
 export function setSendReceiver(receiver: string): void {
   update({ receiverAddress: receiver, receiverProfileName: null, receiverProfileImageUrl: null })
 }
@@ -48,20 +50,31 @@ export function resetSend(): void {
 /**
  * Checks the send state by every rule and builds its transaction; throws the spec's errors
  * ('An amount and receiver address are required', 'A token is required', 'Unsupported chain',
- * and the amount and receiver checks).
+ * and the amount and receiver checks). A receiver typed as a name is looked up in the name
+ * registry on the active network; its name and avatar become the receiver's profile.
  *
  * @example
  * const { request } = await previewSend()
  */
-export function previewSend(): Promise<PrepareSendReturnType> {
+export async function previewSend(): Promise<PrepareSendReturnType> {
   const { connection, send } = store.getState()
-  return prepareSend({
+  const receiver = send.receiverAddress ?? ''
+  const prepared = await prepareSend({
     caipNetworkId: connection.caipNetworkId,
     token: send.token,
     amount: send.sendTokenAmount,
-    receiver: send.receiverAddress,
+    receiver,
     from: (connection.address ?? '0x') as `0x${string}`,
+    resolveName: isNameLike(receiver) ? resolveNameAddress : undefined,
   })
+  // The receiver's profile (spec §3 Send state), unless the receiver changed meanwhile.
+  const profile = prepared.receiver.name ? resolvedProfile(prepared.receiver.name) : undefined
+  if (store.getState().send.receiverAddress === send.receiverAddress)
+    update({
+      receiverProfileName: profile?.name ?? null,
+      receiverProfileImageUrl: profile?.attributes.avatar ?? null,
+    })
+  return prepared
 }
 
 /**

@@ -2,6 +2,7 @@
  * The modal's API calls (spec §7 "Wallet provider configuration service"), with failures
  * mapped to the spec's alerts.
  */
+import { RemoteFeatures } from '@porthole/protocol'
 import { createHttpClient, type HttpClient, HttpError } from '@porthole/shared'
 import type { CatalogueWallet } from '../rules/walletLists.js'
 import { SDK_TYPE, SDK_VERSION } from '../runtime.js'
@@ -35,6 +36,22 @@ export async function getAllowedOrigins(): Promise<string[]> {
     '/projects/v1/origins',
   )
   return Array.isArray(allowedOrigins) ? allowedOrigins.filter((o) => typeof o === 'string') : []
+}
+
+/**
+ * `/appkit/v1/config`: the project's remote features (spec §7), validated; keys that fail
+ * their schema are left out (the spec's defaults apply to them).
+ */
+export async function getRemoteFeatures(): Promise<RemoteFeatures> {
+  const { features } = await client().get<{ features?: unknown }>('/appkit/v1/config')
+  const out: Record<string, unknown> = {}
+  if (features && typeof features === 'object')
+    for (const [key, value] of Object.entries(features)) {
+      const schema = RemoteFeatures.shape[key as keyof typeof RemoteFeatures.shape]
+      const parsed = schema?.safeParse(value)
+      if (parsed?.success) out[key] = parsed.data
+    }
+  return out as RemoteFeatures
 }
 
 /** Parameters of {@link getWallets}. */

@@ -75,6 +75,7 @@ export function useConnectSections(): { sections: WalletSection[]; count: number
       recent: recent.filter(offered).map(join),
       injected,
       featured: catalogue.featured.map((w) => fromCatalogue(w, shown)).filter(offered),
+      custom: config.customWallets,
       recommended: catalogue.wallets.map((w) => fromCatalogue(w, shown)).filter(offered),
       excludedIds: config.excludeWalletIds,
     })

@@ -14,6 +14,7 @@ const base: PortholeState = {
   view: null,
   error: null,
   connections: [],
+  session: null,
 }
 const connected = (address: string, chainId: number): PortholeState => ({
   ...base,

@@ -59,7 +59,30 @@ export function toPortholeState(state: ModalState): PortholeState {
       caipAddress: `${c.caipNetworkId}:${c.address}`,
       active: activeConnection(state, c.namespace) === c,
     })),
+    session: sessionOf(state, connected ? connection : null),
   }
+}
+
+/** The wallet sign-in of the active account on its network, as the host sees it. */
+function sessionOf(
+  state: ModalState,
+  connection: ModalState['connection'] | null,
+): PortholeState['session'] {
+  const found =
+    connection?.address &&
+    state.siwxSessions.find(
+      (s) =>
+        s.address.toLowerCase() === connection.address?.toLowerCase() &&
+        s.caipNetworkId === connection.caipNetworkId,
+    )
+  return found
+    ? {
+        address: found.address,
+        caipNetworkId: found.caipNetworkId,
+        message: found.message,
+        signature: found.signature,
+      }
+    : null
 }
 
 /** A namespace's active account and chain as the dapp sees them. */
@@ -139,5 +162,22 @@ export function attachHost(next: HostChannel): void {
     previous = state
   }
   unsubscribe = store.subscribe(push)
+  resend = () => {
+    lastState = ''
+    push()
+  }
   push()
+}
+
+let resend = () => {}
+
+/**
+ * Sends the state again even when unchanged: after the host hid the dialog for a close the
+ * modal refused (sign-in required), `open: true` shows it again.
+ *
+ * @example
+ * resendState()
+ */
+export function resendState(): void {
+  resend()
 }

@@ -1,17 +1,37 @@
 import { describe, expect, test } from 'vitest'
-import { authDisplayName, detectPlatform, visibleSocials } from './socials.js'
+import {
+  authDisplayName,
+  DEFAULT_SOCIALS,
+  detectPlatform,
+  socialName,
+  visibleSocials,
+} from './socials.js'
 
-const all = ['google', 'x', 'discord', 'apple', 'github', 'facebook']
+const all = ['google', 'x', 'farcaster', 'discord', 'apple', 'github', 'facebook']
 
 describe('Telegram social filtering (spec §5)', () => {
   test.each([
     [{ telegram: false, os: 'ios' as const }, all],
-    [{ telegram: true, os: 'ios' as const }, ['x', 'discord', 'apple', 'github', 'facebook']],
-    [{ telegram: true, os: 'mac' as const }, ['google', 'discord', 'apple', 'github', 'facebook']],
-    [{ telegram: true, os: 'android' as const }, ['google', 'discord', 'apple', 'github']],
+    [
+      { telegram: true, os: 'ios' as const },
+      ['x', 'farcaster', 'discord', 'apple', 'github', 'facebook'],
+    ],
+    [
+      { telegram: true, os: 'mac' as const },
+      ['google', 'farcaster', 'discord', 'apple', 'github', 'facebook'],
+    ],
+    [
+      { telegram: true, os: 'android' as const },
+      ['google', 'farcaster', 'discord', 'apple', 'github'],
+    ],
     [{ telegram: true, os: 'other' as const }, all],
   ])('%j', (platform, expected) => {
     expect(visibleSocials(all, platform)).toEqual(expected)
+  })
+
+  test('the default list is the spec’s, farcaster third', () => {
+    expect(DEFAULT_SOCIALS).toEqual(all)
+    expect(socialName('farcaster')).toBe('Farcaster')
   })
 
   test('unknown providers are dropped', () => {
@@ -35,6 +55,7 @@ describe('auth display name (spec §5)', () => {
     [{ socialProvider: 'discord' as const, userName: 'ada0', email: null }, 'ada'],
     [{ socialProvider: 'discord' as const, userName: 'ada1', email: null }, 'ada1'],
     [{ socialProvider: 'github' as const, userName: 'ada0', email: null }, 'ada0'],
+    [{ socialProvider: 'farcaster' as const, userName: 'dwr0', email: null }, 'dwr0'],
     [{ socialProvider: null, userName: null, email: 'short@example.com' }, 'short@example.com'],
     [
       {

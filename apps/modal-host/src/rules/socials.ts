@@ -1,10 +1,11 @@
-import type { EmbeddedUser, SocialProvider } from '@porthole/protocol'
+import type { EmbeddedUser, LoginProvider } from '@porthole/protocol'
 import { cutDisplay } from '@porthole/shared'
 
-/** The spec's default social list order (§9), without farcaster until it is supported. */
-export const DEFAULT_SOCIALS: readonly SocialProvider[] = [
+/** The spec's default social list, in its order (§9): the social providers and farcaster. */
+export const DEFAULT_SOCIALS: readonly LoginProvider[] = [
   'google',
   'x',
+  'farcaster',
   'discord',
   'apple',
   'github',
@@ -21,12 +22,12 @@ export type Platform = { telegram: boolean; os: 'ios' | 'android' | 'mac' | 'oth
  * @example
  * visibleSocials(['google', 'x'], { telegram: true, os: 'ios' }) // ['x']
  */
-export function visibleSocials(list: readonly string[], platform: Platform): SocialProvider[] {
-  const known = list.filter((s): s is SocialProvider =>
+export function visibleSocials(list: readonly string[], platform: Platform): LoginProvider[] {
+  const known = list.filter((s): s is LoginProvider =>
     (DEFAULT_SOCIALS as readonly string[]).includes(s),
   )
   if (!platform.telegram) return known
-  const removed: Record<Platform['os'], SocialProvider[]> = {
+  const removed: Record<Platform['os'], LoginProvider[]> = {
     ios: ['google'],
     mac: ['x'],
     android: ['facebook', 'x'],
@@ -68,7 +69,7 @@ export function authDisplayName(
 }
 
 /** The provider's display name. */
-export function socialName(provider: SocialProvider): string {
+export function socialName(provider: LoginProvider): string {
   return provider === 'x'
     ? 'X'
     : provider === 'github'

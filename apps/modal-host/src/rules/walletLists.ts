@@ -86,7 +86,7 @@ export function isInjectedHidden(
 
 /** A labelled group of the Connect view's wallet list. */
 export type WalletSection = {
-  type: 'recent' | 'injected' | 'featured' | 'recommended'
+  type: 'recent' | 'injected' | 'featured' | 'custom' | 'recommended'
   wallets: WalletEntry[]
 }
 
@@ -95,6 +95,8 @@ export type ConnectSectionsParameters = {
   recent: readonly WalletEntry[]
   injected: readonly WalletEntry[]
   featured: readonly WalletEntry[]
+  /** The dapp's own wallets (`customWallets`). */
+  custom?: readonly WalletEntry[]
   recommended: readonly WalletEntry[]
   excludedIds: readonly string[]
   /** How many recommended wallets to show at most (spec: recommended page 4). */
@@ -126,6 +128,7 @@ export function connectSections(parameters: ConnectSectionsParameters): WalletSe
     { type: 'recent', wallets: take(parameters.recent) },
     { type: 'injected', wallets: take(parameters.injected) },
     { type: 'featured', wallets: take(parameters.featured) },
+    { type: 'custom', wallets: take(parameters.custom ?? []) },
     {
       type: 'recommended',
       wallets: take(parameters.recommended, parameters.recommendedCount ?? 4),

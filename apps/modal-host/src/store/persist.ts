@@ -8,7 +8,7 @@
 import type { ChainNamespace } from '@porthole/shared'
 import type { PersistOptions, StateStorage } from 'zustand/middleware'
 import { createJSONStorage } from 'zustand/middleware'
-import type { LiveConnection, ModalState, WalletEntry } from './types.js'
+import type { LiveConnection, ModalState, SiwxSession, WalletEntry } from './types.js'
 
 export const STORAGE_KEY = 'porthole:modal'
 export const STORAGE_VERSION = 2
@@ -23,6 +23,8 @@ export type Persisted = {
   activeNamespace: ChainNamespace
   activeNetworkId: string | null
   disconnectedConnectorIds: string[]
+  /** Wallet sign-ins: kept across reloads (their tokens are checked with the API then). */
+  siwxSessions: SiwxSession[]
 }
 
 const EMPTY: Persisted = {
@@ -32,6 +34,7 @@ const EMPTY: Persisted = {
   activeNamespace: 'eip155',
   activeNetworkId: null,
   disconnectedConnectorIds: [],
+  siwxSessions: [],
 }
 
 /**
@@ -50,6 +53,7 @@ export function partialize(state: ModalState): Persisted {
     activeNamespace: state.activeNamespace,
     activeNetworkId: state.activeNetworkId,
     disconnectedConnectorIds: state.disconnectedConnectorIds,
+    siwxSessions: state.siwxSessions,
   }
 }
 
@@ -124,6 +128,15 @@ function clean(value: Persisted): Persisted {
       value.activeConnectorIds && typeof value.activeConnectorIds === 'object'
         ? value.activeConnectorIds
         : {},
+    siwxSessions: Array.isArray(value.siwxSessions)
+      ? value.siwxSessions.filter(
+          (x) =>
+            !!x &&
+            ['address', 'caipNetworkId', 'message', 'signature', 'token'].every(
+              (k) => typeof (x as Record<string, unknown>)[k] === 'string',
+            ),
+        )
+      : [],
   }
 }
 
@@ -140,6 +153,7 @@ export function merge(stored: unknown, current: ModalState): ModalState {
     ...(waiting ? { connection: { ...current.connection, status: 'connecting' as const } } : {}),
     recentWallets: p.recentWallets,
     disconnectedConnectorIds: p.disconnectedConnectorIds,
+    siwxSessions: p.siwxSessions ?? [],
     activeNetworkId: p.activeNetworkId ?? current.activeNetworkId,
     activeNamespace: p.activeNamespace,
     activeConnectorIds: { ...p.activeConnectorIds, ...current.activeConnectorIds },

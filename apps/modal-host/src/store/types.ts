@@ -65,12 +65,19 @@ export type Screen =
   | { view: 'EmailVerifyOtp'; email: string }
   | { view: 'EmailVerifyDevice'; email: string | null; method: DeviceStep }
   | { view: 'ConnectingSocial'; provider: SocialProvider }
+  /** Farcaster login: a QR code and link of the relay channel, until the user's app answers. */
+  | { view: 'ConnectingFarcaster' }
   | { view: 'UpdateEmailWallet'; stage: 'new' | 'primary' | 'secondary'; email: string }
   | { view: 'ApproveTransaction'; method: string }
   | { view: 'WalletSend' }
   | { view: 'WalletSendSelectToken' }
   | { view: 'WalletSendPreview' }
   | { view: 'ProfileWallets' }
+  /** `name` (with its suffix) and `error`: the last try, when registering failed (spec §2). */
+  | { view: 'RegisterAccountName'; name?: string; error?: string }
+  | { view: 'RegisterAccountNameSuccess'; name: string }
+  | { view: 'SIWXSignMessage' }
+  | { view: 'Receive' }
 
 /** A view name. */
 export type ViewName = Screen['view']
@@ -121,6 +128,16 @@ export type LiveConnection = {
   accounts?: BitcoinAccount[]
 }
 
+/** A wallet sign-in the modal keeps (spec §4 "Wallet sign-in"); `token` reads and revokes it. */
+export type SiwxSession = {
+  address: string
+  caipNetworkId: string
+  message: string
+  signature: string
+  expiresAt: number
+  token: string
+}
+
 /** Configuration after validation and defaults. */
 export type ResolvedConfig = {
   projectId: string
@@ -138,6 +155,7 @@ export type ResolvedConfig = {
       | 'collapseWallets'
       | 'analytics'
       | 'send'
+      | 'receive'
       | 'history'
     >
   > & {
@@ -147,12 +165,16 @@ export type ResolvedConfig = {
   featuredWalletIds: string[]
   includeWalletIds: string[]
   excludeWalletIds: string[]
+  /** The dapp's own wallets (`customWallets`), listed after the featured ones. */
+  customWallets: WalletEntry[]
   termsConditionsUrl: string | undefined
   privacyPolicyUrl: string | undefined
   enableNetworkSwitch: boolean
   allowUnsupportedChain: boolean
   debug: boolean
   isMobile: boolean
+  /** Sign in with the wallet (SIWX), or null when the host did not ask for it. */
+  siwx: { required: boolean; statement?: string | undefined } | null
 }
 
 /** A native balance reading. */
@@ -222,6 +244,8 @@ export type ModalState = {
   activeNamespace: ChainNamespace
   /** `connect({ namespace })` asked for this namespace: Connect lists only its wallets. */
   connectNamespace: ChainNamespace | null
+  /** Wallet sign-ins (SIWX) per address and network. */
+  siwxSessions: SiwxSession[]
   /** The network the modal is on (CAIP-2), connected or not. */
   activeNetworkId: string | null
   balance: Balance | null
@@ -234,6 +258,8 @@ export type ModalState = {
   lastEmailLoginAt: number | null
   /** The WalletConnect pairing URI on screen and when it was made. */
   walletConnectUri: { uri: string; createdAt: number } | null
+  /** The user ticked the terms checkbox (`features.legalCheckbox`) in this session. */
+  legalAccepted: boolean
   accountTab: AccountTab
   /** Names and avatars by lower-cased address (`/v1/identity`, 5 min). */
   identities: Cache<IdentityResponse>

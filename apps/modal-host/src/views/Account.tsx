@@ -11,7 +11,8 @@ import { t } from '../i18n/en.js'
 import { CACHE_DURATIONS } from '../rules/caches.js'
 import { authDisplayName } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
-import { AccountTabsView, WalletSendView } from './lazyViews.js'
+import { ChooseNameRow } from './ChooseNameRow.js'
+import { AccountTabsView, ReceiveView, WalletSendView } from './lazyViews.js'
 
 /** The active network's button (opens Networks), or an unknown-network state. */
 export function NetworkButton() {
@@ -46,6 +47,7 @@ export function Account() {
   const networks = useModal((s) => s.config.networks)
   const network = networks.find((n) => n.caipNetworkId === connection.caipNetworkId)
   const sendEnabled = useModal((s) => s.config.features.send)
+  const receivable = useModal((s) => s.config.features.receive) && !!connection.address
   // Spec §4: Send is EVM (native and ERC-20) and Solana (native) only.
   const sendable =
     sendEnabled && (network?.chainNamespace === 'eip155' || network?.chainNamespace === 'solana')
@@ -117,17 +119,30 @@ export function Account() {
         <span className="ph-balance" data-testid="account-balance">
           {shownBalance}
         </span>
-        {sendable ? (
+        {sendable || receivable ? (
           <div className="ph-actions">
-            <button
-              type="button"
-              className="ph-button"
-              data-variant="secondary"
-              onClick={() => Modal.push({ view: 'WalletSend' })}
-              onPointerEnter={() => void WalletSendView.preload().catch(() => {})}
-            >
-              <Icon name="send" size={16} /> {t('send')}
-            </button>
+            {receivable ? (
+              <button
+                type="button"
+                className="ph-button"
+                data-variant="secondary"
+                onClick={() => Modal.push({ view: 'Receive' })}
+                onPointerEnter={() => void ReceiveView.preload().catch(() => {})}
+              >
+                <Icon name="qr" size={16} /> {t('receive')}
+              </button>
+            ) : null}
+            {sendable ? (
+              <button
+                type="button"
+                className="ph-button"
+                data-variant="secondary"
+                onClick={() => Modal.push({ view: 'WalletSend' })}
+                onPointerEnter={() => void WalletSendView.preload().catch(() => {})}
+              >
+                <Icon name="send" size={16} /> {t('send')}
+              </button>
+            ) : null}
           </div>
         ) : null}
         {authUser && authDisplayName(authUser) ? (
@@ -155,6 +170,7 @@ export function Account() {
             </a>
           </li>
         ) : null}
+        <ChooseNameRow />
         {authUser?.email ? (
           <li>
             <button

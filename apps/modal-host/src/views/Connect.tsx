@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
 import * as WalletConnect from '../actions/walletconnect.js'
+import { CollapsibleWallets } from '../components/CollapsibleWallets.js'
 import { Icon } from '../components/Icon.js'
 import { NavRow, WalletRow } from '../components/WalletRow.js'
 import { useConnectSections } from '../hooks/useWallets.js'
@@ -20,6 +21,7 @@ const TAGS = {
   recent: { label: t('recent') },
   injected: { label: t('installed'), tone: 'success' as const },
   featured: undefined,
+  custom: undefined,
   recommended: undefined,
 }
 
@@ -42,8 +44,13 @@ function Divider() {
 
 /** Legal links under the list, when the dapp configured them. */
 export function Legal() {
-  const { termsConditionsUrl: terms, privacyPolicyUrl: privacy } = useModal((s) => s.config)
-  if (!terms && !privacy) return null
+  const {
+    termsConditionsUrl: terms,
+    privacyPolicyUrl: privacy,
+    features,
+  } = useModal((s) => s.config)
+  // With `features.legalCheckbox` the links sit beside the checkbox above the list instead.
+  if ((!terms && !privacy) || features.legalCheckbox) return null
   const link = (href: string, label: string) => (
     <a href={href} target="_blank" rel="noopener noreferrer">
       {label}
@@ -167,10 +174,18 @@ export function Connect() {
     </div>
   ) : null
   // Spec §9: connect methods in the configured order (default e-mail, social, wallet).
+  const email = config.features.email ? <EmailForm key="email" /> : null
   const parts = {
-    email: config.features.email ? <EmailForm key="email" /> : null,
+    email,
     social: socialSection,
-    wallet: walletSection,
+    wallet: (
+      <CollapsibleWallets
+        key="wallet"
+        collapsed={config.features.collapseWallets === true && (!!email || !!socialSection)}
+      >
+        {walletSection}
+      </CollapsibleWallets>
+    ),
   }
   const ordered = config.features.connectMethodsOrder
     .filter((method) => parts[method])

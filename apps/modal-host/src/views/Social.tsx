@@ -1,4 +1,4 @@
-import type { SocialProvider } from '@porthole/protocol'
+import type { LoginProvider, SocialProvider } from '@porthole/protocol'
 import { useEffect, useState } from 'react'
 import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
@@ -16,9 +16,14 @@ const notify = () => {
 
 /**
  * Starts social login from a click: the popup must open synchronously in the click (browsers
- * block it otherwise), then the ConnectingSocial view follows it.
+ * block it otherwise), then the ConnectingSocial view follows it. Farcaster has no popup: its
+ * view shows the QR code the user's Farcaster app scans.
  */
-export function startSocial(provider: SocialProvider): void {
+export function startSocial(provider: LoginProvider): void {
+  if (provider === 'farcaster') {
+    Modal.push({ view: 'ConnectingFarcaster' })
+    return
+  }
   attempts.set(provider, { status: 'waiting' })
   const promise = Auth.socialLogin(provider)
   const top = useModal.getState().history.at(-1)
@@ -38,7 +43,7 @@ export function startSocial(provider: SocialProvider): void {
 }
 
 /** The icon of a social provider (the API's asset images, monogram fallback). */
-export function SocialIcon({ provider, size = 24 }: { provider: SocialProvider; size?: number }) {
+export function SocialIcon({ provider, size = 24 }: { provider: LoginProvider; size?: number }) {
   return <Picture src="" name={socialName(provider)} size={size} />
 }
 

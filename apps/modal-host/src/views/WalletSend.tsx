@@ -8,7 +8,7 @@ import * as Modal from '../actions/modal.js'
 import * as Send from '../actions/send.js'
 import * as Tokens from '../actions/tokens.js'
 import { Icon } from '../components/Icon.js'
-import { NetworkImage, Picture } from '../components/Images.js'
+import { Avatar, NetworkImage, Picture } from '../components/Images.js'
 import { t } from '../i18n/en.js'
 import { formatDecimal } from '../rules/decimals.js'
 import type { PrepareSendReturnType } from '../rules/send.js'
@@ -190,6 +190,34 @@ export function WalletSendSelectToken() {
   )
 }
 
+/**
+ * The receiver in the preview: its avatar (the name's, else one drawn from the address), the
+ * name it was found by, and the address it resolved to.
+ */
+function ReceiverProfile({ address }: { address: string }) {
+  const name = useModal((s) => s.send.receiverProfileName)
+  const image = useModal((s) => s.send.receiverProfileImageUrl)
+  return (
+    <>
+      {image ? (
+        <Picture src={image} name={name ?? address} size={20} />
+      ) : (
+        <span className="ph-receiver-avatar">
+          <Avatar address={address} />
+        </span>
+      )}
+      {name ? (
+        <span className="ph-stack ph-receiver">
+          <strong data-testid="send-receiver-name">{name}</strong>
+          <span className="ph-muted">{truncateAddress(address)}</span>
+        </span>
+      ) : (
+        truncateAddress(address)
+      )}
+    </>
+  )
+}
+
 /** WalletSendPreview: amount, token, value, receiver and network; Send asks the wallet. */
 export function WalletSendPreview() {
   const send = useModal((s) => s.send)
@@ -224,8 +252,8 @@ export function WalletSendPreview() {
       </div>
       <dl className="ph-details">
         <dt>{t('sendTo')}</dt>
-        <dd title={prepared?.receiver.address}>
-          {prepared ? truncateAddress(prepared.receiver.address) : '…'}
+        <dd title={prepared?.receiver.address} data-testid="send-receiver">
+          {prepared ? <ReceiverProfile address={prepared.receiver.address} /> : '…'}
         </dd>
         <dt>{t('network')}</dt>
         <dd>

@@ -21,3 +21,6 @@ export const WalletSendView = lazyView(async () => (await send()).WalletSend)
 export const WalletSendSelectTokenView = lazyView(async () => (await send()).WalletSendSelectToken)
 /** Send: the preview. */
 export const WalletSendPreviewView = lazyView(async () => (await send()).WalletSendPreview)
+
+/** Receive: the address as a QR code (its encoder stays out of the first download). */
+export const ReceiveView = lazyView(async () => (await import('./Receive.js')).Receive)

@@ -14,7 +14,9 @@ import {
   type WalletToModal,
   WalletToModalSchema,
 } from '@porthole/protocol'
+import { raiseAlert } from '../actions/alerts.js'
 import { reportError } from '../actions/analytics.js'
+import { walletAlertFor } from '../rules/alerts.js'
 import { runtime } from '../runtime.js'
 import { store } from '../store/store.js'
 
@@ -27,6 +29,7 @@ const LOGIN_METHODS = new Set([
   'connectOtp',
   'connectSocial',
   'getSocialRedirectUri',
+  'getFarcasterUri',
 ])
 
 let frame: HTMLIFrameElement | undefined
@@ -97,6 +100,9 @@ export function walletFrame(): Promise<WalletChannel> {
       },
       onError: (error) => {
         clearTimeout(timer)
+        // The wallet refused this site in its handshake (4100): spec §8 'Unverified Domain'.
+        const alert = walletAlertFor(error)
+        if (alert) raiseAlert(alert)
         reject(error)
       },
     })

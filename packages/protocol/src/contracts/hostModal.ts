@@ -85,6 +85,41 @@ export type Features = z.infer<typeof Features>
 
 const WalletIds = z.array(Text(128)).max(500)
 
+/**
+ * A project's remote features (spec §9, `GET /appkit/v1/config`): a list feature is its enabled
+ * providers or `false`. As the host's `remoteFeatures` option it can only narrow what the project
+ * allows.
+ */
+export const RemoteFeatures = z
+  .object({
+    swaps: z.union([z.array(Text(32)).max(8), z.literal(false)]),
+    onramp: z.union([z.array(Text(32)).max(8), z.literal(false)]),
+    email: z.boolean(),
+    socials: z.union([z.array(Text(16)).max(16), z.literal(false)]),
+    activity: z.boolean(),
+    multiWallet: z.boolean(),
+  })
+  .partial()
+export type RemoteFeatures = z.infer<typeof RemoteFeatures>
+
+/** A wallet the dapp adds to the list (AppKit's `customWallets` shape); pairs over WalletConnect. */
+export const CustomWallet = z.strictObject({
+  id: Text(128),
+  name: Text(100),
+  image_url: HttpUrl.optional(),
+  homepage: HttpUrl.optional(),
+  /** Its WalletConnect deep link: a native scheme (`wallet://`) or a universal https link. */
+  mobile_link: OpenableUrl.optional(),
+})
+export type CustomWallet = z.infer<typeof CustomWallet>
+
+/** The account type per namespace a new embedded account starts with (spec §6 defaults). */
+export const DefaultAccountTypes = z.partialRecord(
+  ChainNamespace,
+  z.enum(['eoa', 'smartAccount', 'payment', 'ordinal']),
+)
+export type DefaultAccountTypes = z.infer<typeof DefaultAccountTypes>
+
 /** Configuration the SDK hands to the modal in `hello.config` (spec §3 options). */
 export const ModalConfig = z.object({
   networks: z.array(z.union([CaipNetworkId, NetworkInput])).max(100),
@@ -100,6 +135,21 @@ export const ModalConfig = z.object({
   enableNetworkSwitch: z.boolean().optional(),
   allowUnsupportedChain: z.boolean().optional(),
   debug: z.boolean().optional(),
+  remoteFeatures: RemoteFeatures.optional(),
+  customWallets: z.array(CustomWallet).max(50).optional(),
+  defaultAccountTypes: DefaultAccountTypes.optional(),
+  /**
+   * Sign in with the wallet (SIWX, spec §4): `{ required, statement? }`, or the script tag's
+   * `data-siwx="required"` / `"optional"`.
+   */
+  siwx: z
+    .union([
+      z.object({ required: z.boolean(), statement: Text(300).optional() }),
+      z.enum(['required', 'optional']),
+    ])
+    .optional(),
+  /** AppKit's older sign-in option: refused together with `siwx` (spec §5). */
+  siweConfig: z.unknown().optional(),
   /**
    * The modal's persisted state as the host keeps it, for browsers that give the modal frame
    * no storage of its own (third-party storage blocked); see the `persist` event.
@@ -161,6 +211,18 @@ export const PortholeState = z.object({
   error: z.object({ code: z.number().int(), message: Text(200) }).nullable(),
   /** Every live connection; `address` / `caipAddress` above stay the active one. */
   connections: z.array(ConnectionInfo).max(20),
+  /**
+   * The wallet sign-in (SIWX) of the active account and network, or null: what `getSession()`
+   * returns, for the host's server to verify.
+   */
+  session: z
+    .object({
+      address: Text(128),
+      caipNetworkId: CaipNetworkId,
+      message: Text(8192),
+      signature: Text(2048),
+    })
+    .nullable(),
 })
 export type PortholeState = z.infer<typeof PortholeState>
 

@@ -22,6 +22,10 @@ const SolanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
 export const SocialProvider = z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
 export type SocialProvider = z.infer<typeof SocialProvider>
 
+/** How an embedded user signed in with an account elsewhere: a social provider, or farcaster. */
+export const LoginProvider = z.enum([...SocialProvider.options, 'farcaster'])
+export type LoginProvider = z.infer<typeof LoginProvider>
+
 /** Account types (spec §6). */
 export const AccountType = z.enum(['eoa', 'smartAccount'])
 export type AccountType = z.infer<typeof AccountType>
@@ -33,7 +37,7 @@ export const EmbeddedUser = z.object({
   chainId: ChainId,
   accounts: z.array(z.object({ address: Address, type: AccountType })).max(4),
   userName: Text(100).nullable(),
-  socialProvider: SocialProvider.nullable(),
+  socialProvider: LoginProvider.nullable(),
   preferredAccountType: AccountType,
   smartAccountDeployed: z.boolean(),
   /**
@@ -98,8 +102,13 @@ export const ModalToWalletSchema = {
       params: z.object({ provider: SocialProvider }),
       result: z.object({ uri: z.string().max(4096) }),
     },
+    /** Opens a Farcaster login: the `farcaster://connect?…` link for the QR code. */
     getFarcasterUri: { params: Empty, result: z.object({ url: z.string().max(4096) }) },
-    connectFarcaster: { params: Empty, result: z.object({ userName: Text(100) }) },
+    /**
+     * Waits (no timeout; cancel to stop) until the user's Farcaster wallet answered the login
+     * `getFarcasterUri` opened; then signed in, or names the device step first (as social).
+     */
+    connectFarcaster: { params: Empty, result: z.union([VerifyDevice, EmbeddedUser]) },
     getUser: {
       params: z.object({
         chainId: ChainId.optional(),

@@ -100,6 +100,12 @@ const state = {
       active: false,
     },
   ],
+  session: {
+    address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    caipNetworkId: 'eip155:31337',
+    message: 'localhost:4000 wants you to sign in with your Ethereum account:\n0xf39F…',
+    signature: '0xabcdef',
+  },
 }
 
 const envelopes = [
@@ -182,6 +188,7 @@ describe('zod-free guards agree with the zod schemas', () => {
           view: null,
           error: { code: 4100, message: 'Origin Not Allowed' },
           connections: [],
+          session: null,
         },
       ],
       ['params', 'injectedRequest', { uuid: 'u-1', method: 'eth_requestAccounts', params: [] }],

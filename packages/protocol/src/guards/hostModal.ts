@@ -18,6 +18,7 @@ const isRpcParams = (x: unknown) => x === undefined || Array.isArray(x) || isObj
 const isList = (x: unknown, max: number, check: (x: unknown) => boolean) =>
   Array.isArray(x) && x.length <= max && x.every(check)
 const isNamespace = (x: unknown) => NAMESPACES.includes(x as string)
+const isCaip2 = (x: unknown) => typeof x === 'string' && CAIP2.test(x)
 
 const isConnector = (x: unknown) =>
   isObject(x) &&
@@ -42,12 +43,21 @@ export const isPortholeState = (x: unknown): boolean =>
   STATUSES.includes(x.status as string) &&
   orNull(x.address, (v) => isText(v, 128)) &&
   orNull(x.caipAddress, (v) => isText(v, 200)) &&
-  orNull(x.caipNetworkId, (v) => typeof v === 'string' && CAIP2.test(v)) &&
+  orNull(x.caipNetworkId, isCaip2) &&
   orNull(x.chainId, (v) => (typeof v === 'number' && Number.isFinite(v)) || isText(v, 64)) &&
   orNull(x.connector, isConnector) &&
   orNull(x.view, (v) => isText(v, 64)) &&
   orNull(x.error, (v) => isObject(v) && Number.isSafeInteger(v.code) && isText(v.message, 200)) &&
-  isList(x.connections, 20, isConnection)
+  isList(x.connections, 20, isConnection) &&
+  orNull(
+    x.session,
+    (v) =>
+      isObject(v) &&
+      isText(v.address, 128) &&
+      isCaip2(v.caipNetworkId) &&
+      isText(v.message, 8192) &&
+      isText(v.signature, 2048),
+  )
 
 const params: Record<string, (x: unknown) => boolean> = {
   injectedRequest: (x) =>

@@ -21,6 +21,7 @@ const disconnected: PortholeState = {
   view: null,
   error: null,
   connections: [],
+  session: null,
 }
 
 type Connection = PortholeState['connections'][number]
