@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react'
 import { t } from '../i18n/en.js'
-import { Icon } from './Icon.js'
+import { IconTile } from './Icon.js'
 import { NavRow } from './WalletRow.js'
 
 /**
@@ -22,19 +22,7 @@ export function CollapsibleWallets({
   return (
     <ul className="ph-list">
       <NavRow
-        icon={
-          <span
-            className="ph-monogram"
-            style={{
-              width: 40,
-              height: 40,
-              background: 'var(--ph-color-surface-hover)',
-              color: 'var(--ph-accent)',
-            }}
-          >
-            <Icon name="wallet" />
-          </span>
-        }
+        icon={<IconTile name="wallet" />}
         label={t('continueWithWallet')}
         onSelect={() => setExpanded(true)}
       />

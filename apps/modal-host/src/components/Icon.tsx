@@ -44,3 +44,26 @@ export function Icon({ name, size = 20 }: { name: IconName; size?: number }) {
     </svg>
   )
 }
+
+/**
+ * An icon on a 40 px tile, as list rows show one where a wallet has its logo (WalletConnect,
+ * All Wallets, "Continue with a wallet").
+ *
+ * @example
+ * <IconTile name="qr" />
+ */
+export function IconTile({ name, muted = false }: { name: IconName; muted?: boolean }) {
+  return (
+    <span
+      className="ph-monogram"
+      style={{
+        width: 40,
+        height: 40,
+        background: 'var(--ph-color-surface-hover)',
+        color: muted ? 'var(--ph-color-fg-muted)' : 'var(--ph-accent)',
+      }}
+    >
+      <Icon name={name} />
+    </span>
+  )
+}

@@ -3,7 +3,7 @@ import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
 import * as WalletConnect from '../actions/walletconnect.js'
 import { CollapsibleWallets } from '../components/CollapsibleWallets.js'
-import { Icon } from '../components/Icon.js'
+import { IconTile } from '../components/Icon.js'
 import { NavRow, WalletRow } from '../components/WalletRow.js'
 import { useConnectSections } from '../hooks/useWallets.js'
 import { t } from '../i18n/en.js'
@@ -98,38 +98,14 @@ export function Connect() {
         )),
       )}
       <NavRow
-        icon={
-          <span
-            className="ph-monogram"
-            style={{
-              width: 40,
-              height: 40,
-              background: 'var(--ph-color-surface-hover)',
-              color: 'var(--ph-accent)',
-            }}
-          >
-            <Icon name="qr" />
-          </span>
-        }
+        icon={<IconTile name="qr" />}
         label={t('walletConnect')}
         badge={t('qrCode')}
         onSelect={() => Modal.push({ view: 'ConnectingWalletConnect' })}
       />
       {config.features.allWallets ? (
         <NavRow
-          icon={
-            <span
-              className="ph-monogram"
-              style={{
-                width: 40,
-                height: 40,
-                background: 'var(--ph-color-surface-hover)',
-                color: 'var(--ph-color-fg-muted)',
-              }}
-            >
-              <Icon name="search" />
-            </span>
-          }
+          icon={<IconTile name="search" muted />}
           label={t('allWallets')}
           badge={
             count > 0 ? (count > 99 ? `${Math.floor(count / 10) * 10}+` : String(count)) : undefined
