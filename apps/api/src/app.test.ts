@@ -59,7 +59,7 @@ describe('project resolution', () => {
     await createProject(t.db, { id: 'late', origins: ['https://late.test'] })
     await allowOrigin(t.db, { projectId: PROJECT_ID, origin: 'https://new.test' })
     await new Promise((resolve) => setTimeout(resolve, 60))
-    expect(await (await t.get('/projects/v1/origins?projectId=late')).json()).toEqual({
+    expect(await (await t.get('/projects/v1/origins?projectId=late')).json()).toMatchObject({
       allowedOrigins: ['https://late.test'],
     })
     expect((await (await t.get('/projects/v1/origins')).json()).allowedOrigins).toContain(
@@ -76,11 +76,13 @@ describe('project resolution', () => {
 })
 
 describe('configuration endpoints', () => {
-  test('GET /projects/v1/origins lists the allowlist patterns', async () => {
+  test('GET /projects/v1/origins lists the allowlist patterns, and the remote features', async () => {
     t = await createTestApp()
-    expect(await (await t.get('/projects/v1/origins')).json()).toEqual({
-      allowedOrigins: ['http://localhost:4000', 'https://*.shop.test'],
-    })
+    const body = (await (await t.get('/projects/v1/origins')).json()) as Record<string, unknown>
+    expect(body.allowedOrigins).toEqual(['http://localhost:4000', 'https://*.shop.test'])
+    expect(body.features).toEqual(
+      ((await (await t.get('/appkit/v1/config')).json()) as { features: unknown }).features,
+    )
   })
 
   test('GET /appkit/v1/config answers the spec defaults, overridden per project', async () => {

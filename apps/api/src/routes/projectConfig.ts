@@ -4,7 +4,7 @@ import { isAnalyticsEnabled, resolveRemoteFeatures } from '../projects/features.
 
 /**
  * Project configuration (spec §7 "Wallet provider configuration service"):
- * - `GET /projects/v1/origins` → `{ allowedOrigins: string[] }`
+ * - `GET /projects/v1/origins` → `{ allowedOrigins: string[], features: RemoteFeatures }`
  * - `GET /appkit/v1/config` → `{ features: RemoteFeatures }`
  * - `GET /getAnalyticsConfig` → `{ isAnalyticsEnabled: boolean }`
  *
@@ -17,7 +17,13 @@ export function projectConfigRoutes(
 ): void {
   for (const path of ['/projects/v1/origins', '/appkit/v1/config', '/getAnalyticsConfig'])
     app.use(path, ...guard)
-  app.get('/projects/v1/origins', (c) => c.json({ allowedOrigins: c.var.project.origins }))
+  // The remote features ride along: the modal's handshake reads both in one request.
+  app.get('/projects/v1/origins', (c) =>
+    c.json({
+      allowedOrigins: c.var.project.origins,
+      features: resolveRemoteFeatures(c.var.project.features),
+    }),
+  )
   app.get('/appkit/v1/config', (c) =>
     c.json({ features: resolveRemoteFeatures(c.var.project.features) }),
   )

@@ -24,7 +24,13 @@ function report(error: unknown): void {
 }
 
 /**
- * Loads the featured wallets and the first page, once.
+ * How many catalogue wallets Connect shows (its recommended row): all that is fetched before
+ * the first click. AllWallets then loads the pages of 40 (spec §9), the first included.
+ */
+export const CONNECT_ENTRIES = 4
+
+/**
+ * Loads the featured wallets and the few Connect shows, once (AllWallets asks for the pages).
  *
  * @example
  * void loadInitial()
@@ -35,7 +41,7 @@ export async function loadInitial(): Promise<void> {
   store.setState({ catalogue: { ...catalogue, status: 'loading' } })
   try {
     const [page, featured] = await Promise.all([
-      getWallets({ page: 1, entries: PAGE_SIZE, ...filters() }),
+      getWallets({ page: 1, entries: CONNECT_ENTRIES, ...filters() }),
       config.featuredWalletIds.length
         ? getWallets({
             page: 1,
@@ -52,7 +58,8 @@ export async function loadInitial(): Promise<void> {
         status: 'ready',
         wallets: page.data,
         count: page.count,
-        page: 1,
+        // No page of 40 yet: the first loadMore() asks for page 1 (its first few are these).
+        page: 0,
         featured: sorted,
       },
     })

@@ -66,14 +66,16 @@ describe('service alerts (spec §8)', () => {
   })
 })
 
-describe('remote features (GET /appkit/v1/config)', () => {
-  test('are read for the project, keys validated one by one', async () => {
+describe('remote features (with the allowlist, else GET /appkit/v1/config)', () => {
+  test('are read for the project in the allowlist answer, keys validated one by one', async () => {
     const requests = answer(200, {
+      allowedOrigins: [],
       features: { email: false, socials: ['github'], activity: 'maybe', swaps: false },
     })
     expect(await getRemoteFeatures()).toEqual({ email: false, socials: ['github'], swaps: false })
+    expect(requests).toHaveLength(1)
     const url = new URL(requests[0] as string)
-    expect(url.pathname).toBe('/appkit/v1/config')
+    expect(url.pathname).toBe('/projects/v1/origins')
     expect(url.searchParams.get('projectId')).toBe('project-1')
   })
 })

@@ -13,6 +13,7 @@ let http: HttpClient | undefined
 /** Binds the client to the API and project (at handshake). */
 export function configureApi(apiUrl: string, projectId: string): void {
   http = createHttpClient({ baseUrl: apiUrl, query: { projectId, st: SDK_TYPE, sv: SDK_VERSION } })
+  projectConfig = undefined
 }
 
 function client(): HttpClient {
@@ -30,11 +31,20 @@ export function getApiClient(): HttpClient {
   return client()
 }
 
+let projectConfig: Promise<{ allowedOrigins?: unknown; features?: unknown }> | undefined
+
+/** `/projects/v1/origins`, asked once per handshake: the allowlist and the remote features. */
+function readProjectConfig() {
+  projectConfig ??= client().get('/projects/v1/origins')
+  projectConfig.catch(() => {
+    projectConfig = undefined
+  })
+  return projectConfig
+}
+
 /** `/projects/v1/origins`: the project's allowed host origins. */
 export async function getAllowedOrigins(): Promise<string[]> {
-  const { allowedOrigins } = await client().get<{ allowedOrigins: string[] }>(
-    '/projects/v1/origins',
-  )
+  const { allowedOrigins } = await readProjectConfig()
   return Array.isArray(allowedOrigins) ? allowedOrigins.filter((o) => typeof o === 'string') : []
 }
 
@@ -43,7 +53,13 @@ export async function getAllowedOrigins(): Promise<string[]> {
  * their schema are left out (the spec's defaults apply to them).
  */
 export async function getRemoteFeatures(): Promise<RemoteFeatures> {
-  const { features } = await client().get<{ features?: unknown }>('/appkit/v1/config')
+  // One request before the first click: the allowlist's answer carries them (an API without
+  // that field is asked at `/appkit/v1/config`).
+  const carried = (await readProjectConfig().catch(() => ({ features: undefined }))).features
+  const { features } =
+    carried === undefined
+      ? await client().get<{ features?: unknown }>('/appkit/v1/config')
+      : { features: carried }
   const out: Record<string, unknown> = {}
   if (features && typeof features === 'object')
     for (const [key, value] of Object.entries(features)) {
