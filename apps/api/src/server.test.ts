@@ -11,7 +11,7 @@ describe('startApi', () => {
       expect(api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(await (await fetch(`${api.url}/health`)).json()).toEqual({ ok: true })
       const origins = await fetch(`${api.url}/projects/v1/origins?projectId=${DEMO_PROJECT_ID}`)
-      expect(await origins.json()).toEqual({ allowedOrigins: ['http://localhost:4000'] })
+      expect(await origins.json()).toMatchObject({ allowedOrigins: ['http://localhost:4000'] })
       const wallets = await (
         await fetch(`${api.url}/getWallets?projectId=${DEMO_PROJECT_ID}&entries=1`)
       ).json()
