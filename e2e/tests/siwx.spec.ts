@@ -154,4 +154,10 @@ test('SIWX optional: connect() resolves at once, and cancelling the sign view ju
   await expect.poll(async () => (await state(page)).open).toBe(false)
   expect(await state(page)).toMatchObject({ status: 'connected', address: WALLET_ADDRESS })
   expect(await session(page)).toBeNull()
+  // A reload restores the connection without asking again (optional: asked once per connect).
+  await page.reload()
+  await waitForPorthole(page)
+  await expect.poll(async () => (await state(page)).status).toBe('connected')
+  await page.waitForTimeout(1000)
+  expect(await state(page)).toMatchObject({ open: false })
 })

@@ -198,7 +198,7 @@ export function setConnected(
       ),
     }
   })
-  const signIn = signInGate()
+  const signIn = signInGate(options.silent)
   if (signIn !== 'required') settleConnectWaiters()
   void Balance.refresh()
   if (unsupported()) store.setState({ open: true, history: [{ view: 'UnsupportedChain' }] })
@@ -217,7 +217,7 @@ export function settleConnectWaiters(): void {
 }
 
 /** Whether the new connection must sign in first (SIWX): none, optional or required. */
-let signInGate: () => 'none' | 'optional' | 'required' = () => 'none'
+let signInGate: (silent: boolean) => 'none' | 'optional' | 'required' = () => 'none'
 
 /**
  * Lets wallet sign-in hold a connection's `connect()` answer and the modal open (`actions/
@@ -226,7 +226,7 @@ let signInGate: () => 'none' | 'optional' | 'required' = () => 'none'
  * @example
  * setSignInGate(() => (needsSignIn() ? 'required' : 'none'))
  */
-export function setSignInGate(gate: () => 'none' | 'optional' | 'required'): void {
+export function setSignInGate(gate: (silent: boolean) => 'none' | 'optional' | 'required'): void {
   signInGate = gate
 }
 

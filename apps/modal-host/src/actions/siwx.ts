@@ -195,10 +195,12 @@ export async function checkKeptSessions(): Promise<void> {
  * watchSignIn()
  */
 export function watchSignIn(): void {
-  Connection.setSignInGate(() => {
+  Connection.setSignInGate((silent) => {
     if (!needsSignIn()) return 'none'
-    ask()
-    return store.getState().config.siwx?.required ? 'required' : 'optional'
+    const required = !!store.getState().config.siwx?.required
+    // A restore (silent) asks only when sign-in is required; a fresh connection always asks.
+    if (required || !silent) ask()
+    return required ? 'required' : 'optional'
   })
   Modal.setClosable(() => !(Modal.currentView() === 'SIWXSignMessage' && blocksClose()))
   let last = ''
@@ -206,8 +208,12 @@ export function watchSignIn(): void {
     const t = target()
     const key = t ? `${t.address}|${t.caipNetworkId}` : ''
     if (key === last) return
+    const restored = last === ''
     last = key
-    if (t && needsSignIn() && state.ready) ask()
+    // A new network or account asks; a restore after a reload asks only when sign-in is
+    // required (optional sign-in asks on a fresh connection, through the gate, not every visit).
+    const required = !!state.config.siwx?.required
+    if (t && needsSignIn() && state.ready && (required || !restored)) ask()
     if (state.siwxSessions.length > 0) void revokeGone()
   })
 }
