@@ -3,8 +3,9 @@
  * (`/v1?chainId=solana:…`). `@solana/web3.js` loads with the first Solana send, never with the
  * modal.
  */
-import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
+import { runtime } from '../runtime.js'
 import { store } from '../store/store.js'
+import { proxyRpcUrl } from './transport.js'
 
 let id = 0
 
@@ -19,11 +20,11 @@ export async function solanaRpc<T>(
   method: string,
   params: unknown[],
 ): Promise<T> {
-  const url = new URL('/v1', runtime.apiUrl)
-  url.searchParams.set('chainId', caipNetworkId)
-  url.searchParams.set('projectId', store.getState().config.projectId)
-  url.searchParams.set('st', SDK_TYPE)
-  url.searchParams.set('sv', SDK_VERSION)
+  const url = proxyRpcUrl({
+    apiUrl: runtime.apiUrl,
+    caipNetworkId,
+    projectId: store.getState().config.projectId,
+  })
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
