@@ -10,6 +10,7 @@ export default [
   'apps/oidc',
   'apps/recovery',
   'apps/farcaster',
+  'apps/onramp',
   'apps/relay',
   'apps/devnet',
   'apps/bitcoin',

@@ -11,6 +11,7 @@ import { spawnStack } from '@porthole/local-stack/spawn'
 import { BENCH_ORIGIN, browserBenchmarks } from './browser.js'
 import { chainDataBenchmarks } from './chaindata.js'
 import { embeddedBenchmarks } from './embedded.js'
+import { quoteBenchmarks } from './quotes.js'
 import { SDK_BROTLI_BUDGET, sdkSize } from './sdkSize.js'
 import { bytes, ms } from './stats.js'
 import { relayThroughput, walletConnectBenchmarks } from './walletconnect.js'
@@ -159,10 +160,11 @@ for (const [label, r] of [
   )
 console.log('')
 const chaindata = await chainDataBenchmarks()
+const quotes = await quoteBenchmarks()
 
 writeFileSync(
   resolve(ROOT, 'bench-results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded, walletConnect, relay, relayFile, chaindata }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded, walletConnect, relay, relayFile, chaindata, quotes }, null, 2)}\n`,
 )
 // Exit explicitly: the WalletConnect clients of the bench keep timers alive after their work.
 process.exit(sdkServed <= SDK_BROTLI_BUDGET ? 0 : 1)

@@ -12,6 +12,10 @@ import { createHttpChainData } from './chaindata/createHttpChainData.js'
 import { createLocalChainData } from './chaindata/createLocalChainData.js'
 import { createFixedPriceSource, type PriceSource } from './chaindata/prices.js'
 import { type ApiConfigOverrides, resolveConfig } from './config.js'
+import { resolveSwapConfig } from './convert/config.js'
+import { createSwapProvider } from './convert/createSwapProvider.js'
+import { convertRoutes } from './convert/routes.js'
+import type { SwapProvider } from './convert/SwapProvider.js'
 import type { Db } from './db/Db.js'
 import { ApiError } from './errors.js'
 import type { AppEnv } from './http/AppEnv.js'
@@ -23,6 +27,9 @@ import { requireSession } from './http/requireSession.js'
 import { resolveNameSuffix } from './names/config.js'
 import { nameIdentity, nameRoutes } from './names/routes.js'
 import { createSignatureVerifier } from './names/verifyRegistration.js'
+import { onrampProviderOf } from './onramp/config.js'
+import type { OnrampProvider } from './onramp/OnrampProvider.js'
+import { onrampRoutes } from './onramp/routes.js'
 import { createProjectCache } from './projects/createProjectCache.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { authAccountRoutes } from './routes/authAccount.js'
@@ -58,6 +65,16 @@ export type CreateAppParameters = {
   identity?: IdentityResolver
   /** The name registry's suffix (default: `PORTHOLE_NAME_SUFFIX`, else `.porthole.id`). */
   nameSuffix?: string
+  /**
+   * The on-ramp provider of `/v1/onramp` (default: the provider of `config.onramp`, else of
+   * `PORTHOLE_ONRAMP_URL`…, the local test checkout unless production; see `onramp/config.ts`).
+   */
+  onramp?: OnrampProvider | null
+  /**
+   * The swap service of `/v1/convert` (default: `PORTHOLE_SWAP_PROVIDER_URL`'s provider when
+   * set, else the local quoter over each swap network's Uniswap V2 router; see `convert/config.ts`).
+   */
+  swap?: SwapProvider
 }
 
 /**
@@ -70,6 +87,10 @@ export type CreateAppParameters = {
  *   open to any caller);
  * - the name registry (`/v1/profile/account`, `/v1/profile/reverse/…`,
  *   `/v1/profile/suggestions/…`; see `names/routes.ts`);
+ * - the on-ramp (`/v1/onramp/options`, `/v1/onramp/quote`, `/v1/onramp/orders/…`,
+ *   `/v1/generators/onrampurl`; see `onramp/routes.ts`);
+ * - swaps (`/v1/convert/tokens`, `quotes`, `build-transaction`, `allowance`, `build-approve`,
+ *   `gas-price`; see `convert/routes.ts`);
  * - `GET /projects/v1/frame-policy`, `GET /projects/v1/frame-check` (for nginx; they answer
  *   for any projectId, and frame-check is readable by any origin);
  * - embedded-wallet auth under `/auth/v1` (e-mail code, device approval, social login,
@@ -94,6 +115,8 @@ export function createApp({
   prices,
   identity,
   nameSuffix,
+  onramp,
+  swap,
 }: CreateAppParameters): Hono<AppEnv> {
   const config = resolveConfig(overrides)
   const projects = createProjectCache(db, { ttlMs: config.projectCacheMs })
@@ -166,6 +189,7 @@ export function createApp({
     suffix: nameSuffix ?? resolveNameSuffix(),
     verify: createSignatureVerifier(config.upstreams, { timeoutMs: config.rpcTimeoutMs }),
   })
+  onrampRoutes(app, guard, { provider: onramp === undefined ? onrampProviderOf(config) : onramp })
   const priceSource = prices ?? createFixedPriceSource(config.chainData.prices)
   chainDataRoutes(app, guard, {
     chainData:
@@ -184,5 +208,18 @@ export function createApp({
     currencies: priceSource.currencies,
   })
   nftMetadataRoutes(app, [limit], { publicUrl: config.publicUrl })
+  const swapConfig = resolveSwapConfig(process.env, { production: config.production })
+  convertRoutes(app, guard, {
+    networks: swapConfig.networks,
+    provider:
+      swap ??
+      createSwapProvider(swapConfig, {
+        upstreams: config.upstreams,
+        prices: priceSource,
+        publicUrl: config.publicUrl,
+        hasIcon: (id) => images.tokens.has(id),
+        timeoutMs: config.rpcTimeoutMs,
+      }),
+  })
   return app
 }

@@ -6,6 +6,7 @@ import type { FarcasterConfig } from './auth/farcaster.js'
 import { CaipNetworkId } from './catalogue/catalogue.js'
 import { defaultEsploraUpstreams } from './chaindata/bitcoin.js'
 import { type ChainDataConfig, resolveChainDataConfig } from './chaindata/config.js'
+import type { OnrampConfig } from './onramp/config.js'
 
 /** The social providers of the embedded-wallet login (spec §5). */
 export const AuthSocialProvider = z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
@@ -75,6 +76,13 @@ export type ApiConfig = {
    * the environment (`resolveFarcasterConfig` in `auth/farcaster.ts`).
    */
   farcaster?: FarcasterConfig | null
+  /**
+   * The on-ramp provider (URL, API key, public key, id and name); null: none (options and quotes
+   * answer the spec's fallback). Left out, `createApp` reads it from the environment
+   * (`PORTHOLE_ONRAMP_URL`, default the local provider http://127.0.0.1:4900, and
+   * `PORTHOLE_ONRAMP_API_KEY`…: `resolveOnrampConfig` in `onramp/config.ts`).
+   */
+  onramp?: OnrampConfig | null
   /**
    * `PORTHOLE_ENV=production`: no devnet upstreams or local social providers are filled in, and
    * `startApi` refuses to start on any development default (`productionProblems`).

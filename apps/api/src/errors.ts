@@ -46,6 +46,28 @@ export const API_ERRORS = {
   NAME_TAKEN: { status: 409, message: 'Name is already taken' },
   INVALID_NAME_REGISTRATION: { status: 400, message: 'Invalid name registration' },
   NAME_NOT_FOUND: { status: 404, message: 'Name not found' },
+  // On-ramp (/v1/onramp, /v1/generators/onrampurl; `details` says which value, the range error
+  // carries `min`, `max`, `currency` and `paymentMethod`).
+  ONRAMP_DISABLED: { status: 403, message: 'On-ramp is not enabled for the project' },
+  ONRAMP_UNSUPPORTED_CURRENCY: { status: 400, message: 'Currency not supported for on-ramp' },
+  ONRAMP_UNSUPPORTED_NETWORK: { status: 400, message: 'Network not supported for on-ramp' },
+  ONRAMP_AMOUNT_OUT_OF_RANGE: {
+    status: 400,
+    message: 'Amount must be between {min} and {max} {currency}',
+  },
+  ONRAMP_REFUSED: { status: 400, message: 'The on-ramp provider refused the request' },
+  ONRAMP_UNAVAILABLE: { status: 503, message: 'On-ramp provider unavailable' },
+  ONRAMP_ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },
+  // Swaps (/v1/convert; `details` says which input or pool).
+  SWAP_NETWORK_NOT_SUPPORTED: { status: 400, message: 'Network not supported for Swaps' },
+  GAS_PRICE_NETWORK_NOT_SUPPORTED: { status: 400, message: 'Network not supported for Gas Price' },
+  NETWORK_MISMATCH: { status: 400, message: 'The tokens and the account must be on one network' },
+  UNKNOWN_TOKEN: { status: 400, message: 'Unknown token' },
+  INVALID_AMOUNT: { status: 400, message: 'Invalid amount' },
+  INSUFFICIENT_LIQUIDITY: { status: 400, message: 'Insufficient liquidity for this trade' },
+  SWAP_WOULD_FAIL: { status: 400, message: 'The swap would fail' },
+  SWAP_NOT_CONFIGURED: { status: 503, message: 'Swaps are not configured for this network' },
+  SWAP_UNAVAILABLE: { status: 503, message: 'Swap provider unavailable' },
 } as const
 
 /** An API error code. */

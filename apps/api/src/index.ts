@@ -45,6 +45,12 @@ export {
 export { type Db, defaultDatabaseUrl, openDatabase } from './db/index.js'
 export { API_ERRORS, ApiError, type ApiErrorBody, type ApiErrorCode } from './errors.js'
 export {
+  LOCAL_ONRAMP_PROVIDER,
+  ONRAMP_CONFIG_ENV,
+  type OnrampConfig,
+  resolveOnrampConfig,
+} from './onramp/config.js'
+export {
   ProductionConfigError,
   type ProductionProblemsParameters,
   productionProblems,

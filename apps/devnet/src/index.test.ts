@@ -1,4 +1,4 @@
-import { FARCASTER_ID_REGISTRY } from '@porthole/shared/devnet'
+import { DEVNET_AMM, FARCASTER_ID_REGISTRY } from '@porthole/shared/devnet'
 import { afterEach, expect, test } from 'vitest'
 import { type StartDevnetReturnType, startDevnet, TEST_TOKENS } from './index.ts'
 
@@ -13,6 +13,8 @@ test('startDevnet starts anvil with the test tokens deployed', async () => {
   expect(devnet.chainId).toBe(31338)
   expect(devnet.tokens.map((t) => t.address)).toEqual(TEST_TOKENS.map((t) => t.address))
   expect(devnet.idRegistry).toBe(FARCASTER_ID_REGISTRY)
+  expect(devnet.amm).toMatchObject(DEVNET_AMM)
+  expect(devnet.amm?.pairs).toHaveLength(3)
 })
 
 test('deploy: false starts a bare chain', async () => {
@@ -21,4 +23,5 @@ test('deploy: false starts a bare chain', async () => {
   expect(devnet.chainId).toBe(31337)
   expect(devnet.tokens).toEqual([])
   expect(devnet.idRegistry).toBeNull()
+  expect(devnet.amm).toBeNull()
 })

@@ -1,12 +1,14 @@
 /**
- * `@porthole/devnet`: local EVM devnets (anvil) with Porthole's test tokens and the Farcaster
- * IdRegistry stand-in deployed.
+ * `@porthole/devnet`: local EVM devnets (anvil) with Porthole's test tokens, the Farcaster
+ * IdRegistry stand-in and a Uniswap V2 AMM deployed.
  */
 import type { Address } from 'viem'
+import { type DeployAmmReturnType, deployAmm } from './amm.ts'
 import { type StartAnvilParameters, startAnvil } from './anvil.ts'
 import { DEVNET_CHAIN_ID } from './chain.ts'
 import { deployTestTokens, type TestToken } from './deploy.ts'
 import { deployIdRegistry } from './idRegistry.ts'
+import { fundOnrampTreasury } from './onrampTreasury.ts'
 import { type SeedDevnetReturnType, seedDevnet, seedGenesisTimestamp } from './seed.ts'
 
 export { testErc20Abi } from './abi/erc20.ts'
@@ -19,6 +21,17 @@ export {
   DEV_MNEMONIC,
   type DevAccount,
 } from './accounts.ts'
+export {
+  AMM_PAIR_INIT_CODE_HASH,
+  AMM_POOLS,
+  type AmmAsset,
+  type AmmPair,
+  type AmmPool,
+  ammPairAddress,
+  type DeployAmmParameters,
+  type DeployAmmReturnType,
+  deployAmm,
+} from './amm.ts'
 export {
   AnvilPortInUseError,
   AnvilStartError,
@@ -43,6 +56,11 @@ export {
 } from './deploy.ts'
 export { type DeployIdRegistryParameters, deployIdRegistry } from './idRegistry.ts'
 export {
+  type FundOnrampTreasuryParameters,
+  fundOnrampTreasury,
+  ONRAMP_TREASURY_FUNDS,
+} from './onrampTreasury.ts'
+export {
   SEED_COLLECTIONS,
   SEED_FIRST_NONCE,
   SEED_GENESIS_AGE_DAYS,
@@ -57,7 +75,10 @@ export {
 
 /** Options of {@link startDevnet}. */
 export type StartDevnetParameters = Partial<StartAnvilParameters> & {
-  /** Deploy and fund the test tokens and deploy the Farcaster IdRegistry; default true. */
+  /**
+   * Deploy and fund the test tokens, deploy the Farcaster IdRegistry and the AMM (Uniswap V2 with
+   * seeded pools), and fund the on-ramp treasury; default true.
+   */
   deploy?: boolean
   /**
    * Seed NFT collections and months of history (`seedDevnet`) after the tokens: the chain then
@@ -76,14 +97,18 @@ export type StartDevnetReturnType = {
   seeded: SeedDevnetReturnType | undefined
   /** The Farcaster IdRegistry (`FARCASTER_ID_REGISTRY`), or null when nothing was deployed. */
   idRegistry: Address | null
+  /** The AMM (`DEVNET_AMM` and its pools), or null when nothing was deployed. */
+  amm: DeployAmmReturnType | null
   /** Stops anvil; resolves once it has exited. */
   stop(): Promise<void>
 }
 
 /**
- * Starts anvil (default port 8545, chain 31337) and deploys the test tokens and the Farcaster
- * IdRegistry (`FARCASTER_ID_REGISTRY`), and with `seed` the NFT collections and history of
- * `seedDevnet`. The local stack runs two, seeded: chain 31337 on 8545 and chain 31338 on 8546.
+ * Starts anvil (default port 8545, chain 31337) and deploys the test tokens, the Farcaster
+ * IdRegistry (`FARCASTER_ID_REGISTRY`) and the AMM (`DEVNET_AMM`, pools ETH/pUSD, ETH/PRT and
+ * pUSD/PRT), funds the on-ramp treasury (`ONRAMP_TREASURY`), and with `seed` the NFT collections
+ * and history of `seedDevnet` (before the registry and the AMM). The local stack runs two,
+ * seeded: chain 31337 on 8545 and chain 31338 on 8546.
  *
  * @example
  * const devnet = await startDevnet({ port: 8546, chainId: 31338 })
@@ -111,7 +136,11 @@ export async function startDevnet(
       : undefined
     // After the seed (its blocks carry past times); the registry's deployer is its own account.
     const idRegistry = deploy || seed ? await deployIdRegistry({ rpcUrl: anvil.rpcUrl }) : null
-    return { rpcUrl: anvil.rpcUrl, chainId, tokens, seeded, idRegistry, stop: anvil.stop }
+    // Dev account 0 mints the pools' and the treasury's tokens: after the seed, whose
+    // collections sit at its nonces 22 and 23 (SEED_FIRST_NONCE).
+    const amm = deploy || seed ? await deployAmm({ rpcUrl: anvil.rpcUrl }) : null
+    if (deploy || seed) await fundOnrampTreasury({ rpcUrl: anvil.rpcUrl })
+    return { rpcUrl: anvil.rpcUrl, chainId, tokens, seeded, idRegistry, amm, stop: anvil.stop }
   } catch (error) {
     await anvil.stop()
     throw error

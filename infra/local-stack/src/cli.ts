@@ -20,6 +20,7 @@ Porthole is running (${Math.round(performance.now() - started)} ms).
   E-mail inbox      ${stack.urls.mail}   (login codes, device approvals, wallet notices)
   Social logins     ${stack.urls.oidc}   (local OpenID provider: any e-mail signs in)
   Farcaster relay   ${stack.urls.farcaster}   (npm run test-farcaster -- '<farcaster://connect link>')
+  On-ramp checkout  ${stack.urls.onramp}   (test card 4242 4242 4242 4242; pays out devnet pUSD/ETH)
   Test tokens       ${stack.tokens.map((t) => `${t.symbol} ${t.address} (chain ${t.chainId})`).join('\n                    ')}
 
 Press Ctrl-C to stop.

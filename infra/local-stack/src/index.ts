@@ -1,22 +1,23 @@
 /**
  * The whole local stack on loopback (DESIGN §5, §6): two EVM devnets with test tokens (and the
  * Farcaster IdRegistry), a Bitcoin regtest stand-in, a local Solana chain, a Farcaster auth relay
- * stand-in, the API with the demo project, the modal and wallet apps on their own origins, and
- * the demo host site. Every address comes from
+ * stand-in, an on-ramp provider stand-in (test checkout), the API with the demo project, the
+ * modal and wallet apps on their own origins, and the demo host site. Every address comes from
  * `endpoints()`, so tests can move the stack elsewhere.
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { startApi } from '@porthole/api'
+import { type OnrampConfig, resolveOnrampConfig, startApi } from '@porthole/api'
 import { startBitcoin } from '@porthole/bitcoin'
 import { startDemoServer } from '@porthole/demo/server'
 import { DEVNET_B_CHAIN_ID, DEVNET_CHAIN_ID, startDevnet } from '@porthole/devnet'
 import { startFarcasterRelay } from '@porthole/farcaster'
 import { startMailCatcher } from '@porthole/mail'
 import { startOidcProvider } from '@porthole/oidc'
+import { startOnrampProvider } from '@porthole/onramp'
 import { startRecoveryService } from '@porthole/recovery'
 import { startRelay } from '@porthole/relay'
-import { DEMO_PROJECT_ID, endpoints, portOf } from '@porthole/shared'
+import { DEMO_PROJECT_ID, endpoints, listenHostOf, portOf } from '@porthole/shared'
 import { startSolana } from '@porthole/solana'
 import { readSdkVersion, sdkFiles, startStaticServer } from '@porthole/static-hosting'
 
@@ -96,6 +97,18 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     log(
       `devnets   ${devnet.rpcUrl} (chain ${devnet.chainId}), ${devnetB.rpcUrl} (chain ${devnetB.chainId})`,
     )
+    // The on-ramp provider stand-in: the API creates orders on it, the modal opens its checkout
+    // page in a popup, and Pay sends pUSD or ETH from its devnet treasury.
+    const onramp = await startOnrampProvider({
+      port: portOf(urls.onramp),
+      host: listenHostOf(urls.onramp),
+      // Checkout links name the configured address (a browser opens them).
+      publicUrl: urls.onramp,
+      extraHosts: [new URL(urls.onramp).host],
+      rpcUrls: { 'eip155:31337': devnet.rpcUrl, 'eip155:31338': devnetB.rpcUrl },
+    })
+    stops.push(onramp.close)
+    log(`onramp    ${onramp.url} (test checkout, development only; treasury ${onramp.treasury})`)
     // The Bitcoin regtest stand-in (Esplora API); the API reads BTC balances from it.
     const bitcoin = await startBitcoin({
       port: portOf(urls.bitcoin),
@@ -167,6 +180,12 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
 
     const api = await startApi({
       port: portOf(urls.api),
+      onramp: {
+        ...(resolveOnrampConfig(process.env, { production: false }) as OnrampConfig),
+        url: onramp.url,
+        apiKey: onramp.apiKey,
+        publicKey: onramp.publicKey,
+      },
       demoOrigin: urls.demo,
       indexer: true,
       ...(parameters.databaseUrl ? { databaseUrl: parameters.databaseUrl } : {}),

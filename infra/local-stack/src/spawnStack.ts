@@ -42,6 +42,7 @@ export async function spawnStack(
     urls.smtp,
     urls.oidc,
     urls.recovery,
+    urls.onramp,
     urls.devnet,
     urls.devnetB,
   ].map(portOf)

@@ -100,3 +100,166 @@ export const idRegistryReadAbi = [
     outputs: [{ name: '', type: 'uint256' }],
   },
 ] as const
+
+/**
+ * Who deploys the devnets' AMM (Uniswap V2: WETH9, factory, Router02 at its nonces 0, 1 and 2)
+ * and provides the pools' liquidity: a key of its own, so the AMM lands at the same addresses on
+ * every devnet. Public: devnet only.
+ */
+export const AMM_DEPLOYER = {
+  privateKey: '0xa881b16244c326aee5b8caf51c5910504760ce02d269ba143f17cc47705f850f',
+  address: '0xe509576D51B61C3b39a267d89B31A280B38c9168',
+} as const
+
+/**
+ * The devnets' Uniswap V2 contracts (both chains): {@link AMM_DEPLOYER}'s nonces 0, 1 and 2.
+ *
+ * @example
+ * await client.readContract({ address: DEVNET_AMM.router, abi, functionName: 'getAmountsOut', args: [amount, path] })
+ */
+export const DEVNET_AMM = {
+  weth: '0x781C2eaEF52c262f6a77E6745d4807B9E3Ec2565',
+  factory: '0x2DddA3d6203973b607253a2FaE21BC21c0E9AFAb',
+  router: '0x9C2E0D25F519D2645f780FA62820f821ff79a52D',
+} as const
+
+/**
+ * The local on-ramp provider's treasury: it pays out what a checkout buys (pUSD or ETH) on the
+ * devnets. Funded when a devnet starts. Public: devnet only.
+ */
+export const ONRAMP_TREASURY = {
+  privateKey: '0x407bc8276abfb72351c8213b24279d1b037bedd9f794f7006ed4a29ece473dec',
+  address: '0x8963DFD81827E0975095067307be2C808Bf81485',
+} as const
+
+/**
+ * The Uniswap V2 Router02 functions the API's swap quoter and the devnet use: quotes
+ * (`getAmountsOut`), the three exact-input swaps, and the router's factory and WETH.
+ *
+ * @example
+ * await client.readContract({ address: DEVNET_AMM.router, abi: uniswapV2RouterAbi, functionName: 'getAmountsOut', args: [10n ** 18n, [DEVNET_AMM.weth, DEVNET_TOKENS[0].address]] })
+ */
+export const uniswapV2RouterAbi = [
+  {
+    type: 'function',
+    name: 'factory',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ name: '', type: 'address' }],
+  },
+  {
+    type: 'function',
+    name: 'WETH',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ name: '', type: 'address' }],
+  },
+  {
+    type: 'function',
+    name: 'getAmountsOut',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'amountIn', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+  {
+    type: 'function',
+    name: 'swapExactETHForTokens',
+    stateMutability: 'payable',
+    inputs: [
+      { name: 'amountOutMin', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+  {
+    type: 'function',
+    name: 'swapExactTokensForETH',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'amountIn', type: 'uint256' },
+      { name: 'amountOutMin', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+  {
+    type: 'function',
+    name: 'swapExactTokensForTokens',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'amountIn', type: 'uint256' },
+      { name: 'amountOutMin', type: 'uint256' },
+      { name: 'path', type: 'address[]' },
+      { name: 'to', type: 'address' },
+      { name: 'deadline', type: 'uint256' },
+    ],
+    outputs: [{ name: 'amounts', type: 'uint256[]' }],
+  },
+] as const
+
+/**
+ * The Uniswap V2 factory's pair lookup (zero address: no pool).
+ *
+ * @example
+ * await client.readContract({ address: DEVNET_AMM.factory, abi: uniswapV2FactoryAbi, functionName: 'getPair', args: [a, b] })
+ */
+export const uniswapV2FactoryAbi = [
+  {
+    type: 'function',
+    name: 'getPair',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'tokenA', type: 'address' },
+      { name: 'tokenB', type: 'address' },
+    ],
+    outputs: [{ name: 'pair', type: 'address' }],
+  },
+] as const
+
+/**
+ * A Uniswap V2 pair's reserves and token order (`token0` is the lower address).
+ *
+ * @example
+ * const [reserve0, reserve1] = await client.readContract({ address: pair, abi: uniswapV2PairAbi, functionName: 'getReserves' })
+ */
+export const uniswapV2PairAbi = [
+  {
+    type: 'function',
+    name: 'getReserves',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [
+      { name: 'reserve0', type: 'uint112' },
+      { name: 'reserve1', type: 'uint112' },
+      { name: 'blockTimestampLast', type: 'uint32' },
+    ],
+  },
+  {
+    type: 'function',
+    name: 'token0',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ name: '', type: 'address' }],
+  },
+] as const
+
+/**
+ * The local on-ramp provider's partner keys (`npm start -w @porthole/onramp` and the API's
+ * defaults): `apiKey` authenticates the API's server-to-server calls, `publicKey` names the
+ * partner in checkout links. Public: development only; a real provider's are configuration
+ * (`PORTHOLE_ONRAMP_API_KEY`, `PORTHOLE_ONRAMP_PUBLIC_KEY`).
+ *
+ * @example
+ * fetch(`${endpoints().onramp}/api/options`, { headers: { authorization: `Bearer ${ONRAMP_LOCAL_KEYS.apiKey}` } })
+ */
+export const ONRAMP_LOCAL_KEYS = {
+  apiKey: 'porthole-local-onramp-api-key',
+  publicKey: 'porthole-local-onramp-public-key',
+} as const

@@ -18,6 +18,8 @@ export const DEFAULT_ENDPOINTS = {
   recovery: 'http://127.0.0.1:4700',
   // The Farcaster auth relay stand-in (Sign In With Farcaster channels).
   farcaster: 'http://127.0.0.1:4800',
+  // The local on-ramp provider (a card/bank checkout stand-in).
+  onramp: 'http://127.0.0.1:4900',
   devnet: 'http://127.0.0.1:8545',
   devnetB: 'http://127.0.0.1:8546',
   // JSON-RPC over HTTP; subscriptions on the next port (8900), as Solana's tools expect.
@@ -41,6 +43,7 @@ export const ENDPOINT_ENV: Record<Endpoint, string> = {
   oidc: 'PORTHOLE_OIDC_URL',
   recovery: 'PORTHOLE_RECOVERY_URL',
   farcaster: 'PORTHOLE_FARCASTER_URL',
+  onramp: 'PORTHOLE_ONRAMP_URL',
   devnet: 'PORTHOLE_DEVNET_RPC',
   devnetB: 'PORTHOLE_DEVNET_B_RPC',
   solana: 'PORTHOLE_SOLANA_RPC',

@@ -96,8 +96,10 @@ describe.each(DRIVERS)('indexer on %s', (driver) => {
     const head = Number(await rpc('eth_blockNumber'))
     expect((await indexer.catchUp(CHAIN)).blocks).toBe(head + 1)
     expect(await count(`SELECT COUNT(*) AS n FROM chain_transfers WHERE kind = 'erc721'`)).toBe(42)
-    expect(await count(`SELECT COUNT(*) AS n FROM chain_transfers WHERE kind = 'native'`)).toBe(22)
-    expect(await count(`SELECT COUNT(*) AS n FROM chain_transfers WHERE kind = 'erc20'`)).toBe(55)
+    // The AMM's pools and the on-ramp treasury (after the seed) add 2 native and 16 ERC-20
+    // transfers: mints to their keys, ETH, WETH and tokens into the pairs, the pairs' LP tokens.
+    expect(await count(`SELECT COUNT(*) AS n FROM chain_transfers WHERE kind = 'native'`)).toBe(24)
+    expect(await count(`SELECT COUNT(*) AS n FROM chain_transfers WHERE kind = 'erc20'`)).toBe(71)
     expect(
       await count(`SELECT COUNT(*) AS n FROM chain_transactions WHERE status = 'failed'`),
     ).toBe(1)
@@ -108,12 +110,16 @@ describe.each(DRIVERS)('indexer on %s', (driver) => {
       ['PALS', 0, 'erc721'],
       ['PRT', 18, 'erc20'],
       ['RWD', 0, 'erc721'],
+      ['UNI-V2', 18, 'erc20'],
+      ['UNI-V2', 18, 'erc20'],
+      ['UNI-V2', 18, 'erc20'],
+      ['WETH', 18, 'erc20'],
       ['pUSD', 6, 'erc20'],
     ])
     expect(await ownerOf('4')).toBe(A0)
     await expectCursorOnChain()
     expect((await indexer.catchUp(CHAIN)).blocks).toBe(0)
-    expect(await count('SELECT COUNT(*) AS n FROM chain_transfers')).toBe(119)
+    expect(await count('SELECT COUNT(*) AS n FROM chain_transfers')).toBe(137)
   })
 
   test('a reorg to a shorter chain rolls back transfers and NFT owners', async () => {
@@ -194,7 +200,8 @@ describe.each(DRIVERS)('indexer on %s', (driver) => {
     try {
       await other.catchUp(CHAIN)
       expect(logs.some((line) => line.includes('genesis changed'))).toBe(true)
-      expect(await count('SELECT COUNT(*) AS n FROM chain_transfers')).toBe(20) // the grants only
+      // The grants, and the AMM's and the on-ramp treasury's 18 (no seed).
+      expect(await count('SELECT COUNT(*) AS n FROM chain_transfers')).toBe(38)
       expect(await count('SELECT COUNT(*) AS n FROM chain_nfts')).toBe(0)
       const genesis = (
         await createPublicClient({ transport: http(fresh.rpcUrl) }).getBlock({ blockNumber: 0n })
