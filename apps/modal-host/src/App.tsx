@@ -21,7 +21,12 @@ import { ConnectingFarcasterView } from './views/lazyFarcasterView.js'
 import { RegisterAccountNameSuccessView, RegisterAccountNameView } from './views/lazyNameViews.js'
 import {
   ConnectingWalletConnectView,
+  OnRampStatusView,
+  OnRampView,
   ReceiveView,
+  SwapPreviewView,
+  SwapSelectTokenView,
+  SwapView,
   WalletSendPreviewView,
   WalletSendSelectTokenView,
   WalletSendView,
@@ -87,6 +92,14 @@ function title(screen: Screen): string {
       return t('connectedWallets')
     case 'Receive':
       return t('receive')
+    case 'Swap':
+    case 'SwapPreview':
+      return t('swap')
+    case 'SwapSelectToken':
+      return t('selectToken')
+    case 'OnRamp':
+    case 'OnRampStatus':
+      return t('buy')
     case 'SIWXSignMessage':
       return t('signIn')
     case 'RegisterAccountName':
@@ -163,6 +176,16 @@ function View({ screen }: { screen: Screen }) {
       return <ProfileWallets />
     case 'Receive':
       return <ReceiveView.View />
+    case 'Swap':
+      return <SwapView.View />
+    case 'SwapSelectToken':
+      return <SwapSelectTokenView.View side={screen.side} />
+    case 'SwapPreview':
+      return <SwapPreviewView.View />
+    case 'OnRamp':
+      return <OnRampView.View />
+    case 'OnRampStatus':
+      return <OnRampStatusView.View orderId={screen.orderId} provider={screen.provider} />
     case 'SIWXSignMessage':
       return <SIWXSignMessage />
     case 'RegisterAccountName':

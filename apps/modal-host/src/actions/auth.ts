@@ -203,6 +203,24 @@ export async function completeLogin(answer: VerifyDevice | EmbeddedUser): Promis
 }
 
 /**
+ * Opens an empty popup window centred on the screen, for a page that is only known after an
+ * await (social login, an on-ramp checkout). Must run synchronously inside the click: browsers
+ * block popups opened later. `null` when the browser blocked it.
+ *
+ * @example
+ * const popup = openBlankPopup('porthole-onramp')
+ */
+export function openBlankPopup(name: string): Window | null {
+  const left = Math.max(0, (screen.width - POPUP.width) / 2)
+  const top = Math.max(0, (screen.height - POPUP.height) / 2)
+  return window.open(
+    'about:blank',
+    name,
+    `popup=yes,width=${POPUP.width},height=${POPUP.height},left=${left},top=${top}`,
+  )
+}
+
+/**
  * Opens the social-login popup. Must run synchronously inside the click (browsers block popups
  * opened later); the returned promise settles when the login ends. A closed popup is noticed
  * by polling every second: 'Popup closed'.
@@ -211,13 +229,7 @@ export async function completeLogin(answer: VerifyDevice | EmbeddedUser): Promis
  * button.onclick = () => void socialLogin('google')
  */
 export function socialLogin(provider: SocialProvider): Promise<void> {
-  const left = Math.max(0, (screen.width - POPUP.width) / 2)
-  const top = Math.max(0, (screen.height - POPUP.height) / 2)
-  const popup = window.open(
-    'about:blank',
-    'porthole-social',
-    `popup=yes,width=${POPUP.width},height=${POPUP.height},left=${left},top=${top}`,
-  )
+  const popup = openBlankPopup('porthole-social')
   if (!popup) return Promise.reject(new BaseError('Failed to initiate social connection'))
   return new Promise<void>((resolve, reject) => {
     const walletOrigin = new URL(runtime.walletUrl).origin

@@ -67,8 +67,6 @@ describe('the modal applies the remote features with the host options', () => {
     expect(config.features).toMatchObject({ receive: false, legalCheckbox: false })
     expect(errors).toEqual([
       '[porthole] Unknown option "walletOrder" ignored',
-      '[porthole] Option "features.swaps" is not available in Porthole yet (there is no such view); ignored',
-      '[porthole] Option "features.onramp" is not available in Porthole yet (there is no such view); ignored',
       expect.stringMatching(
         /^\[porthole\] Option "features\.legalCheckbox" needs termsConditionsUrl/,
       ),

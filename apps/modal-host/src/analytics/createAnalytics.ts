@@ -27,6 +27,11 @@ export type AnalyticsEventProperties = {
   SEND_INITIATED: { network: string; token: string; amount: string }
   SEND_SUCCESS: { network: string; token: string; amount: string }
   SEND_ERROR: { network: string; token: string; amount: string; message: string }
+  SWAP_INITIATED: { network: string; from: string; to: string }
+  SWAP_SUCCESS: { network: string; from: string; to: string }
+  SWAP_ERROR: { network: string; from: string; to: string; message: string }
+  ONRAMP_OPENED: { network: string; provider: string; currency: string }
+  ONRAMP_COMPLETE: { network: string; provider: string; currency: string }
 }
 
 /** A tracked event's name. */

@@ -41,7 +41,13 @@ type Schema<value> = {
     | { success: false; error: { issues: readonly { path: PropertyKey[]; message: string }[] } }
 }
 
-function parse<value>(schema: Schema<value>, endpoint: string, body: unknown): value {
+/**
+ * Parses an answer with its endpoint's schema; throws {@link BlockchainApiResponseError}.
+ *
+ * @example
+ * const answer = parse(ConvertTokensResponse, "GET /v1/convert/tokens", body)
+ */
+export function parse<value>(schema: Schema<value>, endpoint: string, body: unknown): value {
   const result = schema.safeParse(body)
   if (result.success) return result.data
   const issue = result.error.issues[0]

@@ -66,6 +66,8 @@ export async function getRemoteFeatures(): Promise<RemoteFeatures> {
       const schema = RemoteFeatures.shape[key as keyof typeof RemoteFeatures.shape]
       const parsed = schema?.safeParse(value)
       if (parsed?.success) out[key] = parsed.data
+      // Spec §5: an on-ramp provider list that is not a list of strings is empty.
+      else if (key === 'onramp') out[key] = false
     }
   return out as RemoteFeatures
 }

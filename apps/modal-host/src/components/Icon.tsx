@@ -19,6 +19,8 @@ const paths = {
   wallet: 'M4 7h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H4zm0 0V6a2 2 0 0 1 2-2h9M16 13h.01',
   qr: 'M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 14h2v2h-2zM18 18h2v2h-2zM14 18h2M18 14h2',
   send: 'M4 12l16-8-6 16-2-7zM12 13l8-9',
+  swap: 'M7 4v15m0 0l-3-3m3 3l3-3M17 20V5m0 0l-3 3m3-3l3 3',
+  card: 'M3 6h18v12H3zM3 10h18M7 15h3',
   at: 'M16 12a4 4 0 1 1-8 0 4 4 0 0 1 8 0zm0 0v1.5a2.5 2.5 0 0 0 5 0V12a9 9 0 1 0-3.5 7.1',
 } as const
 

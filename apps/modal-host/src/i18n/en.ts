@@ -150,19 +150,7 @@ export const en = {
   activityStaked: 'Staked',
   activityUnstaked: 'Unstaked',
   activityCancelled: 'Cancelled',
-  sendAmountAndReceiverRequired: 'An amount and receiver address are required',
-  sendTokenRequired: 'A token is required',
   unsupportedChain: 'Unsupported chain',
-  sendTokenAddressRequired: 'A token address is required for ERC-20 tokens',
-  sendTokenOnOtherNetwork: 'The token is not on the active network',
-  sendInvalidTokenDecimals: 'The token has invalid decimals',
-  sendInvalidAmount: 'Enter a valid amount',
-  sendAmountNotPositive: 'The amount must be greater than 0',
-  sendTooManyDecimals: '{symbol} has at most {decimals} decimal places',
-  sendInsufficientBalance: 'Insufficient {symbol} balance',
-  sendInvalidReceiver: 'Enter a valid address or name',
-  sendInvalidChecksum: 'Invalid address checksum',
-  sendNameNotFound: 'No address found for {name}',
   errorResolvingName: 'Error resolving name',
   chooseName: 'Choose a name',
   nameLabel: 'Name',
@@ -197,29 +185,18 @@ export const en = {
   pending: 'Pending',
   selectToken: 'Select token',
   searchToken: 'Search token',
-  amount: 'Amount',
-  receiverAddress: 'Receiver address',
-  receiverPlaceholder: 'Address (0x…) or name',
   max: 'Max',
-  balanceOf: 'Balance: {amount}',
-  previewSend: 'Preview send',
   reviewSend: 'Review send',
-  sendTo: 'To',
   network: 'Network',
-  sendConfirm: 'Send',
   cancel: 'Cancel',
-  sendApproveInWallet: 'Approve the transaction in your wallet',
-  sendSubmitted: 'Transaction submitted',
   receive: 'Receive',
-  receiveQrLabel: 'QR code of the address',
-  receiveHint: 'Send only {namespace} assets to this address',
-  receiveNetworks: 'Networks it can receive on',
-  receiveNotConnected: 'Connect a wallet to receive',
   copyFailed: 'Could not copy',
   legalCheckboxOne: 'I agree to the {first}',
   legalCheckboxTwo: 'I agree to the {first} and the {second}',
   continueWithWallet: 'Continue with a wallet',
   dismiss: 'Dismiss',
+  buy: 'Buy',
+  swap: 'Swap',
 } as const
 
 /** A key of the string catalogue. */
@@ -232,7 +209,17 @@ export type StringKey = keyof typeof en
  * t('continueIn', { name: 'MetaMask' }) // 'Continue in MetaMask'
  */
 export function t(key: StringKey, values: Record<string, string | number> = {}): string {
-  return en[key].replace(/\{(\w+)\}/g, (match, name: string) =>
+  return fill(en[key], values)
+}
+
+/**
+ * Fills a template's `{placeholders}`; unknown ones stay as they are.
+ *
+ * @example
+ * fill('Swap {symbol}', { symbol: 'ETH' }) // 'Swap ETH'
+ */
+export function fill(template: string, values: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
     name in values ? String(values[name]) : match,
   )
 }

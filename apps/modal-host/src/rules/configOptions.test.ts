@@ -37,11 +37,10 @@ describe('host options, one at a time', () => {
   })
 
   test('spec features Porthole lacks are refused only when turned on', () => {
-    expect(readOptions({ networks: [], features: { pay: false } }).errors).toEqual([])
+    expect(readOptions({ networks: [], features: { smartSessions: false } }).errors).toEqual([])
     expect(
       readOptions({ networks: [], features: { pay: true, smartSessions: true } }).errors,
     ).toEqual([
-      'Option "features.pay": pay is not available in Porthole yet; ignored',
       'Option "features.smartSessions": smart sessions is not available in Porthole yet; ignored',
     ])
   })

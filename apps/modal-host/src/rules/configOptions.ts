@@ -30,7 +30,6 @@ const INTERNAL = new Set(['storage'])
 
 /** Spec options Porthole has no schema for yet: refused only when turned on. */
 const NOT_AVAILABLE: Record<string, string> = {
-  'features.pay': 'pay',
   'features.smartSessions': 'smart sessions',
 }
 

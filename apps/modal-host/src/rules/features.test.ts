@@ -81,17 +81,36 @@ describe('host options merged with the project remote features', () => {
     expect(features).toMatchObject({ email: false, history: false, socials: ['google', 'x'] })
   })
 
-  test('swaps and on-ramp are refused by name: there is no such view yet', () => {
-    const { errors } = merge({
-      features: { swaps: true, onramp: true },
-      remoteFeatures: { swaps: ['1inch'], onramp: false },
+  test("swaps and on-ramp are on with the project's providers; the host can only turn them off", () => {
+    expect(merge({}).features).toMatchObject({
+      swaps: true,
+      onramp: true,
+      onrampProviders: ['meld'],
     })
-    expect(errors).toEqual([
-      'Option "features.swaps" is not available in Porthole yet (there is no such view); ignored',
-      'Option "remoteFeatures.swaps" is not available in Porthole yet (there is no such view); ignored',
-      'Option "features.onramp" is not available in Porthole yet (there is no such view); ignored',
+    expect(merge({ features: { swaps: false, onramp: false } }).features).toMatchObject({
+      swaps: false,
+      onramp: false,
+      onrampProviders: [],
+    })
+    expect(merge({ remoteFeatures: { onramp: false } }).features.onramp).toBe(false)
+    // The project turned on-ramp off: the host's switch cannot bring it back.
+    const overruled = merge({ features: { onramp: true }, remote: { onramp: false } })
+    expect(overruled.features.onramp).toBe(false)
+    expect(overruled.warnings).toEqual([
+      'Option "features.onramp" is on, but the project turned onramp off (remote features)',
     ])
-    expect(merge({ features: { swaps: false, onramp: false } }).errors).toEqual([])
+    // A provider the project does not offer is dropped, with a warning.
+    const narrowed = merge({ remoteFeatures: { onramp: ['meld', 'other'] } })
+    expect(narrowed.features.onrampProviders).toEqual(['meld'])
+    expect(narrowed.warnings[0]).toMatch(/remoteFeatures\.onramp": other turned off/)
+    expect(merge({ features: { swaps: true, onramp: true } }).errors).toEqual([])
+  })
+
+  test('features.pay forces e-mail and social login off (spec §5)', () => {
+    const { features, warnings } = merge({ features: { pay: true, email: true } })
+    expect(features).toMatchObject({ email: false, socials: false })
+    expect(warnings).toEqual(['Option "features.pay" turns e-mail and social login off (spec §5)'])
+    expect(merge({ features: { pay: false } }).features.email).toBe(true)
   })
 
   test('legalCheckbox works with a terms or privacy link, and is refused without one', () => {

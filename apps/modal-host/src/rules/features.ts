@@ -48,8 +48,6 @@ export type MergeFeaturesReturnType = {
   warnings: string[]
 }
 
-const NOT_AVAILABLE = 'is not available in Porthole yet (there is no such view); ignored'
-
 /**
  * Merges the host's options with the project's remote features; refusals name the option.
  *
@@ -63,11 +61,21 @@ export function mergeFeatures(parameters: MergeFeaturesParameters): MergeFeature
   const errors: string[] = []
   const warnings: string[] = []
 
-  for (const name of ['swaps', 'onramp'] as const) {
-    if (features[name] === true) errors.push(`Option "features.${name}" ${NOT_AVAILABLE}`)
+  // Swaps and on-ramp: on when the project names a provider and the host did not turn them off.
+  const providersOf = (name: 'swaps' | 'onramp'): string[] => {
     const local = remoteFeatures[name]
-    if (Array.isArray(local) && local.length)
-      errors.push(`Option "remoteFeatures.${name}" ${NOT_AVAILABLE}`)
+    if (features[name] === false || local === false) return []
+    let list = Array.isArray(remote[name]) ? remote[name] : []
+    if (Array.isArray(local)) {
+      const dropped = local.filter((p) => !list.includes(p))
+      if (dropped.length)
+        warnings.push(
+          `Option "remoteFeatures.${name}": ${dropped.join(', ')} turned off by the project (remote features)`,
+        )
+      list = list.filter((p) => local.includes(p))
+    }
+    if (features[name] === true && !list.length) overruled(`features.${name}`, name)
+    return list
   }
   if (remoteFeatures.multiWallet === false)
     errors.push(
@@ -78,13 +86,24 @@ export function mergeFeatures(parameters: MergeFeaturesParameters): MergeFeature
   const overruled = (option: string, what: string) =>
     warnings.push(`Option "${option}" is on, but the project turned ${what} off (remote features)`)
 
+  const swapProviders = providersOf('swaps')
+  const onrampProviders = providersOf('onramp')
+
+  // Spec §5: the pay feature forces e-mail and social login off.
+  const pay = features.pay === true
+  if (
+    pay &&
+    (features.email === true || (Array.isArray(features.socials) && features.socials.length))
+  )
+    warnings.push('Option "features.pay" turns e-mail and social login off (spec §5)')
+
   const hostEmail = features.email ?? remoteFeatures.email
   const hostEmailOff = features.email === false || remoteFeatures.email === false
-  const email = !hostEmailOff && (hostEmail ?? defaults.email) && remote.email === true
+  const email = !pay && !hostEmailOff && (hostEmail ?? defaults.email) && remote.email === true
   if (hostEmail === true && !hostEmailOff && !remote.email)
     overruled(features.email === true ? 'features.email' : 'remoteFeatures.email', 'e-mail login')
 
-  const socials = mergeSocials(parameters, remote.socials, errors, warnings)
+  const socials = pay ? false : mergeSocials(parameters, remote.socials, errors, warnings)
 
   const hostHistory = features.history ?? remoteFeatures.activity
   const historyOff = features.history === false || remoteFeatures.activity === false
@@ -119,6 +138,9 @@ export function mergeFeatures(parameters: MergeFeaturesParameters): MergeFeature
       email,
       socials,
       history,
+      swaps: swapProviders.length > 0,
+      onramp: onrampProviders.length > 0,
+      onrampProviders,
       legalCheckbox,
     },
     errors,

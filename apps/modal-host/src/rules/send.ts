@@ -39,6 +39,7 @@ import {
   parseUnits,
 } from 'viem'
 import { type StringKey, t } from '../i18n/en.js'
+import { type TradeKey, trade, tt } from '../i18n/trade.js'
 import { parseDecimal } from './decimals.js'
 
 const MESSAGES = {
@@ -56,7 +57,7 @@ const MESSAGES = {
   invalidChecksum: 'sendInvalidChecksum',
   nameNotFound: 'sendNameNotFound',
   nameResolutionFailed: 'errorResolvingName',
-} as const satisfies Record<string, StringKey>
+} as const satisfies Record<string, StringKey | TradeKey>
 
 /** Why a send was refused; a view may use it to mark the field at fault. */
 export type SendErrorReason = keyof typeof MESSAGES
@@ -75,7 +76,8 @@ export class SendError extends BaseError {
     values: Record<string, string | number> = {},
     options: BaseErrorOptions = {},
   ) {
-    super(t(MESSAGES[reason], values), options)
+    const key = MESSAGES[reason]
+    super(key in trade ? tt(key as TradeKey, values) : t(key as StringKey, values), options)
     this.reason = reason
   }
 }

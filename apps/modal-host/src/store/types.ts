@@ -22,7 +22,9 @@ import type {
 import type { Cache } from '../rules/caches.js'
 import type { CatalogueWallet } from '../rules/walletLists.js'
 import type { TransactionListState } from './activityState.js'
+import type { OnrampState } from './onrampState.js'
 import type { SendState } from './sendState.js'
+import type { SwapState } from './swapState.js'
 
 /** A wallet as lists show it: from the catalogue, an injected announcement, or both. */
 export type WalletEntry = {
@@ -78,6 +80,15 @@ export type Screen =
   | { view: 'RegisterAccountNameSuccess'; name: string }
   | { view: 'SIWXSignMessage' }
   | { view: 'Receive' }
+  /** Swap: from-token, to-token and amounts, quoted as the user types. */
+  | { view: 'Swap' }
+  | { view: 'SwapSelectToken'; side: 'from' | 'to' }
+  /** The quote's details, then approve (when the allowance is short) and swap. */
+  | { view: 'SwapPreview' }
+  /** Buy crypto: amount, currencies and provider. */
+  | { view: 'OnRamp' }
+  /** The provider's checkout is open in a popup; the order is followed until the funds arrive. */
+  | { view: 'OnRampStatus'; orderId: string; provider: string }
 
 /** A view name. */
 export type ViewName = Screen['view']
@@ -161,6 +172,11 @@ export type ResolvedConfig = {
   > & {
     socials: string[] | false
     connectMethodsOrder: ('email' | 'social' | 'wallet')[]
+    /** Swap and on-ramp views (a provider is named and the host did not turn them off). */
+    swaps: boolean
+    onramp: boolean
+    /** The project's on-ramp providers (spec §5: a list of strings, else empty). */
+    onrampProviders: string[]
   }
   featuredWalletIds: string[]
   includeWalletIds: string[]
@@ -267,4 +283,8 @@ export type ModalState = {
   nfts: NftsState
   activity: ActivityState
   send: SendState
+  /** Swap state (spec §2 swap view); set by the swap views when first opened. */
+  swap?: SwapState
+  /** On-ramp state (spec §3); set by the on-ramp views when first opened. */
+  onramp?: OnrampState
 }

@@ -10,9 +10,10 @@ import { Avatar, NetworkImage, Picture } from '../components/Images.js'
 import { t } from '../i18n/en.js'
 import { CACHE_DURATIONS } from '../rules/caches.js'
 import { authDisplayName } from '../rules/socials.js'
+import { isRestrictedTimezone } from '../rules/timezones.js'
 import { useModal } from '../store/store.js'
 import { ChooseNameRow } from './ChooseNameRow.js'
-import { AccountTabsView, ReceiveView, WalletSendView } from './lazyViews.js'
+import { AccountTabsView, OnRampView, ReceiveView, SwapView, WalletSendView } from './lazyViews.js'
 
 /** The active network's button (opens Networks), or an unknown-network state. */
 export function NetworkButton() {
@@ -51,6 +52,13 @@ export function Account() {
   // Spec §4: Send is EVM (native and ERC-20) and Solana (native) only.
   const sendable =
     sendEnabled && (network?.chainNamespace === 'eip155' || network?.chainNamespace === 'solana')
+  // Spec §6: on-ramp on EVM and Solana, not from restricted time zones; swaps on EVM (the API
+  // says which networks). Spec §9's order: onramp, swaps, receive, send.
+  const buyable =
+    useModal((s) => s.config.features.onramp) &&
+    (network?.chainNamespace === 'eip155' || network?.chainNamespace === 'solana') &&
+    !isRestrictedTimezone()
+  const swappable = useModal((s) => s.config.features.swaps) && network?.chainNamespace === 'eip155'
   const identity = useModal((s) => identityOf(s, s.connection.address))
   // biome-ignore lint/correctness/useExhaustiveDependencies: per connected address
   useEffect(() => {
@@ -119,8 +127,30 @@ export function Account() {
         <span className="ph-balance" data-testid="account-balance">
           {shownBalance}
         </span>
-        {sendable || receivable ? (
+        {sendable || receivable || buyable || swappable ? (
           <div className="ph-actions">
+            {buyable ? (
+              <button
+                type="button"
+                className="ph-button"
+                data-variant="secondary"
+                onClick={() => Modal.push({ view: 'OnRamp' })}
+                onPointerEnter={() => void OnRampView.preload().catch(() => {})}
+              >
+                <Icon name="card" size={16} /> {t('buy')}
+              </button>
+            ) : null}
+            {swappable ? (
+              <button
+                type="button"
+                className="ph-button"
+                data-variant="secondary"
+                onClick={() => Modal.push({ view: 'Swap' })}
+                onPointerEnter={() => void SwapView.preload().catch(() => {})}
+              >
+                <Icon name="swap" size={16} /> {t('swap')}
+              </button>
+            ) : null}
             {receivable ? (
               <button
                 type="button"

@@ -15,6 +15,7 @@ import { relativeTime } from '../rules/relativeTime.js'
 import { formatBalance, formatCurrency, tokenList, totalValue } from '../rules/tokens.js'
 import { useModal } from '../store/store.js'
 import type { AccountTab } from '../store/types.js'
+import './accountTabs.css'
 
 const TABS: { id: AccountTab; label: () => string }[] = [
   { id: 'tokens', label: () => t('tabTokens') },

@@ -3,8 +3,10 @@ import { Icon } from '../components/Icon.js'
 import { NetworkImage } from '../components/Images.js'
 import { QrCode } from '../components/QrCode.js'
 import { t } from '../i18n/en.js'
+import { tt } from '../i18n/trade.js'
 import { NAMESPACE_LABELS } from '../rules/namespaces.js'
 import { useModal } from '../store/store.js'
+import './receive.css'
 
 /**
  * Receive: the active account's address as a QR code and in full, a copy button, and the
@@ -27,14 +29,14 @@ export function Receive() {
   if (!address)
     return (
       <div className="ph-center">
-        <p className="ph-muted">{t('receiveNotConnected')}</p>
+        <p className="ph-muted">{tt('receiveNotConnected')}</p>
       </div>
     )
   return (
     <div className="ph-center ph-receive">
-      <QrCode value={address} label={t('receiveQrLabel')} testId="receive-qr" />
+      <QrCode value={address} label={tt('receiveQrLabel')} testId="receive-qr" />
       <p className="ph-muted">
-        {t('receiveHint', { namespace: NAMESPACE_LABELS[namespace] ?? namespace })}
+        {tt('receiveHint', { namespace: NAMESPACE_LABELS[namespace] ?? namespace })}
       </p>
       <code className="ph-receive-address" data-testid="receive-address">
         {address}
@@ -45,7 +47,7 @@ export function Receive() {
       {receivable.length ? (
         <section className="ph-receive-networks" aria-labelledby="ph-receive-networks">
           <h3 id="ph-receive-networks" className="ph-section-title">
-            {t('receiveNetworks')}
+            {tt('receiveNetworks')}
           </h3>
           <ul className="ph-network-icons" data-testid="receive-networks">
             {receivable.map((network) => (

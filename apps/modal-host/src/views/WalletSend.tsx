@@ -10,10 +10,12 @@ import * as Tokens from '../actions/tokens.js'
 import { Icon } from '../components/Icon.js'
 import { Avatar, NetworkImage, Picture } from '../components/Images.js'
 import { t } from '../i18n/en.js'
+import { tt } from '../i18n/trade.js'
 import { formatDecimal } from '../rules/decimals.js'
 import type { PrepareSendReturnType } from '../rules/send.js'
 import { formatBalance, formatCurrency, tokenList } from '../rules/tokens.js'
 import { useModal } from '../store/store.js'
+import './transfer.css'
 
 /** The message of a send error (the spec's strings are the errors' short messages). */
 function messageOf(error: unknown): string {
@@ -77,7 +79,7 @@ export function WalletSend() {
               <span className="ph-row-name ph-stack">
                 <span>{token.symbol}</span>
                 <span className="ph-muted">
-                  {t('balanceOf', { amount: formatBalance(token.quantity) })}
+                  {tt('balanceOf', { amount: formatBalance(token.quantity) })}
                 </span>
               </span>
             </>
@@ -88,7 +90,7 @@ export function WalletSend() {
         </button>
       </div>
       <label className="ph-field">
-        <span className="ph-label">{t('amount')}</span>
+        <span className="ph-label">{tt('amount')}</span>
         <span className="ph-search ph-flush">
           <input
             name="amount"
@@ -111,13 +113,13 @@ export function WalletSend() {
         {value ? <span className="ph-muted">${value}</span> : null}
       </label>
       <label className="ph-field">
-        <span className="ph-label">{t('receiverAddress')}</span>
+        <span className="ph-label">{tt('receiverAddress')}</span>
         <span className="ph-search ph-flush">
           <input
             name="receiver"
             autoComplete="off"
             spellCheck={false}
-            placeholder={t('receiverPlaceholder')}
+            placeholder={tt('receiverPlaceholder')}
             value={send.receiverAddress ?? ''}
             onChange={(event) => Send.setSendReceiver(event.target.value)}
           />
@@ -129,7 +131,7 @@ export function WalletSend() {
         </p>
       ) : null}
       <button type="submit" className="ph-button" disabled={checking}>
-        {t('previewSend')}
+        {tt('previewSend')}
       </button>
     </form>
   )
@@ -237,7 +239,7 @@ export function WalletSendPreview() {
           {token ? <Picture src={token.iconUrl} name={token.symbol} size={72} /> : null}
         </span>
         <h3>{t('approveInWallet')}</h3>
-        <p className="ph-muted">{t('sendApproveInWallet')}</p>
+        <p className="ph-muted">{tt('sendApproveInWallet')}</p>
       </div>
     )
   const value = usd(send.sendTokenAmount, token?.price)
@@ -251,7 +253,7 @@ export function WalletSendPreview() {
         {value ? <span className="ph-muted">${value}</span> : null}
       </div>
       <dl className="ph-details">
-        <dt>{t('sendTo')}</dt>
+        <dt>{tt('sendTo')}</dt>
         <dd title={prepared?.receiver.address} data-testid="send-receiver">
           {prepared ? <ReceiverProfile address={prepared.receiver.address} /> : '…'}
         </dd>
@@ -272,13 +274,13 @@ export function WalletSendPreview() {
         onClick={async () => {
           try {
             await Send.sendTokens()
-            Modal.showToast(t('sendSubmitted'), 'success')
+            Modal.showToast(tt('sendSubmitted'), 'success')
           } catch (e) {
             setError(messageOf(e))
           }
         }}
       >
-        {t('sendConfirm')}
+        {tt('sendConfirm')}
       </button>
       <button type="button" className="ph-button" data-variant="secondary" onClick={Modal.back}>
         {t('cancel')}

@@ -22,5 +22,21 @@ export const WalletSendSelectTokenView = lazyView(async () => (await send()).Wal
 /** Send: the preview. */
 export const WalletSendPreviewView = lazyView(async () => (await send()).WalletSendPreview)
 
+const swap = () => import('./Swap.js')
+
+/** Swap: tokens and amounts. */
+export const SwapView = lazyView(async () => (await swap()).Swap)
+/** Swap: choosing a token. */
+export const SwapSelectTokenView = lazyView(async () => (await swap()).SwapSelectToken)
+/** Swap: the quote's details, approve and swap. */
+export const SwapPreviewView = lazyView(async () => (await swap()).SwapPreview)
+
+const onramp = () => import('./OnRamp.js')
+
+/** Buy crypto: amount, currencies and provider. */
+export const OnRampView = lazyView(async () => (await onramp()).OnRamp)
+/** Buy crypto: the checkout is open. */
+export const OnRampStatusView = lazyView(async () => (await onramp()).OnRampStatus)
+
 /** Receive: the address as a QR code (its encoder stays out of the first download). */
 export const ReceiveView = lazyView(async () => (await import('./Receive.js')).Receive)

@@ -77,6 +77,8 @@ export const Features = z
     receive: z.boolean(),
     swaps: z.boolean(),
     onramp: z.boolean(),
+    /** Pay: forces e-mail and social login off (spec §5). */
+    pay: z.boolean(),
     history: z.boolean(),
     connectMethodsOrder: z.array(z.enum(['email', 'social', 'wallet'])).max(3),
   })

@@ -1,0 +1,48 @@
+/**
+ * The swap view's state: the tokens, the amounts as typed, the last quote and where an approval
+ * or swap stands. Kept in the modal's store once the swap views first open.
+ */
+import type { SwapQuote, SwapToken } from '@porthole/shared'
+import type { SwapAsset } from '../rules/swap.js'
+
+/** The swap state. */
+export type SwapState = {
+  /** The network (CAIP-2) it belongs to; a network switch starts over. */
+  caipNetworkId: string | null
+  /** The tokens the network swaps (`/v1/convert/tokens`); null until loaded. */
+  tokens: SwapToken[] | null
+  fromToken: SwapAsset | null
+  toToken: SwapAsset | null
+  fromAmount: string
+  toAmount: string
+  /** The side the user typed last (the other one is quoted). */
+  edited: 'from' | 'to'
+  quote: SwapQuote | null
+  quoteLoading: boolean
+  /** What the last quote, approval or swap failed with. */
+  error: string | null
+  /** The exchange's allowance on the from-token (base units), null when not known. */
+  allowance: string | null
+  step: 'idle' | 'approving' | 'swapping'
+}
+
+/**
+ * The swap state before anything is chosen.
+ *
+ * @example
+ * store.setState({ swap: initialSwapState })
+ */
+export const initialSwapState: SwapState = {
+  caipNetworkId: null,
+  tokens: null,
+  fromToken: null,
+  toToken: null,
+  fromAmount: '',
+  toAmount: '',
+  edited: 'from',
+  quote: null,
+  quoteLoading: false,
+  error: null,
+  allowance: null,
+  step: 'idle',
+}
