@@ -11,6 +11,7 @@ export default [
   'apps/recovery',
   'apps/farcaster',
   'apps/onramp',
+  'apps/bundler',
   'apps/relay',
   'apps/devnet',
   'apps/bitcoin',

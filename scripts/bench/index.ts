@@ -14,6 +14,7 @@ import { embeddedBenchmarks } from './embedded.js'
 import { quoteBenchmarks } from './quotes.js'
 import { SDK_BROTLI_BUDGET, sdkSize } from './sdkSize.js'
 import { bytes, ms } from './stats.js'
+import { userOpBenchmarks } from './userOps.js'
 import { relayThroughput, walletConnectBenchmarks } from './walletconnect.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -161,10 +162,11 @@ for (const [label, r] of [
 console.log('')
 const chaindata = await chainDataBenchmarks()
 const quotes = await quoteBenchmarks()
+const userOps = await userOpBenchmarks()
 
 writeFileSync(
   resolve(ROOT, 'bench-results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded, walletConnect, relay, relayFile, chaindata, quotes }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded, walletConnect, relay, relayFile, chaindata, quotes, userOps }, null, 2)}\n`,
 )
 // Exit explicitly: the WalletConnect clients of the bench keep timers alive after their work.
 process.exit(sdkServed <= SDK_BROTLI_BUDGET ? 0 : 1)

@@ -30,6 +30,7 @@ import { createSignatureVerifier } from './names/verifyRegistration.js'
 import { onrampProviderOf } from './onramp/config.js'
 import type { OnrampProvider } from './onramp/OnrampProvider.js'
 import { onrampRoutes } from './onramp/routes.js'
+import { createPaymasterRpc } from './paymaster/paymasterRpc.js'
 import { createProjectCache } from './projects/createProjectCache.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { authAccountRoutes } from './routes/authAccount.js'
@@ -178,7 +179,12 @@ export function createApp({
   const images = assets ?? loadImageAssets(config.assetsDir)
   imageRoutes(app, guard, images)
   analyticsRoutes(app, guard, { db })
-  rpcRoutes(app, guard, { upstreams: config.upstreams, timeoutMs: config.rpcTimeoutMs })
+  rpcRoutes(app, guard, {
+    upstreams: config.upstreams,
+    bundlers: config.bundlers,
+    paymaster: createPaymasterRpc({ db, config: config.paymaster }),
+    timeoutMs: config.rpcTimeoutMs,
+  })
   authEmailRoutes(app, auth)
   authSocialRoutes(app, auth)
   authFarcasterRoutes(app, auth, farcasterClientOf(config))

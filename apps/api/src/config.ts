@@ -7,6 +7,7 @@ import { CaipNetworkId } from './catalogue/catalogue.js'
 import { defaultEsploraUpstreams } from './chaindata/bitcoin.js'
 import { type ChainDataConfig, resolveChainDataConfig } from './chaindata/config.js'
 import type { OnrampConfig } from './onramp/config.js'
+import { type PaymasterConfig, resolvePaymasterConfig } from './paymaster/config.js'
 
 /** The social providers of the embedded-wallet login (spec §5). */
 export const AuthSocialProvider = z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
@@ -45,6 +46,13 @@ export type ApiConfig = {
   modalOrigin: string
   /** Chain RPC upstream per CAIP-2 network id. */
   upstreams: Readonly<Record<string, string>>
+  /**
+   * ERC-4337 bundler per CAIP-2 network id: the RPC proxy sends user-operation methods there
+   * (a chain without one sends them to its RPC upstream).
+   */
+  bundlers: Readonly<Record<string, string>>
+  /** The verifying paymaster of the RPC proxy's `pm_*` methods (`paymaster/config.ts`). */
+  paymaster: PaymasterConfig
   /** Request rate limit, or `false` for none. */
   rateLimit: RateLimitConfig | false
   /** How long a project lookup is reused (≤ 1000 ms keeps CLI changes visible within 1 s). */
@@ -101,6 +109,7 @@ export const CONFIG_ENV = {
   publicUrl: 'PORTHOLE_API_PUBLIC_URL',
   corsOrigins: 'PORTHOLE_API_CORS_ORIGINS',
   upstreams: 'PORTHOLE_RPC_UPSTREAMS',
+  bundlers: 'PORTHOLE_BUNDLER_UPSTREAMS',
   ratePerSecond: 'PORTHOLE_RATE_LIMIT_PER_SECOND',
   burst: 'PORTHOLE_RATE_LIMIT_BURST',
   trustProxy: 'PORTHOLE_API_TRUST_PROXY',
@@ -135,11 +144,13 @@ const Upstreams = z.record(CaipNetworkId, z.url({ protocol: /^https?$/ }))
  * Builds the API configuration: defaults from `@porthole/shared` `endpoints()` (CORS for the
  * modal and wallet origins, the modal origin of the wallet's frame policy, devnet upstreams for
  * `eip155:31337` and `eip155:31338` and the local Solana chain's, `endpoints().solana`, for
- * `SOLANA_LOCALNET_CAIP`), then the environment, then `overrides`. `upstreams` from env and
- * overrides are merged over the defaults. `chainData` comes from `resolveChainDataConfig`
- * (indexed chains read through `upstreams`; Solana balances through the `solana:` upstreams;
- * Bitcoin balances from the local regtest's Esplora API, `endpoints().bitcoin`, unless
- * production).
+ * `SOLANA_LOCALNET_CAIP`; the devnets' bundlers, `endpoints().bundler` and `bundlerB`), then the
+ * environment, then `overrides`. `upstreams` and `bundlers` (`PORTHOLE_BUNDLER_UPSTREAMS`) from
+ * env and overrides are merged over the defaults; `paymaster` comes from
+ * `resolvePaymasterConfig` (`PORTHOLE_PAYMASTER_KEY`, `PORTHOLE_PAYMASTERS`). `chainData` comes
+ * from `resolveChainDataConfig` (indexed chains read through `upstreams`; Solana balances
+ * through the `solana:` upstreams; Bitcoin balances from the local regtest's Esplora API,
+ * `endpoints().bitcoin`, unless production).
  *
  * @example
  * const config = resolveConfig({ rateLimit: false })
@@ -161,6 +172,11 @@ export function resolveConfig(
         }),
     ...parseUpstreams(env[CONFIG_ENV.upstreams]),
     ...overrides.upstreams,
+  }
+  const bundlers: Record<string, string> = {
+    ...(production ? {} : { 'eip155:31337': urls.bundler, 'eip155:31338': urls.bundlerB }),
+    ...parseUpstreams(env[CONFIG_ENV.bundlers], CONFIG_ENV.bundlers),
+    ...overrides.bundlers,
   }
   const cors = env[CONFIG_ENV.corsOrigins]
   const ratePerSecond = env[CONFIG_ENV.ratePerSecond]
@@ -200,9 +216,11 @@ export function resolveConfig(
     assetsDir: DEFAULT_ASSETS_DIR,
     onError: (error) => console.error('[api] unexpected error', error),
     credentialOrigins: [new URL(walletUrl).origin],
+    paymaster: resolvePaymasterConfig(env, { production }),
     ...rest,
     walletUrl: walletUrl.replace(/\/+$/, ''),
     upstreams,
+    bundlers,
     auth,
     chainData: {
       ...resolveChainDataConfig(env, {
@@ -246,23 +264,27 @@ export function socialFromEnv(
 }
 
 /**
- * Parses `PORTHOLE_RPC_UPSTREAMS`: a JSON object of CAIP-2 id → http(s) URL.
+ * Parses `PORTHOLE_RPC_UPSTREAMS` (or `name`, e.g. `PORTHOLE_BUNDLER_UPSTREAMS`): a JSON object
+ * of CAIP-2 id → http(s) URL.
  *
  * @example
  * parseUpstreams('{"eip155:1":"https://eth.example"}') // { 'eip155:1': 'https://eth.example' }
  */
-export function parseUpstreams(text: string | undefined): Record<string, string> {
+export function parseUpstreams(
+  text: string | undefined,
+  name: string = CONFIG_ENV.upstreams,
+): Record<string, string> {
   if (!text) return {}
   let raw: unknown
   try {
     raw = JSON.parse(text)
   } catch {
-    throw new InvalidConfigError(`${CONFIG_ENV.upstreams} is not JSON`)
+    throw new InvalidConfigError(`${name} is not JSON`)
   }
   const parsed = Upstreams.safeParse(raw)
   if (!parsed.success)
     throw new InvalidConfigError(
-      `${CONFIG_ENV.upstreams} must map CAIP-2 ids to http(s) URLs: ${z.prettifyError(parsed.error)}`,
+      `${name} must map CAIP-2 ids to http(s) URLs: ${z.prettifyError(parsed.error)}`,
     )
   return parsed.data
 }

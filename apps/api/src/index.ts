@@ -51,6 +51,27 @@ export {
   resolveOnrampConfig,
 } from './onramp/config.js'
 export {
+  InvalidPaymasterConfigError,
+  PAYMASTER_CONFIG_ENV,
+  type PaymasterConfig,
+  resolvePaymasterConfig,
+} from './paymaster/config.js'
+export {
+  createPaymasterRpc,
+  MAX_SPONSORED_GAS,
+  PAYMASTER_ERRORS,
+  PAYMASTER_GAS,
+  type PaymasterRpc,
+  type PaymasterRpcResult,
+} from './paymaster/paymasterRpc.js'
+export {
+  DEFAULT_DAILY_CAP,
+  getSponsorshipRules,
+  type SponsorshipRules,
+  setSponsorshipRules,
+} from './paymaster/sponsorship.js'
+export { signSponsorship, verifyingPaymasterHash } from './paymaster/verifyingPaymaster.js'
+export {
   ProductionConfigError,
   type ProductionProblemsParameters,
   productionProblems,
@@ -61,7 +82,10 @@ export {
   ALLOWED_RPC_METHODS,
   ALLOWED_SOLANA_RPC_METHODS,
   allowedMethodsOf,
+  BUNDLER_RPC_METHODS,
+  PAYMASTER_RPC_METHODS,
   RPC_NOT_ALLOWED,
 } from './rpc/allowedMethods.js'
-export { proxyRpc } from './rpc/proxyRpc.js'
+export { type LocalRpcMethod, proxyRpc } from './rpc/proxyRpc.js'
+export { RpcMethodError } from './rpc/RpcMethodError.js'
 export { type StartApiParameters, type StartApiReturnType, startApi } from './server.js'

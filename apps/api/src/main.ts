@@ -12,6 +12,8 @@
  * PORTHOLE_SPAM_CONTRACTS, PORTHOLE_BALANCE_CACHE_MS, PORTHOLE_NFT_METADATA_ORIGINS,
  * PORTHOLE_IPFS_GATEWAY, PORTHOLE_CHAIN_DATA_URL.
  * Swaps (see `convert/config.ts`): PORTHOLE_SWAP_ROUTERS, PORTHOLE_SWAP_PROVIDER_URL.
+ * ERC-4337 (see `paymaster/config.ts`): PORTHOLE_BUNDLER_UPSTREAMS, PORTHOLE_PAYMASTER_KEY,
+ * PORTHOLE_PAYMASTERS.
  */
 import { endpoints, portOf } from '@porthole/shared'
 import { indexerEnabled } from './chaindata/config.js'

@@ -6,6 +6,7 @@
  * demo project anyone can embed, keys generated into the repository's `.data`.
  */
 import { relative, resolve } from 'node:path'
+import { PAYMASTER_SIGNER } from '@porthole/shared/devnet'
 import { type ApiConfig, DEFAULT_KEY_DIR, DEFAULT_MAIL_FROM } from './config.js'
 
 /** `PORTHOLE_ENV=production` with development defaults; `problems` lists each. */
@@ -92,6 +93,13 @@ export function productionProblems(
   for (const [network, url] of Object.entries(config.upstreams))
     if (loopback(new URL(url).hostname))
       problems.push(`The RPC upstream of ${network} is ${url}, on this machine`)
+  for (const [network, url] of Object.entries(config.bundlers))
+    if (loopback(new URL(url).hostname))
+      problems.push(`The ERC-4337 bundler of ${network} is ${url}, on this machine`)
+  if (config.paymaster.signerKey?.toLowerCase() === PAYMASTER_SIGNER.privateKey)
+    problems.push(
+      "PORTHOLE_PAYMASTER_KEY is the devnets' public paymaster key: set a key of your own (or none: no sponsorship)",
+    )
   if (seedDemo)
     problems.push(
       'The demo project (porthole-demo) would be created, embeddable from the demo origin: set PORTHOLE_SEED_DEMO=0',

@@ -1,4 +1,4 @@
-import { DEVNET_AMM, FARCASTER_ID_REGISTRY } from '@porthole/shared/devnet'
+import { DEVNET_AA, DEVNET_AMM, FARCASTER_ID_REGISTRY } from '@porthole/shared/devnet'
 import { afterEach, expect, test } from 'vitest'
 import { type StartDevnetReturnType, startDevnet, TEST_TOKENS } from './index.ts'
 
@@ -15,6 +15,7 @@ test('startDevnet starts anvil with the test tokens deployed', async () => {
   expect(devnet.idRegistry).toBe(FARCASTER_ID_REGISTRY)
   expect(devnet.amm).toMatchObject(DEVNET_AMM)
   expect(devnet.amm?.pairs).toHaveLength(3)
+  expect(devnet.aa).toMatchObject(DEVNET_AA)
 })
 
 test('deploy: false starts a bare chain', async () => {
@@ -24,4 +25,5 @@ test('deploy: false starts a bare chain', async () => {
   expect(devnet.tokens).toEqual([])
   expect(devnet.idRegistry).toBeNull()
   expect(devnet.amm).toBeNull()
+  expect(devnet.aa).toBeNull()
 })

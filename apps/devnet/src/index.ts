@@ -1,8 +1,9 @@
 /**
  * `@porthole/devnet`: local EVM devnets (anvil) with Porthole's test tokens, the Farcaster
- * IdRegistry stand-in and a Uniswap V2 AMM deployed.
+ * IdRegistry stand-in, a Uniswap V2 AMM and the ERC-4337 v0.7 stack deployed.
  */
 import type { Address } from 'viem'
+import { type DeployAccountAbstractionReturnType, deployAccountAbstraction } from './aa.ts'
 import { type DeployAmmReturnType, deployAmm } from './amm.ts'
 import { type StartAnvilParameters, startAnvil } from './anvil.ts'
 import { DEVNET_CHAIN_ID } from './chain.ts'
@@ -11,6 +12,22 @@ import { deployIdRegistry } from './idRegistry.ts'
 import { fundOnrampTreasury } from './onrampTreasury.ts'
 import { type SeedDevnetReturnType, seedDevnet, seedGenesisTimestamp } from './seed.ts'
 
+// The SimpleAccount adapter is shared with the wallet frame (`@porthole/shared`).
+export {
+  simpleAccountAbi,
+  simpleAccountFactoryAbi,
+  type ToSimpleAccountParameters,
+  type ToSimpleAccountReturnType as SimpleAccount,
+  toSimpleAccount,
+} from '@porthole/shared/simpleAccount'
+export {
+  AA_FUNDS,
+  type DeployAccountAbstractionParameters,
+  type DeployAccountAbstractionReturnType,
+  deployAccountAbstraction,
+  ENTRY_POINT_07_SENDER_CREATOR_OFFSETS,
+  entryPoint07RuntimeCode,
+} from './aa.ts'
 export { testErc20Abi } from './abi/erc20.ts'
 export { testErc721Abi } from './abi/erc721.ts'
 export { idRegistryAbi } from './abi/idRegistry.ts'
@@ -77,7 +94,8 @@ export {
 export type StartDevnetParameters = Partial<StartAnvilParameters> & {
   /**
    * Deploy and fund the test tokens, deploy the Farcaster IdRegistry and the AMM (Uniswap V2 with
-   * seeded pools), and fund the on-ramp treasury; default true.
+   * seeded pools), fund the on-ramp treasury, and place the ERC-4337 stack
+   * (`deployAccountAbstraction`); default true.
    */
   deploy?: boolean
   /**
@@ -99,6 +117,11 @@ export type StartDevnetReturnType = {
   idRegistry: Address | null
   /** The AMM (`DEVNET_AMM` and its pools), or null when nothing was deployed. */
   amm: DeployAmmReturnType | null
+  /**
+   * The ERC-4337 v0.7 contracts (EntryPoint, SenderCreator, `DEVNET_AA`'s account factory and
+   * paymaster), or null when nothing was deployed.
+   */
+  aa: DeployAccountAbstractionReturnType | null
   /** Stops anvil; resolves once it has exited. */
   stop(): Promise<void>
 }
@@ -106,9 +129,10 @@ export type StartDevnetReturnType = {
 /**
  * Starts anvil (default port 8545, chain 31337) and deploys the test tokens, the Farcaster
  * IdRegistry (`FARCASTER_ID_REGISTRY`) and the AMM (`DEVNET_AMM`, pools ETH/pUSD, ETH/PRT and
- * pUSD/PRT), funds the on-ramp treasury (`ONRAMP_TREASURY`), and with `seed` the NFT collections
- * and history of `seedDevnet` (before the registry and the AMM). The local stack runs two,
- * seeded: chain 31337 on 8545 and chain 31338 on 8546.
+ * pUSD/PRT), funds the on-ramp treasury (`ONRAMP_TREASURY`), places the ERC-4337 v0.7 stack
+ * (EntryPoint, `DEVNET_AA`'s account factory and funded paymaster, funded bundler keys), and
+ * with `seed` the NFT collections and history of `seedDevnet` (before the registry and the AMM).
+ * The local stack runs two, seeded: chain 31337 on 8545 and chain 31338 on 8546.
  *
  * @example
  * const devnet = await startDevnet({ port: 8546, chainId: 31338 })
@@ -140,7 +164,8 @@ export async function startDevnet(
     // collections sit at its nonces 22 and 23 (SEED_FIRST_NONCE).
     const amm = deploy || seed ? await deployAmm({ rpcUrl: anvil.rpcUrl }) : null
     if (deploy || seed) await fundOnrampTreasury({ rpcUrl: anvil.rpcUrl })
-    return { rpcUrl: anvil.rpcUrl, chainId, tokens, seeded, idRegistry, amm, stop: anvil.stop }
+    const aa = deploy || seed ? await deployAccountAbstraction({ rpcUrl: anvil.rpcUrl }) : null
+    return { rpcUrl: anvil.rpcUrl, chainId, tokens, seeded, idRegistry, amm, aa, stop: anvil.stop }
   } catch (error) {
     await anvil.stop()
     throw error

@@ -29,6 +29,7 @@ import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
 import * as Injected from './connectors/injected.js'
 import { attachHost, resendState } from './host/bridge.js'
 import { t } from './i18n/en.js'
+import { CALLS_METHODS, callsError, checkCalls } from './rules/calls.js'
 import { runtime } from './runtime.js'
 import { frameStorageAvailable, keepStateInHost, STORAGE_KEY } from './store/persist.js'
 import { store } from './store/store.js'
@@ -98,7 +99,12 @@ function start(): void {
         const state = store.getState()
         const active = Connection.activeConnection(state, namespace ?? 'eip155')
         if (!active) throw new DisconnectedError('Not connected')
-        return Connection.connectorRequest(method, params, active.namespace)
+        if (!CALLS_METHODS.includes(method))
+          return Connection.connectorRequest(method, params, active.namespace)
+        if (method === 'wallet_sendCalls') checkCalls(params)
+        return Connection.connectorRequest(method, params, active.namespace).catch((error) => {
+          throw callsError(error, method, active.connector.name)
+        })
       },
     },
     onChannel: (channel, hello) => {

@@ -21,6 +21,7 @@ Porthole is running (${Math.round(performance.now() - started)} ms).
   Social logins     ${stack.urls.oidc}   (local OpenID provider: any e-mail signs in)
   Farcaster relay   ${stack.urls.farcaster}   (npm run test-farcaster -- '<farcaster://connect link>')
   On-ramp checkout  ${stack.urls.onramp}   (test card 4242 4242 4242 4242; pays out devnet pUSD/ETH)
+  Bundlers          ${stack.urls.bundler} (chain 31337), ${stack.urls.bundlerB} (chain 31338)   (ERC-4337; gas sponsored through the API's RPC proxy)
   Test tokens       ${stack.tokens.map((t) => `${t.symbol} ${t.address} (chain ${t.chainId})`).join('\n                    ')}
 
 Press Ctrl-C to stop.

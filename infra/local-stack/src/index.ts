@@ -1,14 +1,16 @@
 /**
  * The whole local stack on loopback (DESIGN §5, §6): two EVM devnets with test tokens (and the
- * Farcaster IdRegistry), a Bitcoin regtest stand-in, a local Solana chain, a Farcaster auth relay
- * stand-in, an on-ramp provider stand-in (test checkout), the API with the demo project, the
- * modal and wallet apps on their own origins, and the demo host site. Every address comes from
- * `endpoints()`, so tests can move the stack elsewhere.
+ * Farcaster IdRegistry, the AMM and the ERC-4337 contracts) and an ERC-4337 bundler each, a
+ * Bitcoin regtest stand-in, a local Solana chain, a Farcaster auth relay stand-in, an on-ramp
+ * provider stand-in (test checkout), the API with the demo project, the modal and wallet apps on
+ * their own origins, and the demo host site. Every address comes from `endpoints()`, so tests
+ * can move the stack elsewhere.
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { type OnrampConfig, resolveOnrampConfig, startApi } from '@porthole/api'
 import { startBitcoin } from '@porthole/bitcoin'
+import { startBundler } from '@porthole/bundler'
 import { startDemoServer } from '@porthole/demo/server'
 import { DEVNET_B_CHAIN_ID, DEVNET_CHAIN_ID, startDevnet } from '@porthole/devnet'
 import { startFarcasterRelay } from '@porthole/farcaster'
@@ -97,6 +99,26 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     log(
       `devnets   ${devnet.rpcUrl} (chain ${devnet.chainId}), ${devnetB.rpcUrl} (chain ${devnetB.chainId})`,
     )
+    // One ERC-4337 bundler (alto, its own process) per devnet. alto takes ~2 s to load: both
+    // start now and are awaited at the end, while the other services start.
+    const bundlersStarting = Promise.allSettled(
+      [
+        { url: urls.bundler, chain: devnet },
+        { url: urls.bundlerB, chain: devnetB },
+      ].map(({ url, chain }) =>
+        startBundler({
+          port: portOf(url),
+          host: listenHostOf(url),
+          rpcUrl: chain.rpcUrl,
+          chainId: chain.chainId,
+          silent: true,
+        }),
+      ),
+    )
+    stops.push(async () => {
+      for (const started of await bundlersStarting)
+        if (started.status === 'fulfilled') await started.value.stop()
+    })
     // The on-ramp provider stand-in: the API creates orders on it, the modal opens its checkout
     // page in a popup, and Pay sends pUSD or ETH from its devnet treasury.
     const onramp = await startOnrampProvider({
@@ -228,6 +250,12 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     })
     stops.push(demo.close)
     log(`demo      ${urls.demo}`)
+
+    const bundlers = await bundlersStarting
+    for (const started of bundlers) if (started.status === 'rejected') throw started.reason
+    log(
+      `bundlers  ${urls.bundler} (chain ${devnet.chainId}), ${urls.bundlerB} (chain ${devnetB.chainId}) (ERC-4337, alto, EntryPoint v0.7)`,
+    )
 
     const tokens = [devnet, devnetB].flatMap((d) =>
       d.tokens.map((t) => ({

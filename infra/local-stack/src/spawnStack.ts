@@ -43,6 +43,8 @@ export async function spawnStack(
     urls.oidc,
     urls.recovery,
     urls.onramp,
+    urls.bundler,
+    urls.bundlerB,
     urls.devnet,
     urls.devnetB,
   ].map(portOf)

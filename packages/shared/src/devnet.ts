@@ -263,3 +263,46 @@ export const ONRAMP_LOCAL_KEYS = {
   apiKey: 'porthole-local-onramp-api-key',
   publicKey: 'porthole-local-onramp-public-key',
 } as const
+
+/** ERC-4337 EntryPoint v0.7 at its canonical address (both devnets; `anvil_setCode`). */
+export const ENTRY_POINT_07 = '0x0000000071727De22E5E9d8BAf0edAc6f37da032' as const
+
+/** EntryPoint v0.7's canonical SenderCreator (its runtime code is patched to point at it). */
+export const SENDER_CREATOR_07 = '0xEFC2c1444eBCC4Db75e7613d20C6a62fF67A167C' as const
+
+/**
+ * Who deploys the devnets' account factory and paymaster (nonces 0 and 1): a key of its own, so
+ * they land at the same addresses on every devnet. Public: devnet only.
+ */
+export const AA_DEPLOYER = {
+  privateKey: '0x160e7d9d5add0636ec5594d4711bf6d28b9593fa0aa58c351f81ac6966550ce5',
+  address: '0x4D9A94326C1F3b5329B48a375cD1146B82eF6b4C',
+} as const
+
+/**
+ * The devnets' ERC-4337 contracts: eth-infinitism's SimpleAccountFactory v0.7 (AA_DEPLOYER nonce
+ * 0) and VerifyingPaymaster v0.7 (nonce 1, its verifying signer {@link PAYMASTER_SIGNER}).
+ */
+export const DEVNET_AA = {
+  entryPoint: ENTRY_POINT_07,
+  accountFactory: '0x9D85fb8880ee8F8653DCE0cAa4F06Ca3Ad1F0F0B',
+  paymaster: '0x787c01675e3a719eECc406C7Fe05f8F0Ac25A34C',
+} as const
+
+/** The verifying paymaster's signer on the devnets (the API signs sponsorships with it). */
+export const PAYMASTER_SIGNER = {
+  privateKey: '0x563d32796620027bb7e237a7d051475977810fdf80e8aa8de253826d14406ef7',
+  address: '0xE8D9458827e2D6C548A967ec8590F223EF781270',
+} as const
+
+/** The local bundler's (alto) executor and utility keys, funded when a devnet starts. */
+export const BUNDLER_KEYS = {
+  executor: {
+    privateKey: '0x10c44b50f4cd0fba703da0532736d4ece63ddeb877b60b158eb9eceba0ee3367',
+    address: '0x9f8582CAA452940f75576Ee2755e438a4e8A24C7',
+  },
+  utility: {
+    privateKey: '0x8ece8e6bf69e15ba7eb4eaf1dd81b77e1357d5f50d5236eaabe889dc0e888bbf',
+    address: '0x871c42A4d92909A8e38ECE1C562a19086b4F3745',
+  },
+} as const

@@ -20,6 +20,9 @@ export const DEFAULT_ENDPOINTS = {
   farcaster: 'http://127.0.0.1:4800',
   // The local on-ramp provider (a card/bank checkout stand-in).
   onramp: 'http://127.0.0.1:4900',
+  // ERC-4337 bundlers (alto), one per devnet.
+  bundler: 'http://127.0.0.1:4350',
+  bundlerB: 'http://127.0.0.1:4351',
   devnet: 'http://127.0.0.1:8545',
   devnetB: 'http://127.0.0.1:8546',
   // JSON-RPC over HTTP; subscriptions on the next port (8900), as Solana's tools expect.
@@ -44,6 +47,8 @@ export const ENDPOINT_ENV: Record<Endpoint, string> = {
   recovery: 'PORTHOLE_RECOVERY_URL',
   farcaster: 'PORTHOLE_FARCASTER_URL',
   onramp: 'PORTHOLE_ONRAMP_URL',
+  bundler: 'PORTHOLE_BUNDLER_URL',
+  bundlerB: 'PORTHOLE_BUNDLER_B_URL',
   devnet: 'PORTHOLE_DEVNET_RPC',
   devnetB: 'PORTHOLE_DEVNET_B_RPC',
   solana: 'PORTHOLE_SOLANA_RPC',

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { InvalidOriginPatternError } from '@porthole/shared'
 import type { Db } from '../db/Db.js'
 import { openDatabase, redactUrl } from '../db/openDatabase.js'
+import { getSponsorshipRules, InvalidDailyCapError } from '../paymaster/sponsorship.js'
 import { allowOrigin } from '../projects/allowOrigin.js'
 import { createProject } from '../projects/createProject.js'
 import { denyOrigin } from '../projects/denyOrigin.js'
@@ -15,6 +16,7 @@ import {
 } from '../projects/Project.js'
 import { setProjectFeatures } from '../projects/setProjectFeatures.js'
 import { parseFeatureChange, projectFeature } from './projectFeature.js'
+import { describeSponsorship, projectSponsorship } from './projectSponsorship.js'
 
 /** Usage text of the admin CLI. */
 export const USAGE = `Usage: npm run admin -- <command>
@@ -27,7 +29,7 @@ Commands:
   project deny <projectId> <origin>
       Remove an origin pattern from a project's allowlist.
   project list
-      List projects (id, name, origins).
+      List projects (id, name, origins, gas sponsorship).
   project recovery <projectId> <automatic|user>
       How the project's embedded wallets are recovered on a new device or site: automatic (the
       recovery key service checks the user by e-mail or identity provider; its operator and the
@@ -38,6 +40,10 @@ Commands:
       default; without a feature, list them. Features: email, socials, activity, multiWallet,
       swaps, onramp, analytics; socials, swaps and onramp also take a comma list of providers
       (e.g. socials google,github). A running stack applies it within a second, no restart.
+  project sponsorship <projectId> [on|off] [--daily-cap <n>]
+      Whether the paymaster sponsors the gas of the project's user operations (ERC-7677 on the
+      RPC proxy), and how many per sending account and UTC day (default 20); without on/off,
+      show it. Default: on for the demo project, off for others. Applies to the next request.
 
 Origins are scheme://host[:port]; "*." may lead the host (any subdomain) and ":*" stands for
 any port, e.g. https://*.example.com or http://localhost:*.
@@ -74,6 +80,7 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
       options: {
         origin: { type: 'string', multiple: true },
         name: { type: 'string' },
+        'daily-cap': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -91,6 +98,8 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
     switch (command) {
       case 'create': {
         expectArgs(rest, 0, 'project create takes no positional arguments')
+        if (values['daily-cap'] !== undefined)
+          throw new UsageError('project create takes no --daily-cap: use project sponsorship')
         const origins = values.origin ?? []
         if (origins.length === 0) throw new UsageError('project create needs at least one --origin')
         if (values.name !== undefined && !values.name.trim())
@@ -155,20 +164,52 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
         for (const line of lines) stdout(line)
         return 0
       }
+      case 'sponsorship': {
+        if (values.origin !== undefined || values.name !== undefined)
+          throw new UsageError('project sponsorship takes no --origin or --name')
+        if (rest.length !== 1 && rest.length !== 2)
+          throw new UsageError('project sponsorship needs <projectId> [on|off] [--daily-cap <n>]')
+        const [projectId, setting] = rest as [string, string?]
+        if (setting !== undefined && setting !== 'on' && setting !== 'off')
+          throw new UsageError(`Unknown sponsorship setting "${setting}": use on or off`)
+        const cap = values['daily-cap']
+        if (cap !== undefined && setting === undefined)
+          throw new UsageError('--daily-cap goes with on or off')
+        if (cap !== undefined && !/^[1-9][0-9]{0,6}$/.test(cap))
+          throw new UsageError(`--daily-cap must be a whole number from 1 to 1000000, not "${cap}"`)
+        const lines = await projectSponsorship(await open(), {
+          projectId,
+          enabled: setting === undefined ? undefined : setting === 'on',
+          dailyCap: cap === undefined ? undefined : Number(cap),
+        })
+        for (const line of lines) stdout(line)
+        return 0
+      }
       case 'list': {
         noOptions(values, 'project list')
         expectArgs(rest, 0, 'project list takes no arguments')
-        const projects = await listProjects(await open())
+        const database = await open()
+        const projects = await listProjects(database)
         if (projects.length === 0) {
           stdout('No projects.')
           return 0
         }
-        const idWidth = Math.max(2, ...projects.map((p) => p.id.length))
-        const nameWidth = Math.max(4, ...projects.map((p) => p.name.length))
-        stdout(`${'ID'.padEnd(idWidth)}  ${'NAME'.padEnd(nameWidth)}  ORIGINS`)
-        for (const project of projects)
+        const rows = await Promise.all(
+          projects.map(async (project) => ({
+            ...project,
+            originList: project.origins.join(', ') || '(none)',
+            sponsorship: describeSponsorship(await getSponsorshipRules(database, project.id)),
+          })),
+        )
+        const idWidth = Math.max(2, ...rows.map((p) => p.id.length))
+        const nameWidth = Math.max(4, ...rows.map((p) => p.name.length))
+        const originWidth = Math.max(7, ...rows.map((p) => p.originList.length))
+        stdout(
+          `${'ID'.padEnd(idWidth)}  ${'NAME'.padEnd(nameWidth)}  ${'ORIGINS'.padEnd(originWidth)}  GAS SPONSORSHIP`,
+        )
+        for (const row of rows)
           stdout(
-            `${project.id.padEnd(idWidth)}  ${project.name.padEnd(nameWidth)}  ${project.origins.join(', ') || '(none)'}`,
+            `${row.id.padEnd(idWidth)}  ${row.name.padEnd(nameWidth)}  ${row.originList.padEnd(originWidth)}  ${row.sponsorship}`,
           )
         return 0
       }
@@ -191,11 +232,13 @@ function expectArgs(args: readonly string[], count: number, message: string): vo
 }
 
 function noOptions(
-  values: { origin?: string[]; name?: string | undefined },
+  values: { origin?: string[]; name?: string | undefined; 'daily-cap'?: string | undefined },
   command: string,
 ): void {
   if (values.origin !== undefined || values.name !== undefined)
     throw new UsageError(`${command} takes no --origin or --name`)
+  if (values['daily-cap'] !== undefined)
+    throw new UsageError(`${command} takes no --daily-cap (it goes with project sponsorship)`)
 }
 
 function isParseArgsError(error: unknown): boolean {
@@ -210,6 +253,7 @@ function describe(error: unknown, databaseUrl: string | undefined): string {
     error instanceof ProjectExistsError ||
     error instanceof InvalidProjectIdError ||
     error instanceof InvalidOriginPatternError ||
+    error instanceof InvalidDailyCapError ||
     isParseArgsError(error)
   )
     return (error as Error).message

@@ -98,7 +98,8 @@ describe.each(DRIVERS)('indexer on %s', (driver) => {
     expect(await count(`SELECT COUNT(*) AS n FROM chain_transfers WHERE kind = 'erc721'`)).toBe(42)
     // The AMM's pools and the on-ramp treasury (after the seed) add 2 native and 16 ERC-20
     // transfers: mints to their keys, ETH, WETH and tokens into the pairs, the pairs' LP tokens.
-    expect(await count(`SELECT COUNT(*) AS n FROM chain_transfers WHERE kind = 'native'`)).toBe(24)
+    // The ERC-4337 paymaster's EntryPoint deposit adds 1 native.
+    expect(await count(`SELECT COUNT(*) AS n FROM chain_transfers WHERE kind = 'native'`)).toBe(25)
     expect(await count(`SELECT COUNT(*) AS n FROM chain_transfers WHERE kind = 'erc20'`)).toBe(71)
     expect(
       await count(`SELECT COUNT(*) AS n FROM chain_transactions WHERE status = 'failed'`),
@@ -119,7 +120,7 @@ describe.each(DRIVERS)('indexer on %s', (driver) => {
     expect(await ownerOf('4')).toBe(A0)
     await expectCursorOnChain()
     expect((await indexer.catchUp(CHAIN)).blocks).toBe(0)
-    expect(await count('SELECT COUNT(*) AS n FROM chain_transfers')).toBe(137)
+    expect(await count('SELECT COUNT(*) AS n FROM chain_transfers')).toBe(138)
   })
 
   test('a reorg to a shorter chain rolls back transfers and NFT owners', async () => {
@@ -200,8 +201,8 @@ describe.each(DRIVERS)('indexer on %s', (driver) => {
     try {
       await other.catchUp(CHAIN)
       expect(logs.some((line) => line.includes('genesis changed'))).toBe(true)
-      // The grants, and the AMM's and the on-ramp treasury's 18 (no seed).
-      expect(await count('SELECT COUNT(*) AS n FROM chain_transfers')).toBe(38)
+      // The grants, the AMM's and the on-ramp treasury's 18, the paymaster's deposit (no seed).
+      expect(await count('SELECT COUNT(*) AS n FROM chain_transfers')).toBe(39)
       expect(await count('SELECT COUNT(*) AS n FROM chain_nfts')).toBe(0)
       const genesis = (
         await createPublicClient({ transport: http(fresh.rpcUrl) }).getBlock({ blockNumber: 0n })

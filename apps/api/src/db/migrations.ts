@@ -361,6 +361,29 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX auth_farcaster_logins_expiry ON auth_farcaster_logins (expires_at)',
     ],
   },
+  {
+    version: 9,
+    name: 'gas sponsorship: rules per project, sponsored user operations per sender and day',
+    statements: [
+      // A project without a row takes the defaults (the demo project on, others off).
+      // enabled is 0 or 1; daily_cap counts user operations per sender and UTC day.
+      `CREATE TABLE project_sponsorship (
+        project_id TEXT PRIMARY KEY REFERENCES projects (id) ON DELETE CASCADE,
+        enabled INTEGER NOT NULL,
+        daily_cap INTEGER NOT NULL,
+        updated_at BIGINT NOT NULL
+      )`,
+      // Counted when the paymaster signs (pm_getPaymasterData). sender is lower case;
+      // utc_day is YYYY-MM-DD.
+      `CREATE TABLE sponsored_user_operations (
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        sender TEXT NOT NULL,
+        utc_day TEXT NOT NULL,
+        op_count INTEGER NOT NULL,
+        PRIMARY KEY (project_id, sender, utc_day)
+      )`,
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

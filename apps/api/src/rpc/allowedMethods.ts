@@ -1,8 +1,31 @@
 /**
- * JSON-RPC methods the chain RPC proxy forwards: the spec's safe read-only methods (§6 "Remote
- * RPC methods"), standard chain reads, and ERC-4337 user-operation queries. Everything else,
- * signing and account methods included, is answered with -32601 'Requested RPC call is not
- * allowed'.
+ * ERC-4337 methods the proxy sends to the chain's bundler (config `bundlers`) when it has one,
+ * one request each (bundlers such as alto take no batches): the user-operation queries, gas
+ * estimation, alto's gas prices, and `eth_sendUserOperation`. The spec lists that one as "not
+ * safe" for the same reason as `eth_sendRawTransaction`'s signed transaction is safe: the proxy
+ * holds no key and signs nothing; it carries an operation the account already signed (after the
+ * wallet's approval) to the bundler, as it carries a signed transaction to the node.
+ */
+export const BUNDLER_RPC_METHODS: ReadonlySet<string> = new Set([
+  'eth_sendUserOperation',
+  'eth_estimateUserOperationGas',
+  'eth_getUserOperationReceipt',
+  'eth_getUserOperationByHash',
+  'eth_supportedEntryPoints',
+  'pimlico_getUserOperationGasPrice',
+])
+
+/** ERC-7677 paymaster methods, answered by the API itself (its verifying paymaster). */
+export const PAYMASTER_RPC_METHODS: ReadonlySet<string> = new Set([
+  'pm_getPaymasterStubData',
+  'pm_getPaymasterData',
+])
+
+/**
+ * JSON-RPC methods the chain RPC proxy serves: the spec's safe read-only methods (§6 "Remote
+ * RPC methods"), standard chain reads, the ERC-4337 methods ({@link BUNDLER_RPC_METHODS}) and
+ * the paymaster's ({@link PAYMASTER_RPC_METHODS}). Everything else, signing and account methods
+ * included, is answered with -32601 'Requested RPC call is not allowed'.
  */
 export const ALLOWED_RPC_METHODS: ReadonlySet<string> = new Set([
   // spec §6 safe read-only
@@ -30,11 +53,9 @@ export const ALLOWED_RPC_METHODS: ReadonlySet<string> = new Set([
   'net_version',
   // what a transaction would do, for the wallet's approval card (balance changes)
   'eth_simulateV1',
-  // user-operation queries (ERC-4337)
-  'eth_getUserOperationReceipt',
-  'eth_getUserOperationByHash',
-  'eth_estimateUserOperationGas',
-  'eth_supportedEntryPoints',
+  // ERC-4337: user operations (to the chain's bundler) and gas sponsorship (ERC-7677)
+  ...BUNDLER_RPC_METHODS,
+  ...PAYMASTER_RPC_METHODS,
 ])
 
 /**

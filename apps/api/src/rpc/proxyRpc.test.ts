@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createTestApp, MODAL_ORIGIN, type TestApp } from '../../test/testApp.js'
 import { MAX_BATCH_SIZE, proxyRpc } from './proxyRpc.js'
+import { RpcMethodError } from './RpcMethodError.js'
 
 type Call = { method: string; id: unknown; params?: unknown }
 
@@ -238,5 +239,116 @@ describe('POST /v1 (chain RPC proxy)', () => {
     expect(response.status).toBe(503)
     expect(response.headers.get('access-control-allow-origin')).toBe(MODAL_ORIGIN)
     expect(await response.json()).toMatchObject({ id: 1, error: { code: -32603 } })
+  })
+})
+
+describe('proxyRpc with a bundler and methods of its own', () => {
+  // A fake bundler: like alto, one request per HTTP request (a batch is refused).
+  const bundled: unknown[] = []
+  const bundler = createServer(async (request, response) => {
+    let text = ''
+    for await (const chunk of request) text += chunk
+    const body = JSON.parse(text)
+    bundled.push(body)
+    response.setHeader('content-type', 'application/json')
+    if (Array.isArray(body))
+      return response.end(
+        JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32602, message: 'no batch' } }),
+      )
+    response.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: `bundled ${body.method}` }))
+  })
+  let bundlerUrl: string
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => bundler.listen(0, '127.0.0.1', resolve))
+    bundlerUrl = `http://127.0.0.1:${(bundler.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise((resolve) => bundler.close(resolve)))
+  afterEach(() => {
+    bundled.length = 0
+  })
+  const localMethods = {
+    pm_getPaymasterStubData: async (params: unknown) => ({ echoed: params }),
+    pm_getPaymasterData: async () => {
+      throw new RpcMethodError(-32002, 'Gas sponsorship is off for this project', { why: 'off' })
+    },
+  }
+
+  test('sends ERC-4337 methods to the bundler one by one, the rest upstream in one call', async () => {
+    const { status, body } = await proxyRpc({
+      body: [
+        { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+        { jsonrpc: '2.0', id: 2, method: 'eth_sendUserOperation', params: [{}, '0x1'] },
+        { jsonrpc: '2.0', id: 3, method: 'pm_getPaymasterStubData', params: ['op'] },
+        { jsonrpc: '2.0', id: 4, method: 'eth_supportedEntryPoints' },
+        { jsonrpc: '2.0', id: 5, method: 'pm_getPaymasterData', params: [] },
+        { jsonrpc: '2.0', id: 6, method: 'eth_blockNumber' },
+        { jsonrpc: '2.0', id: 7, method: 'personal_sign', params: [] },
+      ],
+      upstream: upstreamUrl,
+      bundler: bundlerUrl,
+      localMethods,
+      timeoutMs: 2000,
+    })
+    expect(status).toBe(200)
+    expect(body).toEqual([
+      { jsonrpc: '2.0', id: 1, result: '0x7a69' },
+      { jsonrpc: '2.0', id: 2, result: 'bundled eth_sendUserOperation' },
+      { jsonrpc: '2.0', id: 3, result: { echoed: ['op'] } },
+      { jsonrpc: '2.0', id: 4, result: 'bundled eth_supportedEntryPoints' },
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        error: {
+          code: -32002,
+          message: 'Gas sponsorship is off for this project',
+          data: { why: 'off' },
+        },
+      },
+      { jsonrpc: '2.0', id: 6, result: '0x10' },
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32601, message: 'Requested RPC call is not allowed' },
+      },
+    ])
+    expect(bundled).toHaveLength(2)
+    expect(bundled.every((request) => !Array.isArray(request))).toBe(true)
+    expect(upstream.received).toHaveLength(1)
+    expect((upstream.received[0] as { method: string }[]).map((r) => r.method)).toEqual([
+      'eth_chainId',
+      'eth_blockNumber',
+    ])
+  })
+
+  test('without a bundler, ERC-4337 methods go to the chain upstream as before', async () => {
+    const { body } = await proxyRpc({
+      body: { jsonrpc: '2.0', id: 9, method: 'eth_supportedEntryPoints' },
+      upstream: upstreamUrl,
+      timeoutMs: 2000,
+    })
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32601, message: 'Method not found' },
+    })
+    expect(bundled).toEqual([])
+    expect(upstream.received).toHaveLength(1)
+  })
+
+  test('a bundler that is down fails its calls alone, with 503', async () => {
+    const { status, body } = await proxyRpc({
+      body: [
+        { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+        { jsonrpc: '2.0', id: 2, method: 'eth_getUserOperationReceipt', params: ['0x00'] },
+      ],
+      upstream: upstreamUrl,
+      bundler: 'http://127.0.0.1:9',
+      timeoutMs: 2000,
+    })
+    expect(status).toBe(503)
+    expect(body).toEqual([
+      { jsonrpc: '2.0', id: 1, result: '0x7a69' },
+      { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Upstream RPC unavailable' } },
+    ])
   })
 })

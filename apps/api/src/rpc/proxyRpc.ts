@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { ALLOWED_RPC_METHODS, RPC_NOT_ALLOWED } from './allowedMethods.js'
+import { ALLOWED_RPC_METHODS, BUNDLER_RPC_METHODS, RPC_NOT_ALLOWED } from './allowedMethods.js'
+import { RpcMethodError } from './RpcMethodError.js'
 
 /** Most requests in one batch (spec §9: batch size 1000). */
 export const MAX_BATCH_SIZE = 1000
@@ -40,8 +41,21 @@ export type ProxyRpcParameters = {
   timeoutMs: number
   /** Methods forwarded (default: the EVM list, `ALLOWED_RPC_METHODS`). */
   allowedMethods?: ReadonlySet<string>
+  /**
+   * The chain's ERC-4337 bundler: `BUNDLER_RPC_METHODS` go there instead, one HTTP request each
+   * (bundlers take no batches). Without one they go to `upstream` like the rest.
+   */
+  bundler?: string | undefined
+  /**
+   * Methods answered here instead of upstream (the paymaster's `pm_*`): each resolves with the
+   * result or throws `RpcMethodError` (any other error propagates).
+   */
+  localMethods?: Readonly<Record<string, LocalRpcMethod>>
   fetch?: typeof fetch
 }
+
+/** A method the proxy answers itself, given the request's params. */
+export type LocalRpcMethod = (params: RpcRequest['params']) => Promise<unknown>
 
 /** HTTP status and body to answer with (`body` undefined: 204, only notifications were sent). */
 export type ProxyRpcReturnType = {
@@ -52,9 +66,11 @@ export type ProxyRpcReturnType = {
 /**
  * Answers a JSON-RPC request or batch: allowed methods go to the chain's upstream (one upstream
  * call per HTTP request, with ids rewritten and restored so callers' ids are kept exactly),
- * others are answered locally. Errors: -32600 invalid request or batch, -32601 'Requested RPC
- * call is not allowed', -32602 'Unsupported chain', -32603 upstream unavailable (HTTP 503 when
- * it cannot be reached or times out, 502 when its answer is unusable).
+ * ERC-4337 methods to the chain's bundler when it has one (one call each, in parallel),
+ * `localMethods` are answered here, others are refused. Errors: -32600 invalid request or batch,
+ * -32601 'Requested RPC call is not allowed', -32602 'Unsupported chain', -32603 upstream
+ * unavailable (HTTP 503 when it cannot be reached or times out, 502 when its answer is unusable;
+ * in a batch, the worst of its calls).
  *
  * @example
  * const { status, body } = await proxyRpc({
@@ -68,6 +84,8 @@ export async function proxyRpc({
   upstream,
   timeoutMs,
   allowedMethods = ALLOWED_RPC_METHODS,
+  bundler,
+  localMethods = {},
   fetch: doFetch = fetch,
 }: ProxyRpcParameters): Promise<ProxyRpcReturnType> {
   const batch = Array.isArray(body)
@@ -100,11 +118,39 @@ export async function proxyRpc({
     else forward.push({ index, request })
   })
 
+  // Three ways out: answered here, one call each to the bundler, one call for the rest upstream.
+  const local = forward.filter(({ request }) => Object.hasOwn(localMethods, request.method))
+  const toBundler = bundler
+    ? forward.filter(
+        ({ request }) =>
+          BUNDLER_RPC_METHODS.has(request.method) && !Object.hasOwn(localMethods, request.method),
+      )
+    : []
+  const toUpstream = forward.filter((entry) => !local.includes(entry) && !toBundler.includes(entry))
+  const outcomes = await Promise.all([
+    ...local.map(async (entry) => ({
+      status: 200 as const,
+      entries: [entry],
+      responses: [await callLocal(localMethods[entry.request.method]!, entry.request)],
+    })),
+    ...toBundler.map(async (entry) => ({
+      entries: [entry],
+      ...(await callUpstream(bundler!, [entry], false, timeoutMs, doFetch)),
+    })),
+    ...(toUpstream.length > 0 && upstream
+      ? [
+          callUpstream(upstream, toUpstream, batch, timeoutMs, doFetch).then((outcome) => ({
+            entries: toUpstream,
+            ...outcome,
+          })),
+        ]
+      : []),
+  ])
   let status: ProxyRpcReturnType['status'] = 200
-  if (forward.length > 0 && upstream) {
-    const outcome = await callUpstream(upstream, forward, batch, timeoutMs, doFetch)
-    status = outcome.status
-    forward.forEach(({ index, request }, position) => {
+  for (const outcome of outcomes) {
+    if (outcome.status === 503 || (outcome.status === 502 && status === 200))
+      status = outcome.status
+    outcome.entries.forEach(({ index, request }, position) => {
       answers[index] = respond(request.id, withId(outcome.responses[position]!, request.id ?? null))
     })
   }
@@ -119,6 +165,16 @@ export async function proxyRpc({
   return list.length
     ? { status, body: list }
     : { status: status === 200 ? 204 : status, body: undefined }
+}
+
+async function callLocal(method: LocalRpcMethod, request: RpcRequest): Promise<RpcResponse> {
+  try {
+    return { jsonrpc: '2.0', id: null, result: (await method(request.params)) ?? null }
+  } catch (error) {
+    // Anything else is a fault of ours: it propagates to the app's error handler.
+    if (!(error instanceof RpcMethodError)) throw error
+    return failure(null, error.code, error.message, error.data)
+  }
 }
 
 async function callUpstream(

@@ -123,6 +123,18 @@ async function connected(user: EmbeddedUser, silent: boolean): Promise<void> {
 }
 
 /**
+ * Switches the embedded user's eip155 account between the smart account and its owner (spec §4
+ * "Preferred account type"); the host sees `accountsChanged`.
+ *
+ * @example
+ * await setPreferredAccountType('eoa')
+ */
+export async function setPreferredAccountType(type: 'eoa' | 'smartAccount'): Promise<void> {
+  await walletRequest('setPreferredAccount', { type })
+  await connected(await walletRequest('getUser', {}), false)
+}
+
+/**
  * `wallet_switchEthereumChain` of the embedded wallet: a configured network, else 4902. The
  * state (and chainChanged) reaches the host before this answer, so the dapp's next
  * `eth_chainId` already names the new chain.
@@ -180,7 +192,9 @@ export async function submitOtp(otp: string, email: string): Promise<void> {
 async function finish(silent: boolean): Promise<void> {
   Modal.showToast('Authenticating...', 'loading', false)
   try {
-    await connected(await walletRequest('getUser', {}), silent)
+    // A new user starts with the host's account type (spec §6); one who chose keeps theirs.
+    const preferredAccountType = store.getState().config.evmAccountType
+    await connected(await walletRequest('getUser', { preferredAccountType }), silent)
     Modal.hideToast()
   } catch (error) {
     Modal.showToast('A problem occurred while trying initialize authentication', 'error')

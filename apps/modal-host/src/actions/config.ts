@@ -4,7 +4,7 @@
  */
 import { type HelloMessage, Metadata, type RemoteFeatures } from '@porthole/protocol'
 import { resolveNetworks } from '@porthole/shared'
-import { checkAccountTypes } from '../rules/accountTypes.js'
+import { checkAccountTypes, evmAccountType } from '../rules/accountTypes.js'
 import { readOptions } from '../rules/configOptions.js'
 import { fromCustomWallet } from '../rules/customWallets.js'
 import { mergeFeatures } from '../rules/features.js'
@@ -72,6 +72,7 @@ export function resolveConfig(
     themeMode: options.themeMode ?? 'dark',
     themeVariables,
     features: merged.features,
+    evmAccountType: evmAccountType(options.defaultAccountTypes),
     featuredWalletIds: options.featuredWalletIds ?? [],
     includeWalletIds: options.includeWalletIds ?? [],
     excludeWalletIds: options.excludeWalletIds ?? [],

@@ -60,7 +60,7 @@ describe('the modal applies the remote features with the host options', () => {
       hello({
         networks: ['eip155:31337'],
         features: { swaps: true, onramp: true, legalCheckbox: true, receive: false },
-        defaultAccountTypes: { eip155: 'smartAccount', solana: 'eoa' },
+        defaultAccountTypes: { eip155: 'smartAccount', solana: 'smartAccount' },
         walletOrder: ['x'],
       }),
     )
@@ -70,7 +70,7 @@ describe('the modal applies the remote features with the host options', () => {
       expect.stringMatching(
         /^\[porthole\] Option "features\.legalCheckbox" needs termsConditionsUrl/,
       ),
-      '[porthole] Option "defaultAccountTypes.eip155": "smartAccount" is not available yet; Porthole\'s eip155 accounts are eoa only for now',
+      '[porthole] Option "defaultAccountTypes.solana": "smartAccount" is not available; Porthole\'s solana accounts are eoa',
     ])
   })
 

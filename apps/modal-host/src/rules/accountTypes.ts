@@ -1,30 +1,41 @@
 import type { DefaultAccountTypes } from '@porthole/protocol'
 
-/** The only account type each namespace has for now (eip155 smart accounts are not built yet). */
-export const AVAILABLE_ACCOUNT_TYPES: Readonly<Record<string, string>> = {
-  eip155: 'eoa',
-  solana: 'eoa',
-  polkadot: 'eoa',
-  cosmos: 'eoa',
-  bip122: 'payment',
+/** The account types each namespace offers (spec §6); the first is its default. */
+export const AVAILABLE_ACCOUNT_TYPES: Readonly<Record<string, readonly string[]>> = {
+  eip155: ['smartAccount', 'eoa'],
+  solana: ['eoa'],
+  polkadot: ['eoa'],
+  cosmos: ['eoa'],
+  bip122: ['payment'],
 }
 
 /**
- * Checks `defaultAccountTypes` (spec §3, §6): accepted, but accounts are eoa only for now
- * (Bitcoin: payment first), so another type is refused with an error naming it.
+ * Checks `defaultAccountTypes` (spec §3, §6): a type the namespace does not offer is refused with
+ * an error naming it.
  *
  * @example
- * checkAccountTypes({ eip155: 'smartAccount' })
- * // ['Option "defaultAccountTypes.eip155": "smartAccount" is not available yet …']
+ * checkAccountTypes({ solana: 'smartAccount' })
+ * // ['Option "defaultAccountTypes.solana": "smartAccount" is not available; Porthole's solana accounts are eoa']
  */
 export function checkAccountTypes(types: DefaultAccountTypes | undefined): string[] {
   const errors: string[] = []
   for (const [namespace, type] of Object.entries(types ?? {})) {
-    const available = AVAILABLE_ACCOUNT_TYPES[namespace]
-    if (type !== available)
+    const available = AVAILABLE_ACCOUNT_TYPES[namespace] ?? []
+    if (!available.includes(type))
       errors.push(
-        `Option "defaultAccountTypes.${namespace}": "${type}" is not available yet; Porthole's ${namespace} accounts are ${available} only for now`,
+        `Option "defaultAccountTypes.${namespace}": "${type}" is not available; Porthole's ${namespace} accounts are ${available.join(' or ')}`,
       )
   }
   return errors
+}
+
+/**
+ * The eip155 account type a new embedded user starts with: the host's `defaultAccountTypes`,
+ * else spec §6's smartAccount. The user's own later choice (the Account view's toggle) wins.
+ *
+ * @example
+ * evmAccountType({ eip155: 'eoa' }) // 'eoa'
+ */
+export function evmAccountType(types: DefaultAccountTypes | undefined): 'eoa' | 'smartAccount' {
+  return types?.eip155 === 'eoa' ? 'eoa' : 'smartAccount'
 }

@@ -50,9 +50,10 @@ describe('custom wallets', () => {
 describe('defaultAccountTypes', () => {
   test('eoa (and Bitcoin payment) are accepted; other types are refused by name', () => {
     expect(checkAccountTypes({ eip155: 'eoa', solana: 'eoa', bip122: 'payment' })).toEqual([])
-    expect(checkAccountTypes({ eip155: 'smartAccount', bip122: 'ordinal' })).toEqual([
-      'Option "defaultAccountTypes.eip155": "smartAccount" is not available yet; Porthole\'s eip155 accounts are eoa only for now',
-      'Option "defaultAccountTypes.bip122": "ordinal" is not available yet; Porthole\'s bip122 accounts are payment only for now',
+    expect(checkAccountTypes({ eip155: 'smartAccount' })).toEqual([])
+    expect(checkAccountTypes({ solana: 'smartAccount', bip122: 'ordinal' })).toEqual([
+      'Option "defaultAccountTypes.solana": "smartAccount" is not available; Porthole\'s solana accounts are eoa',
+      'Option "defaultAccountTypes.bip122": "ordinal" is not available; Porthole\'s bip122 accounts are payment',
     ])
     expect(checkAccountTypes(undefined)).toEqual([])
   })

@@ -33,5 +33,6 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
   allowUnsupportedChain: false,
   debug: false,
   isMobile: false,
+  evmAccountType: 'smartAccount',
   siwx: null,
 }

@@ -189,6 +189,8 @@ export type ResolvedConfig = {
   allowUnsupportedChain: boolean
   debug: boolean
   isMobile: boolean
+  /** The eip155 account type a new embedded user starts with (spec §6: smartAccount). */
+  evmAccountType: 'eoa' | 'smartAccount'
   /** Sign in with the wallet (SIWX), or null when the host did not ask for it. */
   siwx: { required: boolean; statement?: string | undefined } | null
 }

@@ -13,7 +13,14 @@ import { authDisplayName } from '../rules/socials.js'
 import { isRestrictedTimezone } from '../rules/timezones.js'
 import { useModal } from '../store/store.js'
 import { ChooseNameRow } from './ChooseNameRow.js'
-import { AccountTabsView, OnRampView, ReceiveView, SwapView, WalletSendView } from './lazyViews.js'
+import {
+  AccountTabsView,
+  AccountTypesView,
+  OnRampView,
+  ReceiveView,
+  SwapView,
+  WalletSendView,
+} from './lazyViews.js'
 
 /** The active network's button (opens Networks), or an unknown-network state. */
 export function NetworkButton() {
@@ -185,6 +192,7 @@ export function Account() {
           </span>
         ) : null}
       </div>
+      {authUser && authUser.accounts.length > 1 ? <AccountTypesView.View /> : null}
       {network ? <AccountTabsView.View /> : null}
       <ul className="ph-list">
         {explorer ? (

@@ -72,6 +72,13 @@ export function OnRamp() {
     )
   const purchasable = purchasableOn(state.purchaseCurrencies, connection.caipNetworkId ?? '')
   const providerName = state.providerName ?? state.selectedProvider ?? ''
+  // The provider's options are in and nothing can be bought on this network.
+  if (state.purchaseCurrencies.length && !purchasable.length && !state.fallback)
+    return (
+      <p className="ph-muted ph-center" role="status" data-testid="onramp-unavailable">
+        {tt('unsupportedNetwork', { network: network?.name ?? connection.caipNetworkId ?? '' })}
+      </p>
+    )
   const { quote } = state
   return (
     <form

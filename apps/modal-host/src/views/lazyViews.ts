@@ -22,6 +22,11 @@ export const WalletSendSelectTokenView = lazyView(async () => (await send()).Wal
 /** Send: the preview. */
 export const WalletSendPreviewView = lazyView(async () => (await send()).WalletSendPreview)
 
+/** The embedded user's smart account and owner, with the switch (users who have both). */
+export const AccountTypesView = lazyView(
+  async () => (await import('./AccountTypes.js')).AccountTypes,
+)
+
 const swap = () => import('./Swap.js')
 
 /** Swap: tokens and amounts. */

@@ -238,6 +238,8 @@ export const SAFE_METHODS: readonly string[] = [
   'eth_feeHistory',
   'wallet_getCapabilities',
   'wallet_getCallsStatus',
+  // Shows a batch's status on the frame's card: nothing to approve.
+  'wallet_showCallsStatus',
   'wallet_getAssets',
   'eth_getUserOperationByHash',
   'eth_getUserOperationReceipt',

@@ -1,0 +1,143 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { DEMO_PROJECT_ID } from '@porthole/shared'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createTestDatabase, type TestDatabase } from '../../test/databases.js'
+import { openDatabase } from '../db/openDatabase.js'
+import { getSponsorshipRules } from '../paymaster/sponsorship.js'
+import { seedDemoProject } from '../projects/seedDemoProject.js'
+import { runAdmin } from './runAdmin.js'
+
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url))
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url))
+
+describe('project sponsorship (admin CLI)', () => {
+  let target: TestDatabase
+  let projectId: string
+  const run = async (argv: string[]) => {
+    const out: string[] = []
+    const err: string[] = []
+    const code = await runAdmin(argv, {
+      stdout: (line) => out.push(line),
+      stderr: (line) => err.push(line),
+      databaseUrl: target.url,
+    })
+    return { code, out: out.join('\n'), err: err.join('\n') }
+  }
+  const rules = async (id: string) => {
+    const db = await openDatabase({ url: target.url })
+    try {
+      return await getSponsorshipRules(db, id)
+    } finally {
+      await db.close()
+    }
+  }
+
+  beforeAll(async () => {
+    target = await createTestDatabase('sqlite')
+    const created = await run(['project', 'create', '--origin', 'https://s.test', '--name', 'S'])
+    projectId = created.out.split('\n').at(-1) as string
+    const db = await openDatabase({ url: target.url })
+    await seedDemoProject(db)
+    await db.close()
+  })
+  afterAll(async () => {
+    await target.cleanup()
+  })
+
+  test('shows the defaults: off for a new project, on with 20 a day for the demo', async () => {
+    expect(await run(['project', 'sponsorship', projectId])).toEqual({
+      code: 0,
+      out: `Project ${projectId}: gas sponsorship is off (default)`,
+      err: '',
+    })
+    expect((await run(['project', 'sponsorship', DEMO_PROJECT_ID])).out).toBe(
+      `Project ${DEMO_PROJECT_ID}: gas sponsorship is on, 20 user operations per account a day (default)`,
+    )
+  })
+
+  test('turns it on with a daily cap, changes the cap, turns it off keeping the cap', async () => {
+    expect(await run(['project', 'sponsorship', projectId, 'on', '--daily-cap', '5'])).toEqual({
+      code: 0,
+      out: `Project ${projectId}: gas sponsorship is now on, 5 user operations per account a day`,
+      err: '',
+    })
+    expect(await rules(projectId)).toEqual({ enabled: true, dailyCap: 5, isDefault: false })
+    await run(['project', 'sponsorship', projectId, 'on', '--daily-cap', '1'])
+    expect((await run(['project', 'sponsorship', projectId])).out).toBe(
+      `Project ${projectId}: gas sponsorship is on, 1 user operation per account a day`,
+    )
+    expect((await run(['project', 'sponsorship', projectId, 'off'])).out).toBe(
+      `Project ${projectId}: gas sponsorship is now off`,
+    )
+    expect(await rules(projectId)).toEqual({ enabled: false, dailyCap: 1, isDefault: false })
+    expect((await run(['project', 'sponsorship', projectId, 'on'])).out).toContain(
+      'now on, 1 user operation per account a day',
+    )
+  })
+
+  test('project list shows the sponsorship of each project', async () => {
+    await run(['project', 'sponsorship', projectId, 'on', '--daily-cap', '7'])
+    const list = await run(['project', 'list'])
+    expect(list.code).toBe(0)
+    const lines = list.out.split('\n')
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+ORIGINS\s+GAS SPONSORSHIP$/)
+    expect(list.out).toMatch(
+      new RegExp(
+        `${projectId}\\s+S\\s+https://s\\.test\\s+on, 7 user operations per account a day`,
+      ),
+    )
+    expect(list.out).toMatch(
+      new RegExp(
+        `${DEMO_PROJECT_ID}\\s+Porthole demo\\s+http://localhost:4000\\s+on, 20 user operations per account a day`,
+      ),
+    )
+  })
+
+  test('bad input is refused with a clear message and changes nothing', async () => {
+    await run(['project', 'sponsorship', projectId, 'on', '--daily-cap', '3'])
+    const cases: [string[], string][] = [
+      [
+        ['project', 'sponsorship', projectId, 'maybe'],
+        'Unknown sponsorship setting "maybe": use on or off',
+      ],
+      [
+        ['project', 'sponsorship', projectId, 'on', '--daily-cap', '0'],
+        '--daily-cap must be a whole number from 1 to 1000000, not "0"',
+      ],
+      [['project', 'sponsorship', projectId, 'on', '--daily-cap', 'lots'], 'not "lots"'],
+      [
+        ['project', 'sponsorship', projectId, '--daily-cap', '4'],
+        '--daily-cap goes with on or off',
+      ],
+      [
+        ['project', 'sponsorship'],
+        'project sponsorship needs <projectId> [on|off] [--daily-cap <n>]',
+      ],
+      [['project', 'sponsorship', 'nope', 'on'], 'Unknown project: nope'],
+      [['project', 'list', '--daily-cap', '4'], 'project list takes no --daily-cap'],
+    ]
+    for (const [argv, message] of cases) {
+      const result = await run(argv)
+      expect(result.code, argv.join(' ')).toBe(1)
+      expect(result.err).toContain(message)
+    }
+    expect(await rules(projectId)).toEqual({ enabled: true, dailyCap: 3, isDefault: false })
+  })
+
+  test('npm run admin (spawned) sets it', { timeout: 90_000 }, () => {
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'project', 'sponsorship', projectId, 'off'],
+      {
+        cwd: REPO,
+        env: { ...process.env, PORTHOLE_DATABASE_URL: target.url },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    )
+    expect(result.stderr).toBe('')
+    expect(result.status).toBe(0)
+    expect(result.stdout).toBe(`Project ${projectId}: gas sponsorship is now off\n`)
+  })
+})

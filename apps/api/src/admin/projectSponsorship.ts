@@ -1,0 +1,50 @@
+import type { Db } from '../db/Db.js'
+import {
+  getSponsorshipRules,
+  type SponsorshipRules,
+  setSponsorshipRules,
+} from '../paymaster/sponsorship.js'
+import { getProject } from '../projects/getProject.js'
+import { ProjectNotFoundError } from '../projects/Project.js'
+
+/**
+ * A project's sponsorship rules in words, for the admin CLI.
+ *
+ * @example
+ * describeSponsorship({ enabled: true, dailyCap: 20 }) // 'on, 20 user operations per account a day'
+ */
+export function describeSponsorship({ enabled, dailyCap }: SponsorshipRules): string {
+  return enabled
+    ? `on, ${dailyCap} user operation${dailyCap === 1 ? '' : 's'} per account a day`
+    : 'off'
+}
+
+/** Parameters of {@link projectSponsorship}: the project, and what to change (if anything). */
+export type ProjectSponsorshipParameters = {
+  projectId: string
+  enabled?: boolean | undefined
+  dailyCap?: number | undefined
+}
+
+/**
+ * Shows or changes a project's gas sponsorship (the paymaster's `pm_*` on the RPC proxy) and
+ * answers the lines to print. A running API applies a change to its next `pm_*` call.
+ *
+ * @example
+ * await projectSponsorship(db, { projectId: 'porthole-demo', enabled: true, dailyCap: 5 })
+ * // ['Project porthole-demo: gas sponsorship is now on, 5 user operations per account a day']
+ */
+export async function projectSponsorship(
+  db: Db,
+  { projectId, enabled, dailyCap }: ProjectSponsorshipParameters,
+): Promise<string[]> {
+  if (enabled === undefined && dailyCap === undefined) {
+    if (!(await getProject(db, projectId))) throw new ProjectNotFoundError(projectId)
+    const rules = await getSponsorshipRules(db, projectId)
+    return [
+      `Project ${projectId}: gas sponsorship is ${describeSponsorship(rules)}${rules.isDefault ? ' (default)' : ''}`,
+    ]
+  }
+  const rules = await setSponsorshipRules(db, { projectId, enabled, dailyCap })
+  return [`Project ${projectId}: gas sponsorship is now ${describeSponsorship(rules)}`]
+}

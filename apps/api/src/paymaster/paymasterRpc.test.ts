@@ -1,0 +1,321 @@
+import { type StartBundlerReturnType, startBundler } from '@porthole/bundler'
+import {
+  devnetChain,
+  type StartDevnetReturnType,
+  startDevnet,
+  toSimpleAccount,
+} from '@porthole/devnet'
+import { DEVNET_AA, ENTRY_POINT_07, PAYMASTER_SIGNER } from '@porthole/shared/devnet'
+import {
+  type Address,
+  createPublicClient,
+  custom,
+  type Hex,
+  numberToHex,
+  parseAbi,
+  recoverMessageAddress,
+} from 'viem'
+import { createBundlerClient, toPackedUserOperation } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { createTestApp, PROJECT_ID, type TestApp } from '../../test/testApp.js'
+import { getProject } from '../projects/getProject.js'
+import { PAYMASTER_ERRORS, PAYMASTER_GAS, type PaymasterRpcResult } from './paymasterRpc.js'
+import { setSponsorshipRules, sponsoredToday } from './sponsorship.js'
+import { parseVerifyingPaymasterData, verifyingPaymasterHash } from './verifyingPaymaster.js'
+
+const CHAIN = 'eip155:31337'
+const paymasterAbi = parseAbi([
+  'struct PackedUserOperation { address sender; uint256 nonce; bytes initCode; bytes callData; bytes32 accountGasLimits; uint256 preVerificationGas; bytes32 gasFees; bytes paymasterAndData; bytes signature; }',
+  'function getHash(PackedUserOperation userOp, uint48 validUntil, uint48 validAfter) view returns (bytes32)',
+])
+
+type RpcAnswer = { id: unknown; result?: unknown; error?: { code: number; message: string } }
+
+let devnet: StartDevnetReturnType
+let bundler: StartBundlerReturnType
+let t: TestApp
+let projectName: string
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port: 0, chainId: 31337, silent: true })
+  bundler = await startBundler({ port: 0, rpcUrl: devnet.rpcUrl, chainId: 31337, silent: true })
+  t = await createTestApp({
+    upstreams: { [CHAIN]: devnet.rpcUrl },
+    bundlers: { [CHAIN]: bundler.url },
+    paymaster: {
+      signerKey: PAYMASTER_SIGNER.privateKey,
+      addresses: { [CHAIN]: DEVNET_AA.paymaster },
+      validForSeconds: 3600,
+    },
+  })
+  projectName = (await getProject(t.db, PROJECT_ID))!.name
+}, 60_000)
+afterAll(async () => {
+  await t?.close()
+  await bundler?.stop()
+  await devnet?.stop()
+})
+beforeEach(() => setSponsorshipRules(t.db, { projectId: PROJECT_ID, enabled: true, dailyCap: 20 }))
+
+/** POSTs to the proxy: one request (params given) or a batch. */
+async function rpc(method: string, params: unknown[]): Promise<RpcAnswer>
+async function rpc(batch: unknown[]): Promise<RpcAnswer[]>
+async function rpc(methodOrBatch: string | unknown[], params?: unknown[]) {
+  const body =
+    typeof methodOrBatch === 'string'
+      ? { jsonrpc: '2.0', id: 1, method: methodOrBatch, params }
+      : methodOrBatch
+  const response = await t.post(`/v1?chainId=${CHAIN}`, body)
+  expect(response.status).toBe(200)
+  return response.json()
+}
+
+/** A viem transport over the API's proxy. */
+const proxy = custom({
+  async request({ method, params }) {
+    const answer = await rpc(method, params as unknown[])
+    if (answer.error) throw Object.assign(new Error(answer.error.message), answer.error)
+    return answer.result
+  },
+})
+const client = createPublicClient({
+  chain: devnetChain({ chainId: 31337, rpcUrl: 'http://unused.invalid' }),
+  transport: proxy,
+  pollingInterval: 50,
+})
+
+/** A user operation of a new account (not deployed), as ERC-7677 sends it. */
+async function userOperation(gas = true) {
+  const owner = privateKeyToAccount(generatePrivateKey())
+  const account = await toSimpleAccount({ client, owner })
+  const { factory, factoryData } = await account.getFactoryArgs()
+  const op: Record<string, Hex> = {
+    sender: await account.getAddress(),
+    nonce: numberToHex(await account.getNonce()),
+    factory: factory!,
+    factoryData: factoryData!,
+    callData: await account.encodeCalls([{ to: owner.address, value: 0n }]),
+  }
+  if (gas)
+    Object.assign(op, {
+      callGasLimit: '0x186a0',
+      verificationGasLimit: '0x7a120',
+      preVerificationGas: '0xea60',
+      maxFeePerGas: '0x77359400',
+      maxPriorityFeePerGas: '0x3b9aca00',
+    })
+  return op
+}
+const chainIdHex = numberToHex(31337)
+
+describe('ERC-4337 methods through the proxy', () => {
+  test('go to the chain bundler, alone or in a batch with chain methods', async () => {
+    expect(await rpc('eth_supportedEntryPoints', [])).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: [ENTRY_POINT_07],
+    })
+    const prices = await rpc('pimlico_getUserOperationGasPrice', [])
+    expect(prices.result).toMatchObject({
+      slow: { maxFeePerGas: expect.stringMatching(/^0x/) },
+      fast: { maxPriorityFeePerGas: expect.stringMatching(/^0x/) },
+    })
+    const unknownHash = `0x${'ab'.repeat(32)}`
+    expect(
+      await rpc([
+        { jsonrpc: '2.0', id: 'a', method: 'eth_chainId' },
+        { jsonrpc: '2.0', id: 'b', method: 'eth_supportedEntryPoints', params: [] },
+        { jsonrpc: '2.0', id: 'c', method: 'eth_getUserOperationReceipt', params: [unknownHash] },
+        { jsonrpc: '2.0', id: 'd', method: 'eth_blockNumber' },
+        { jsonrpc: '2.0', id: 'e', method: 'eth_sign', params: [] },
+      ]),
+    ).toEqual([
+      { jsonrpc: '2.0', id: 'a', result: '0x7a69' },
+      { jsonrpc: '2.0', id: 'b', result: [ENTRY_POINT_07] },
+      { jsonrpc: '2.0', id: 'c', result: null },
+      { jsonrpc: '2.0', id: 'd', result: expect.stringMatching(/^0x/) },
+      {
+        jsonrpc: '2.0',
+        id: 'e',
+        error: { code: -32601, message: 'Requested RPC call is not allowed' },
+      },
+    ])
+  })
+})
+
+describe('the paymaster (ERC-7677)', () => {
+  test('stub data: placeholder data of the final length, gas limits, sponsor; counts nothing', async () => {
+    const op = await userOperation(false)
+    const { result } = await rpc('pm_getPaymasterStubData', [op, ENTRY_POINT_07, chainIdHex, {}])
+    expect(result).toEqual({
+      paymaster: DEVNET_AA.paymaster,
+      paymasterData: expect.stringMatching(/^0x[0-9a-f]{258}$/),
+      paymasterVerificationGasLimit: numberToHex(PAYMASTER_GAS.verification),
+      paymasterPostOpGasLimit: numberToHex(PAYMASTER_GAS.postOp),
+      sponsor: { name: projectName },
+      isFinal: false,
+    })
+    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: op.sender! })).toBe(0)
+  })
+
+  test('final data: signed by the paymaster key over the hash the contract computes', async () => {
+    const op = await userOperation()
+    const result = (await rpc('pm_getPaymasterData', [op, ENTRY_POINT_07, chainIdHex, null]))
+      .result as PaymasterRpcResult
+    expect(result).toMatchObject({
+      paymaster: DEVNET_AA.paymaster,
+      paymasterVerificationGasLimit: numberToHex(PAYMASTER_GAS.verification),
+      paymasterPostOpGasLimit: numberToHex(PAYMASTER_GAS.postOp),
+      sponsor: { name: projectName },
+    })
+    expect(result.isFinal).toBeUndefined()
+    const { validUntil, validAfter, signature } = parseVerifyingPaymasterData(result.paymasterData)
+    expect(validAfter).toBe(0)
+    expect(validUntil).toBeGreaterThan(Date.now() / 1000 + 3500)
+    const full = {
+      sender: op.sender as Address,
+      nonce: BigInt(op.nonce!),
+      factory: op.factory as Address,
+      factoryData: op.factoryData as Hex,
+      callData: op.callData as Hex,
+      callGasLimit: BigInt(op.callGasLimit!),
+      verificationGasLimit: BigInt(op.verificationGasLimit!),
+      preVerificationGas: BigInt(op.preVerificationGas!),
+      maxFeePerGas: BigInt(op.maxFeePerGas!),
+      maxPriorityFeePerGas: BigInt(op.maxPriorityFeePerGas!),
+      paymasterVerificationGasLimit: PAYMASTER_GAS.verification,
+      paymasterPostOpGasLimit: PAYMASTER_GAS.postOp,
+    }
+    const onChain = await client.readContract({
+      address: DEVNET_AA.paymaster,
+      abi: paymasterAbi,
+      functionName: 'getHash',
+      args: [
+        toPackedUserOperation({
+          ...full,
+          paymaster: DEVNET_AA.paymaster,
+          paymasterData: result.paymasterData,
+          signature: '0x',
+        }),
+        validUntil,
+        validAfter,
+      ],
+    })
+    const offChain = verifyingPaymasterHash({
+      userOperation: full,
+      chainId: 31337,
+      paymaster: DEVNET_AA.paymaster,
+      validUntil,
+      validAfter,
+    })
+    expect(offChain).toBe(onChain)
+    expect(await recoverMessageAddress({ message: { raw: onChain }, signature })).toBe(
+      PAYMASTER_SIGNER.address,
+    )
+    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: op.sender! })).toBe(1)
+  })
+
+  test('a sponsored user operation from an account with no ETH lands, through the proxy alone', async () => {
+    const account = await toSimpleAccount({
+      client,
+      owner: privateKeyToAccount(generatePrivateKey()),
+    })
+    const sender = await account.getAddress()
+    const to = privateKeyToAccount(generatePrivateKey()).address
+    const bundlerClient = createBundlerClient({
+      account,
+      client,
+      transport: proxy,
+      paymaster: true,
+      pollingInterval: 50,
+    })
+    const started = performance.now()
+    const hash = await bundlerClient.sendUserOperation({ calls: [{ to, value: 0n }] })
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    console.info(`sponsored user operation landed in ${Math.round(performance.now() - started)} ms`)
+    expect(receipt).toMatchObject({ success: true, sender, paymaster: DEVNET_AA.paymaster })
+    expect(await client.getBalance({ address: sender })).toBe(0n)
+    expect((await client.getCode({ address: sender }))?.length).toBeGreaterThan(2)
+    expect((await rpc('eth_getUserOperationByHash', [hash])).result).toMatchObject({
+      userOperation: { sender },
+      entryPoint: ENTRY_POINT_07,
+      transactionHash: receipt.receipt.transactionHash,
+    })
+    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender })).toBe(1)
+  })
+
+  test('off for the project: both methods refused with the clear error', async () => {
+    await setSponsorshipRules(t.db, { projectId: PROJECT_ID, enabled: false })
+    const op = await userOperation()
+    for (const method of ['pm_getPaymasterStubData', 'pm_getPaymasterData'])
+      expect(await rpc(method, [op, ENTRY_POINT_07, chainIdHex, {}])).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32002, message: 'Gas sponsorship is off for this project' },
+      })
+    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: op.sender! })).toBe(0)
+  })
+
+  test('the daily cap: the N+1th sponsorship of an account is refused, others go on', async () => {
+    await setSponsorshipRules(t.db, { projectId: PROJECT_ID, dailyCap: 2 })
+    const op = await userOperation()
+    const final = () => rpc('pm_getPaymasterData', [op, ENTRY_POINT_07, chainIdHex, {}])
+    expect((await final()).result).toMatchObject({ paymasterData: expect.stringMatching(/^0x/) })
+    expect((await final()).result).toMatchObject({ paymasterData: expect.stringMatching(/^0x/) })
+    const refused = {
+      code: PAYMASTER_ERRORS.dailyCap.code,
+      message: 'Daily sponsorship limit reached for this account',
+      data: { dailyCap: 2 },
+    }
+    expect((await final()).error).toEqual(refused)
+    expect(
+      (await rpc('pm_getPaymasterStubData', [op, ENTRY_POINT_07, chainIdHex, {}])).error,
+    ).toEqual(refused)
+    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: op.sender! })).toBe(2)
+    const other = await userOperation()
+    expect(
+      (await rpc('pm_getPaymasterData', [other, ENTRY_POINT_07, chainIdHex, {}])).result,
+    ).toBeDefined()
+  })
+
+  test('invalid params are refused with -32602 and count nothing', async () => {
+    const op = await userOperation()
+    const { callGasLimit: _, ...noGas } = op
+    const cases: [unknown[], RegExp][] = [
+      [[op, '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789', chainIdHex], /^Unsupported entry point/],
+      [[op, ENTRY_POINT_07, '0x1'], /chainId 0x1 is not this request's chain \(eip155:31337\)/],
+      [
+        [{ ...op, sender: 'bob' }, ENTRY_POINT_07, chainIdHex],
+        /userOperation\.sender must be an address/,
+      ],
+      [[noGas, ENTRY_POINT_07, chainIdHex], /needs the user operation's final callGasLimit/],
+      [[op], /expected \[userOperation, entryPoint, chainId, context\]/],
+      [
+        [{ ...op, callGasLimit: numberToHex(20_000_000n) }, ENTRY_POINT_07, chainIdHex],
+        /exceed what the paymaster sponsors/,
+      ],
+    ]
+    for (const [params, message] of cases) {
+      const { error } = await rpc('pm_getPaymasterData', params)
+      expect(error?.code, String(message)).toBe(-32602)
+      expect(error?.message).toMatch(message)
+    }
+    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: op.sender! })).toBe(0)
+  })
+
+  test('a chain without a paymaster: not available', async () => {
+    const response = await t.post('/v1?chainId=eip155:31338', {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'pm_getPaymasterStubData',
+      params: [await userOperation(false), ENTRY_POINT_07, numberToHex(31338), {}],
+    })
+    // 31338's default upstream is not running here: the paymaster answers before any call.
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32001, message: 'Gas sponsorship is not available on this network' },
+    })
+  })
+})
