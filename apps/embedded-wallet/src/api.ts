@@ -156,7 +156,12 @@ export const verifyEmailUpdate = (stage: 'primary' | 'secondary', code: string) 
     code,
   })
 
-/** The chain RPC proxy of the API (safe methods). */
+/** The API's origin (the only paymaster service the frame's CSP lets it reach). */
+export function apiOrigin(): string {
+  return new URL(settings().apiUrl).origin
+}
+
+/** The chain RPC proxy of the API (safe methods; bundler and paymaster methods too). */
 export async function rpc<T>(caipNetworkId: string, method: string, params: unknown[]): Promise<T> {
   const { apiUrl, projectId } = settings()
   const url = new URL('/v1', apiUrl)

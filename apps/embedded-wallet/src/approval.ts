@@ -97,7 +97,8 @@ function show(entry: Entry): void {
   // seeing, any input moves the approval to the popup instead.
   const input = (event: Event, target: EventTarget | null) => {
     if (target === view.reject) return finish(entry, false)
-    if (target === view.approve && armed && !entry.content.blocked) return finish(entry, true)
+    if (target === view.approve && armed && !entry.content.blocked && !entry.content.dismissOnly)
+      return finish(entry, true)
     if (!visible) {
       event.preventDefault()
       toPopup()

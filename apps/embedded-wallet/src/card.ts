@@ -82,6 +82,12 @@ export function drawCard(content: ApprovalContent, parent: HTMLElement): CardVie
   const reject = element('button', 'pw-button pw-secondary', 'Reject')
   const approve = element('button', 'pw-button', 'Approve')
   reject.type = approve.type = 'button'
+  // An information card: one button that closes it, and no Approve to press.
+  if (content.dismissOnly) {
+    reject.textContent = content.dismissOnly
+    reject.className = 'pw-button'
+    approve.hidden = true
+  }
   actions.append(reject, approve)
   const status = element('p', 'pw-status')
   status.setAttribute('aria-live', 'polite')
@@ -95,7 +101,10 @@ export function drawCard(content: ApprovalContent, parent: HTMLElement): CardVie
     approve,
     reject,
     setArmed(armed) {
-      approve.setAttribute('aria-disabled', String(!armed || Boolean(content.blocked)))
+      approve.setAttribute(
+        'aria-disabled',
+        String(!armed || Boolean(content.blocked) || Boolean(content.dismissOnly)),
+      )
     },
     setStatus(text) {
       status.textContent = text
@@ -117,7 +126,7 @@ export function drawCard(content: ApprovalContent, parent: HTMLElement): CardVie
 export function trapTab(event: KeyboardEvent): void {
   if (event.key !== 'Tab') return
   const card = event.currentTarget as HTMLElement
-  const items = [...card.querySelectorAll<HTMLElement>('button, [tabindex="0"]')]
+  const items = [...card.querySelectorAll<HTMLElement>('button:not([hidden]), [tabindex="0"]')]
   if (items.length === 0) return
   const index = items.indexOf(document.activeElement as HTMLElement)
   const next = event.shiftKey

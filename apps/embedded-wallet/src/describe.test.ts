@@ -1,7 +1,8 @@
-import { encodeFunctionData, erc20Abi, parseEther } from 'viem'
+import { encodeFunctionData, erc20Abi, maxUint256, parseEther } from 'viem'
 import { describe, expect, test } from 'vitest'
 import {
   decodeCall,
+  describeCalls,
   describeTransaction,
   formatChanges,
   type PreparedTransaction,
@@ -132,5 +133,105 @@ describe('transaction cards', () => {
       ]),
     ).toBe('−0.01 ETH, +25 pUSD')
     expect(formatChanges([{ symbol: 'ETH', decimals: 18, amount: 0n }])).toBeNull()
+  })
+})
+
+describe('smart-account cards (one user operation)', () => {
+  const PUSD = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+  const SMART = '0x2222222222222222222222222222222222222222'
+  const PAYMASTER = '0x787c01675e3a719eECc406C7Fe05f8F0Ac25A34C'
+  const tokens = new Map([[PUSD.toLowerCase(), { symbol: 'pUSD', decimals: 6 }]])
+  const base = {
+    title: 'Send calls',
+    chainId: 31337,
+    from: SMART,
+    origin: 'http://localhost:4000',
+    network: { name: 'Porthole Devnet', symbol: 'ETH', decimals: 18 },
+    tokens,
+    deployed: false,
+    balance: 0n,
+    changes: null,
+  } as const
+  const approveAndTransfer = [
+    {
+      to: PUSD,
+      value: 0n,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [FRIEND, 5_000_000n],
+      }),
+    },
+    {
+      to: PUSD,
+      value: 0n,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [ME, 3_000_000n] }),
+    },
+  ] as const
+
+  test('every call of a batch is shown with its decoded action, and the sponsor pays the gas', () => {
+    const card = describeCalls({
+      ...base,
+      calls: approveAndTransfer,
+      gas: { sponsored: true, sponsor: 'Porthole Devnet', paymaster: PAYMASTER },
+    })
+    const shown = Object.fromEntries(card.fields.map((f) => [f.label, f.value]))
+    expect(shown).toMatchObject({
+      Network: 'Porthole Devnet (chain 31337)',
+      From: SMART,
+      Account: 'Smart account (deployed by this transaction)',
+      'Call 1 · To': PUSD,
+      'Call 1 · Action': `Approve ${FRIEND} to spend 5 pUSD`,
+      'Call 2 · To': PUSD,
+      'Call 2 · Action': `Transfer 3 pUSD to ${ME}`,
+      Gas: 'Gas paid by Porthole Devnet',
+      Paymaster: PAYMASTER,
+    })
+    // No value moves: no amount lines for the calls, and nothing blocks a sponsored batch.
+    expect(shown['Call 1 · Amount']).toBeUndefined()
+    expect(card.blocked).toBeUndefined()
+    expect(card.body?.label).toBe('Calls')
+    expect(card.body?.text).toContain(`Call 2 → ${PUSD}`)
+    expect(card.body?.text).toContain(approveAndTransfer[1].data)
+  })
+
+  test('without a sponsor the user pays: the max fee is shown and the balance must cover it', () => {
+    const card = describeCalls({
+      ...base,
+      title: 'Send transaction',
+      deployed: true,
+      calls: [{ to: FRIEND, value: parseEther('0.5'), data: undefined }],
+      gas: { sponsored: false, maxFee: parseEther('0.001') },
+      balance: parseEther('0.5'),
+    })
+    const shown = Object.fromEntries(card.fields.map((f) => [f.label, f.value]))
+    expect(shown).toMatchObject({
+      Account: 'Smart account',
+      To: FRIEND,
+      Amount: '0.5 ETH',
+      Gas: 'You pay the gas',
+      'Max fee': '0.001 ETH',
+    })
+    expect(card.blocked).toBe('Insufficient ETH: balance 0.5, needs 0.501')
+  })
+
+  test('an unlimited approval is named and warned about; unknown tokens fall back to the raw call', () => {
+    const unlimited = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [FRIEND, maxUint256],
+    })
+    const card = describeCalls({
+      ...base,
+      calls: [
+        { to: PUSD, value: 0n, data: unlimited },
+        { to: FRIEND, value: 0n, data: unlimited },
+      ],
+      gas: { sponsored: true, sponsor: 'Porthole Devnet', paymaster: PAYMASTER },
+    })
+    const shown = Object.fromEntries(card.fields.map((f) => [f.label, f.value]))
+    expect(shown['Call 1 · Action']).toBe(`Approve ${FRIEND} to spend all your pUSD`)
+    expect(shown['Call 2 · Action']).toBe(`approve(${FRIEND}, ${maxUint256})`)
+    expect(card.warnings).toEqual(['Call 1: this approval has no limit.'])
   })
 })

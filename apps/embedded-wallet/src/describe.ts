@@ -13,6 +13,7 @@ import {
   type Hex,
   hexToString,
   isHex,
+  maxUint256,
 } from 'viem'
 
 /** One labelled line of a card. */
@@ -32,6 +33,8 @@ export type ApprovalContent = {
   warnings: string[]
   /** Why approving cannot succeed (Approve stays unavailable), e.g. insufficient funds. */
   blocked?: string
+  /** A card that only informs (e.g. a batch's status): one button, this label, no Approve. */
+  dismissOnly?: string
 }
 
 /** A network as the card names it. */
@@ -184,6 +187,145 @@ export function describeTransaction(parameters: DescribeTransactionParameters): 
     ...(balance < needed
       ? {
           blocked: `Insufficient ${network.symbol}: balance ${formatUnits(balance, network.decimals)}, needs ${formatUnits(needed, network.decimals)}`,
+        }
+      : {}),
+  }
+}
+
+/** One call of a smart-account request, as it will run. */
+export type PreparedCall = { to: Hex; value: bigint; data: Hex | undefined }
+
+/** A token as cards name its amounts. */
+export type TokenUnit = { symbol: string; decimals: number }
+
+/**
+ * An ERC-20 `transfer` / `approve` / `transferFrom` by token and amount ("Transfer 25 pUSD to
+ * 0x…"), when the call is one and its token is known; else null.
+ *
+ * @example
+ * describeTokenCall(call, new Map([[pusd, { symbol: 'pUSD', decimals: 6 }]]))
+ * // { text: 'Transfer 25 pUSD to 0x7099…79C8', unlimited: false }
+ */
+export function describeTokenCall(
+  call: PreparedCall,
+  tokens: ReadonlyMap<string, TokenUnit>,
+): { text: string; unlimited: boolean } | null {
+  const unit = tokens.get(call.to.toLowerCase())
+  if (!unit || !call.data) return null
+  try {
+    const decoded = decodeFunctionData({ abi: erc20Abi, data: call.data })
+    if (decoded.functionName === 'transfer') {
+      const [to, amount] = decoded.args
+      return { text: `Transfer ${formatValue(amount, unit)} to ${to}`, unlimited: false }
+    }
+    if (decoded.functionName === 'approve') {
+      const [spender, amount] = decoded.args
+      const unlimited = amount === maxUint256
+      return {
+        text: `Approve ${spender} to spend ${unlimited ? `all your ${unit.symbol}` : formatValue(amount, unit)}`,
+        unlimited,
+      }
+    }
+    if (decoded.functionName === 'transferFrom') {
+      const [from, to, amount] = decoded.args
+      return {
+        text: `Transfer ${formatValue(amount, unit)} from ${from} to ${to}`,
+        unlimited: false,
+      }
+    }
+  } catch {}
+  return null
+}
+
+/** Who pays a user operation's gas, as the card says it. */
+export type CallsGas =
+  | { sponsored: true; sponsor: string; paymaster: Hex }
+  | { sponsored: false; maxFee: bigint }
+
+/** What {@link describeCalls} needs. */
+export type DescribeCallsParameters = {
+  /** 'Send transaction' for `eth_sendTransaction`, 'Send calls' for a batch. */
+  title: string
+  chainId: number
+  /** The smart account. */
+  from: Hex
+  calls: readonly PreparedCall[]
+  origin: string
+  network: NetworkInfo
+  /** Known ERC-20 tokens among the calls' targets (lower-case address → unit). */
+  tokens: ReadonlyMap<string, TokenUnit>
+  gas: CallsGas
+  /** Whether the account has code (else this operation deploys it). */
+  deployed: boolean
+  /** The account's native balance when the card was drawn. */
+  balance: bigint
+  /** Balance changes from a simulation, or null when the chain could not simulate. */
+  changes: readonly BalanceChange[] | null
+}
+
+/**
+ * The card of a smart-account request (one user operation): the network, the account, every call
+ * (recipient, amount, the decoded action: ERC-20 transfers and approvals by token and amount),
+ * who pays the gas ('Gas paid by …' or 'You pay the gas' with the max fee), the full calldata,
+ * the balance changes, and whether the balance covers the values (and the fee when the account
+ * pays).
+ *
+ * @example
+ * describeCalls({ title: 'Send calls', chainId: 31337, from, calls, origin, network, tokens,
+ *   gas: { sponsored: true, sponsor: 'Porthole', paymaster }, deployed: false, balance: 0n, changes })
+ */
+export function describeCalls(parameters: DescribeCallsParameters): ApprovalContent {
+  const { calls, network, gas } = parameters
+  const fields: ApprovalField[] = [
+    { label: 'Network', value: `${network.name} (chain ${parameters.chainId})` },
+    { label: 'From', value: parameters.from, mono: true },
+    {
+      label: 'Account',
+      value: parameters.deployed ? 'Smart account' : 'Smart account (deployed by this transaction)',
+    },
+  ]
+  const warnings: string[] = []
+  const several = calls.length > 1
+  calls.forEach((call, index) => {
+    const prefix = several ? `Call ${index + 1} · ` : ''
+    fields.push({ label: `${prefix}To`, value: call.to, mono: true })
+    if (call.value > 0n || !several)
+      fields.push({ label: `${prefix}Amount`, value: formatValue(call.value, network) })
+    const token = describeTokenCall(call, parameters.tokens)
+    const action = token?.text ?? (call.data ? decodeCall(call.data) : null)
+    if (action) fields.push({ label: `${prefix}Action`, value: action, mono: !token })
+    if (token?.unlimited)
+      warnings.push(`${several ? `Call ${index + 1}: ` : ''}this approval has no limit.`)
+  })
+  fields.push(
+    gas.sponsored
+      ? { label: 'Gas', value: `Gas paid by ${gas.sponsor}` }
+      : { label: 'Gas', value: 'You pay the gas' },
+  )
+  if (gas.sponsored) fields.push({ label: 'Paymaster', value: gas.paymaster, mono: true })
+  else fields.push({ label: 'Max fee', value: formatValue(gas.maxFee, network) })
+  const withData = calls.filter((call) => call.data)
+  const body = several
+    ? calls
+        .map(
+          (call, index) =>
+            `Call ${index + 1} → ${call.to}\nvalue ${formatValue(call.value, network)}\ndata ${call.data ?? '0x'}`,
+        )
+        .join('\n\n')
+    : withData[0]?.data
+  const value = calls.reduce((sum, call) => sum + call.value, 0n)
+  const needed = value + (gas.sponsored ? 0n : gas.maxFee)
+  const effects = parameters.changes ? formatChanges(parameters.changes) : null
+  return {
+    title: parameters.title,
+    origin: parameters.origin,
+    fields,
+    ...(body ? { body: { label: several ? 'Calls' : 'Data', text: body } } : {}),
+    ...(effects ? { effects } : {}),
+    warnings,
+    ...(parameters.balance < needed
+      ? {
+          blocked: `Insufficient ${network.symbol}: balance ${formatUnits(parameters.balance, network.decimals)}, needs ${formatUnits(needed, network.decimals)}`,
         }
       : {}),
   }

@@ -39,10 +39,29 @@ vi.mock('./rpc.js', () => ({
   setDappOrigin: vi.fn(),
   setNetworks: vi.fn(),
 }))
+// The smart account reads the chain (tested against anvil in smartAccount.test.ts).
+const smart = vi.hoisted(() => ({ listeners: [] as (() => void)[] }))
+vi.mock('./smartAccount.js', () => ({
+  describeUser: vi.fn(async (user: unknown) => user),
+  enabledNetworks: vi.fn(() => [31337, 31338]),
+  isEnabled: vi.fn((chainId: number) => chainId === 31337 || chainId === 31338),
+  isDeployed: vi.fn(async () => false),
+  setPreferredType: vi.fn(),
+  activeAccount: vi.fn(),
+  onChange: vi.fn((listener: () => void) => {
+    smart.listeners.push(listener)
+    return () => {}
+  }),
+  reset: vi.fn(),
+}))
 
 const Session = await import('./session.js')
 const Rpc = await import('./rpc.js')
+const SmartAccount = await import('./smartAccount.js')
 const { createHandlers } = await import('./handlers.js')
+
+const SMART = '0x2222222222222222222222222222222222222222' as const
+const EOA = '0x1111111111111111111111111111111111111111' as const
 
 const USER: EmbeddedUser = {
   email: 'ada@example.com',
@@ -117,7 +136,7 @@ const FAILURES: Record<Method, RegExp> = {
   syncDappData: /Invalid params|invalid/i,
   getSmartAccountEnabledNetworks: /Invalid params|invalid/i,
   initSmartAccount: /Not connected to email or social/,
-  setPreferredAccount: /Smart accounts are not available yet/,
+  setPreferredAccount: /Smart accounts are not enabled on this network/,
   reload: /Invalid params|invalid/i,
   rpcAbort: /Invalid params|invalid/i,
   getRecovery: /Not connected to email or social/,
@@ -168,10 +187,21 @@ beforeEach(() => {
   vi.mocked(Session.updateEmailPrimaryOtp).mockResolvedValue('VERIFY_SECONDARY_OTP')
   vi.mocked(Session.updateEmailSecondaryOtp).mockResolvedValue('new@example.com')
   vi.mocked(Rpc.handleRpc).mockResolvedValue('0x10')
+  vi.mocked(Session.signOut).mockResolvedValue()
+  vi.mocked(Session.chainId).mockReturnValue(31337)
+  vi.mocked(SmartAccount.isEnabled).mockImplementation((id) => id === 31337 || id === 31338)
+  vi.mocked(SmartAccount.isDeployed).mockResolvedValue(false)
+  vi.mocked(SmartAccount.describeUser).mockImplementation(async (user) => user)
+  vi.mocked(SmartAccount.activeAccount).mockImplementation(async () =>
+    vi.mocked(SmartAccount.setPreferredType).mock.lastCall?.[0] === 'smartAccount'
+      ? { type: 'smartAccount', address: SMART }
+      : { type: 'eoa', address: EOA },
+  )
 })
 afterEach(() => {
   for (const channel of channels.splice(0)) channel.close()
   events.length = 0
+  smart.listeners.length = 0
   vi.clearAllMocks()
 })
 
@@ -217,6 +247,9 @@ describe('the frame catalogue', () => {
     vi.mocked(Session.exportKey).mockRejectedValue(
       new Error('Sign in again to export your key (the sign-in is too old)'),
     )
+    // Signed in, but on a network without smart accounts.
+    if (method === 'setPreferredAccount') vi.mocked(Session.user).mockReturnValue(USER)
+    vi.mocked(SmartAccount.isEnabled).mockReturnValue(false)
     const bad: Partial<Record<Method, unknown>> = {
       switchNetwork: { chainId: 0 },
       setPreferredAccount: { type: 'smartAccount' },
@@ -228,6 +261,7 @@ describe('the frame catalogue', () => {
       reload: 'x',
       rpcAbort: 'x',
     }
+    if (method === 'setPreferredAccount') vi.mocked(Session.chainId).mockReturnValue(7)
     if (method === 'isConnected')
       vi.mocked(Session.user).mockImplementation(() => {
         throw new Error('unreachable')
@@ -375,5 +409,91 @@ describe('the frame catalogue', () => {
     expect(events.map(([name]) => name)).toEqual(['approvalRequested', 'approvalDone'])
     await modal.request('reload', {})
     await vi.waitFor(() => expect(reload).toHaveBeenCalledOnce())
+  })
+})
+
+describe('smart accounts in the frame', () => {
+  test('the enabled networks are the smart-account networks; initSmartAccount answers the deployment on the current chain', async () => {
+    const modal = connect()
+    expect(await modal.request('getSmartAccountEnabledNetworks', {})).toEqual({
+      smartAccountEnabledNetworks: [31337, 31338],
+    })
+    vi.mocked(SmartAccount.isDeployed).mockResolvedValue(true)
+    expect(await modal.request('initSmartAccount', {})).toEqual({ isDeployed: true })
+    expect(SmartAccount.isDeployed).toHaveBeenCalledWith(31337)
+    // The chain unreachable: not deployed, as far as the frame can tell.
+    vi.mocked(SmartAccount.isDeployed).mockRejectedValue(new Error('down'))
+    expect(await modal.request('initSmartAccount', {})).toEqual({ isDeployed: false })
+  })
+
+  test('setPreferredAccount toggles between the accounts and answers the one now active', async () => {
+    const modal = connect()
+    expect(await modal.request('setPreferredAccount', { type: 'smartAccount' })).toEqual({
+      type: 'smartAccount',
+      address: SMART,
+    })
+    expect(SmartAccount.setPreferredType).toHaveBeenLastCalledWith('smartAccount')
+    expect(await modal.request('setPreferredAccount', { type: 'eoa' })).toEqual({
+      type: 'eoa',
+      address: USER.address,
+    })
+    // The factory does not answer on this chain: the smart account is not there to switch to.
+    vi.mocked(SmartAccount.activeAccount).mockResolvedValue({ type: 'eoa', address: EOA })
+    await expect(modal.request('setPreferredAccount', { type: 'smartAccount' })).rejects.toThrow(
+      'The smart account is not available on this network',
+    )
+  })
+
+  test('getUser takes the modal’s preferred type and answers the user with both accounts', async () => {
+    const modal = connect()
+    const described = {
+      ...USER,
+      address: SMART,
+      accounts: [...USER.accounts, { address: SMART, type: 'smartAccount' as const }],
+      preferredAccountType: 'smartAccount' as const,
+    }
+    vi.mocked(SmartAccount.describeUser).mockResolvedValue(described)
+    expect(await modal.request('getUser', { preferredAccountType: 'smartAccount' })).toEqual(
+      described,
+    )
+    expect(SmartAccount.setPreferredType).toHaveBeenCalledWith('smartAccount')
+    vi.mocked(SmartAccount.setPreferredType).mockClear()
+    await modal.request('getUser', {})
+    expect(SmartAccount.setPreferredType).not.toHaveBeenCalled()
+  })
+
+  test('when the smart account deploys, the modal gets userChanged with the fresh user', async () => {
+    connect()
+    const deployed = { ...USER, smartAccountDeployed: true }
+    vi.mocked(SmartAccount.describeUser).mockResolvedValue(deployed)
+    for (const listener of smart.listeners) listener()
+    await vi.waitFor(() => expect(events).toContainEqual(['userChanged', { user: deployed }]))
+  })
+
+  test('the frame hides once the card is answered, while the request still runs (a receipt to wait for)', async () => {
+    const modal = connect()
+    let finish: (value: unknown) => void = () => {}
+    vi.mocked(Rpc.handleRpc).mockImplementation(
+      (_request, onApproval, _signal, onAnswered) =>
+        new Promise((resolve) => {
+          onApproval('eth_sendTransaction')
+          onAnswered?.()
+          finish = resolve
+        }),
+    )
+    const sent = modal.request('rpcRequest', { method: 'eth_sendTransaction', params: [] })
+    await vi.waitFor(() =>
+      expect(events.map(([name]) => name)).toEqual(['approvalRequested', 'approvalDone']),
+    )
+    finish('0xhash')
+    expect(await sent).toBe('0xhash')
+    // Hidden once, not again when the request settles.
+    expect(events.map(([name]) => name)).toEqual(['approvalRequested', 'approvalDone'])
+  })
+
+  test('signing out forgets the smart accounts', async () => {
+    const modal = connect()
+    await modal.request('signOut', {})
+    expect(SmartAccount.reset).toHaveBeenCalled()
   })
 })

@@ -14,6 +14,7 @@ import {
 import { pendingApprovals } from './approval.js'
 import * as Rpc from './rpc.js'
 import * as Session from './session.js'
+import * as SmartAccount from './smartAccount.js'
 
 /** What the handlers need from the page. */
 export type HandlerEnv = {
@@ -33,6 +34,11 @@ function connected() {
   return user
 }
 
+/** The signed-in user with both accounts (the active one as `address`) and deployment state. */
+async function currentUser() {
+  return SmartAccount.describeUser(connected())
+}
+
 /** The answer of a sign-in: done, or the device step the modal must finish with connectDevice. */
 const deviceStep = (step: Session.DeviceStep | null) =>
   step === null ? null : ({ action: 'VERIFY_DEVICE', method: step } as const)
@@ -49,6 +55,14 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     show: (what) => env.emit('approvalRequested', { method: what }),
     hide: () => env.emit('approvalDone', { approved: true }),
   }
+  // The smart account deployed (its first user operation landed): the modal's state follows.
+  SmartAccount.onChange(() => {
+    if (Session.user())
+      currentUser().then(
+        (user) => env.emit('userChanged', { user }),
+        () => {},
+      )
+  })
   return {
     switchNetwork: ({ chainId }) => {
       const id =
@@ -68,19 +82,23 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     },
     connectOtp: async ({ otp }) => deviceStep(await Session.connectOtp(otp)) ?? {},
     connectSocial: async ({ uri }) =>
-      deviceStep(await Session.connectSocial(uri, env.walletOrigin)) ?? connected(),
+      deviceStep(await Session.connectSocial(uri, env.walletOrigin)) ?? currentUser(),
     getSocialRedirectUri: async ({ provider }) => ({
       uri: await Session.socialRedirectUri(provider),
     }),
     getFarcasterUri: async () => ({ url: await Session.farcasterUri() }),
     connectFarcaster: async (_params, { signal }) =>
-      deviceStep(await Session.connectFarcaster(signal)) ?? connected(),
-    getUser: async () => {
+      deviceStep(await Session.connectFarcaster(signal)) ?? currentUser(),
+    getUser: async ({ preferredAccountType }) => {
       await Session.refreshUser()
-      return connected()
+      connected()
+      // The modal's remembered choice (or the project's default account type) for this user.
+      if (preferredAccountType) SmartAccount.setPreferredType(preferredAccountType)
+      return currentUser()
     },
     signOut: async () => {
       Rpc.abortPending()
+      SmartAccount.reset()
       await Session.signOut()
       return {}
     },
@@ -88,6 +106,13 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     getChainId: () => ({ chainId: Session.chainId() }),
     rpcRequest: ({ method, params, chainId, namespace }, { id, signal }) => {
       let shown = false
+      // The frame hides once no card is left (a queued request keeps it up), also while an
+      // approved request still runs (a user operation waiting for its receipt).
+      const hide = () => {
+        if (!shown || pendingApprovals() > 0) return
+        shown = false
+        env.emit('approvalDone', { approved: true })
+      }
       return Rpc.handleRpc(
         {
           id: String(id),
@@ -101,10 +126,8 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
           env.emit('approvalRequested', { method: m })
         },
         signal,
-      ).finally(() => {
-        // The frame hides once no card is left (a queued request keeps it up).
-        if (shown && pendingApprovals() === 0) env.emit('approvalDone', { approved: true })
-      })
+        hide,
+      ).finally(hide)
     },
     updateEmail: async ({ email }) => ({ action: await Session.updateEmail(email) }),
     updateEmailPrimaryOtp: async ({ otp }) => ({
@@ -127,15 +150,25 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
       if (networks) Rpc.setNetworks(networks)
       return {}
     },
-    getSmartAccountEnabledNetworks: () => ({ smartAccountEnabledNetworks: [] }),
-    // No network has smart accounts yet: nothing to deploy, for a signed-in user.
-    initSmartAccount: () => {
+    getSmartAccountEnabledNetworks: () => ({
+      smartAccountEnabledNetworks: SmartAccount.enabledNetworks(),
+    }),
+    // Whether the smart account on the current chain has code (it deploys with its first use).
+    initSmartAccount: async () => {
       connected()
-      return { isDeployed: false }
+      return {
+        isDeployed: await SmartAccount.isDeployed(Session.chainId()).catch(() => false),
+      }
     },
-    setPreferredAccount: ({ type }) => {
-      if (type !== 'eoa') throw new InternalRpcError('Smart accounts are not available yet')
-      return { type, address: connected().address }
+    setPreferredAccount: async ({ type }) => {
+      connected()
+      if (type === 'smartAccount' && !SmartAccount.isEnabled(Session.chainId()))
+        throw new InternalRpcError('Smart accounts are not enabled on this network')
+      SmartAccount.setPreferredType(type)
+      const account = await SmartAccount.activeAccount()
+      if (account.type !== type)
+        throw new InternalRpcError('The smart account is not available on this network')
+      return { type, address: account.address }
     },
     reload: () => {
       setTimeout(env.reload, 0)

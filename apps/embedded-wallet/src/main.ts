@@ -15,12 +15,17 @@ import { createHandlers } from './handlers.js'
 import { configureRecovery } from './recovery.js'
 import { readRuntime } from './runtime.js'
 import * as Session from './session.js'
+import { configureSmartAccounts } from './smartAccount.js'
 import './styles.css'
 
 const runtime = readRuntime()
 configureApi(runtime)
 configureRecovery(runtime)
 Session.configureSession(runtime)
+configureSmartAccounts({
+  networks: runtime.smartAccountNetworks,
+  factory: runtime.smartAccountFactory,
+})
 const modalOrigin = new URL(runtime.modalUrl).origin
 const walletOrigin = location.origin
 

@@ -27,10 +27,10 @@ const approval: PopupTaskRunner = async (task, answer) => {
   }, ARM_DELAY_MS)
   view.reject.onclick = () => answer({ approved: false })
   view.approve.onclick = () => {
-    if (armed && !content.blocked) answer({ approved: true })
+    if (armed && !content.blocked && !content.dismissOnly) answer({ approved: true })
   }
   view.card.addEventListener('keydown', trapTab)
-  view.approve.focus()
+  ;(content.dismissOnly ? view.reject : view.approve).focus()
 }
 
 /** Every task kind the popup knows. */

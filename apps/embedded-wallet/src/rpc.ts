@@ -3,35 +3,68 @@
  * through the API's RPC proxy; not-safe methods wait for the user's approval in this frame,
  * then the signer Worker signs; anything else is 'Requested RPC call is not allowed'. Solana
  * requests (`namespace: 'solana'`) go to `solanaRpc.ts`, loaded on the first one.
+ *
+ * The account a request acts as is the active one (`smartAccount.ts`): from the smart account,
+ * a transaction or an EIP-5792 batch is one user operation (gas sponsored by the project's
+ * paymaster when it agrees), and signatures are ERC-1271 (ERC-6492 before deployment).
  */
 import {
   BaseError,
+  InvalidParamsError,
   MethodNotFoundError,
   NOT_SAFE_METHODS,
+  ProviderRpcError,
   RPC_NOT_ALLOWED,
   SAFE_METHODS,
   UnauthorizedError,
   UnsupportedMethodError,
   UserRejectedRequestError,
 } from '@porthole/protocol'
-import { decodeFunctionResult, erc20Abi, type Hex, isHex, type TypedDataDefinition } from 'viem'
+import {
+  decodeFunctionData,
+  decodeFunctionResult,
+  erc20Abi,
+  type Hex,
+  isHex,
+  type TypedDataDefinition,
+} from 'viem'
 import * as Api from './api.js'
 import { requestApproval } from './approval.js'
 import {
   type ApprovalContent,
+  type ApprovalField,
   type BalanceChange,
+  describeCalls,
   describeTransaction,
   HIDDEN_WARNING,
   type NetworkInfo,
   type PreparedTransaction,
   readableMessage,
+  type TokenUnit,
   visibleText,
 } from './describe.js'
 import * as Session from './session.js'
 import { signer } from './signer.js'
+import * as SmartAccount from './smartAccount.js'
+import {
+  CALLS_ERROR_CODES,
+  type CallsStatus,
+  callsStatusOf,
+  capabilitiesOf,
+  parseSendCalls,
+  parseWalletCall,
+  requestedChainIds,
+  type WalletCall,
+} from './walletCalls.js'
 
 /** Not-safe requests waiting for the user, by id (for `rpcAbort` and network switches). */
 const pending = new Map<string, AbortController>()
+/**
+ * EIP-5792 batches sent from this frame, by id: the user operation, its chain, and whether the
+ * bundler dropped it (no receipt within the wait, and it knows it no more).
+ */
+const batches = new Map<string, { hash: Hex; chainId: number; failed: boolean }>()
+const MAX_BATCHES = 200
 let dappOrigin = ''
 const networks = new Map<number, NetworkInfo>()
 
@@ -54,12 +87,15 @@ const networkOf = (chainId: number): NetworkInfo =>
   networks.get(chainId) ?? { name: `Chain ${chainId}`, symbol: 'ETH', decimals: 18 }
 const caipOf = (chainId: number) => `eip155:${chainId}`
 
-function requireAccount(claimed?: unknown): string {
-  const address = Session.address()
-  if (!address) throw new UnauthorizedError('Not connected to email or social')
-  if (typeof claimed === 'string' && claimed.toLowerCase() !== address.toLowerCase())
-    throw new UnauthorizedError('The requested account is not this wallet')
-  return address
+/**
+ * The user's account a request names (the active one when it names none): the EOA or the smart
+ * account; any other address is refused.
+ */
+async function actingAccount(claimed?: unknown): Promise<SmartAccount.ActiveAccount> {
+  if (!Session.address()) throw new UnauthorizedError('Not connected to email or social')
+  const account = await SmartAccount.accountNamed(claimed)
+  if (!account) throw new UnauthorizedError('The requested account is not this wallet')
+  return account
 }
 
 type Tx = { from?: string; to?: Hex | null; value?: Hex; data?: Hex; input?: Hex; gas?: Hex }
@@ -117,12 +153,20 @@ async function tokenUnit(chain: string, token: Hex): Promise<{ symbol: string; d
   return { symbol: String(symbol), decimals: Number(decimals) }
 }
 
+/** A call to simulate from the account. */
+type SimulatedCall = { to: Hex | null; value: bigint; data: Hex | undefined; gas?: bigint }
+
 /**
- * The balance changes of the account the transaction would cause (`eth_simulateV1` with
- * transfer tracing: native and ERC-20 transfers), or null where the chain cannot simulate.
+ * The balance changes of `from` the calls would cause, run in order in one block
+ * (`eth_simulateV1` with transfer tracing: native and ERC-20 transfers), or null where the chain
+ * cannot simulate or a call fails.
  */
-async function simulate(tx: PreparedTransaction): Promise<BalanceChange[] | null> {
-  const chain = caipOf(tx.chainId)
+async function simulateCalls(
+  chainId: number,
+  from: Hex,
+  calls: readonly SimulatedCall[],
+): Promise<BalanceChange[] | null> {
+  const chain = caipOf(chainId)
   try {
     const [block] = await Api.rpc<
       { calls: { status: Hex; logs: { address: Hex; topics: Hex[]; data: Hex }[] }[] }[]
@@ -130,15 +174,13 @@ async function simulate(tx: PreparedTransaction): Promise<BalanceChange[] | null
       {
         blockStateCalls: [
           {
-            calls: [
-              {
-                from: tx.from,
-                ...(tx.to ? { to: tx.to } : {}),
-                value: `0x${tx.value.toString(16)}`,
-                ...(tx.data ? { data: tx.data } : {}),
-                gas: `0x${tx.gas.toString(16)}`,
-              },
-            ],
+            calls: calls.map((call) => ({
+              from,
+              ...(call.to ? { to: call.to } : {}),
+              value: `0x${call.value.toString(16)}`,
+              ...(call.data ? { data: call.data } : {}),
+              ...(call.gas === undefined ? {} : { gas: `0x${call.gas.toString(16)}` }),
+            })),
           },
         ],
         traceTransfers: true,
@@ -146,11 +188,12 @@ async function simulate(tx: PreparedTransaction): Promise<BalanceChange[] | null
       },
       'latest',
     ])
-    const result = block?.calls[0]
-    if (result?.status !== '0x1') return null
-    const me = tx.from.toLowerCase()
+    const results = block?.calls ?? []
+    if (results.length !== calls.length || results.some((call) => call.status !== '0x1'))
+      return null
+    const me = from.toLowerCase()
     const totals = new Map<string, bigint>()
-    for (const log of result.logs) {
+    for (const log of results.flatMap((call) => call.logs)) {
       if (log.topics[0] !== TRANSFER || log.topics.length !== 3) continue
       const from = `0x${log.topics[1]?.slice(26)}`
       const to = `0x${log.topics[2]?.slice(26)}`
@@ -161,8 +204,7 @@ async function simulate(tx: PreparedTransaction): Promise<BalanceChange[] | null
     }
     const changes: BalanceChange[] = []
     for (const [address, amount] of totals) {
-      const unit =
-        address === NATIVE ? networkOf(tx.chainId) : await tokenUnit(chain, address as Hex)
+      const unit = address === NATIVE ? networkOf(chainId) : await tokenUnit(chain, address as Hex)
       changes.push({ ...unit, amount })
     }
     return changes
@@ -171,12 +213,43 @@ async function simulate(tx: PreparedTransaction): Promise<BalanceChange[] | null
   }
 }
 
-async function approve(
+/** The transaction's balance changes for its card. */
+const simulate = (tx: PreparedTransaction) => simulateCalls(tx.chainId, tx.from, [tx])
+
+/** The ERC-20 tokens the calls move or approve, by lower-case address (unreadable ones left out). */
+async function tokenUnits(
+  chainId: number,
+  calls: readonly WalletCall[],
+): Promise<Map<string, TokenUnit>> {
+  const targets = new Set<Hex>()
+  for (const call of calls) {
+    if (!call.data) continue
+    try {
+      const { functionName } = decodeFunctionData({ abi: erc20Abi, data: call.data })
+      if (['transfer', 'approve', 'transferFrom'].includes(functionName))
+        targets.add(call.to.toLowerCase() as Hex)
+    } catch {}
+  }
+  const units = new Map<string, TokenUnit>()
+  await Promise.all(
+    [...targets].map(async (token) => {
+      const unit = await tokenUnit(caipOf(chainId), token).catch(() => null)
+      if (unit) units.set(token, unit)
+    }),
+  )
+  return units
+}
+
+/** How a request shows the frame, and says the card was answered (the frame may hide). */
+type CardUi = { show: () => void; answered?: (() => void) | undefined }
+
+/** Shows a card and resolves with the user's answer; aborts with 4001. */
+async function answer(
   id: string,
   content: ApprovalContent,
-  onShow: () => void,
+  ui: CardUi,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<boolean> {
   const controller = new AbortController()
   signal?.addEventListener(
     'abort',
@@ -184,13 +257,23 @@ async function approve(
     { once: true },
   )
   pending.set(id, controller)
-  onShow()
+  ui.show()
   try {
-    const approved = await requestApproval(content, controller.signal)
-    if (!approved) throw new UserRejectedRequestError('User rejected the request.')
+    return await requestApproval(content, controller.signal)
   } finally {
     pending.delete(id)
+    ui.answered?.()
   }
+}
+
+async function approve(
+  id: string,
+  content: ApprovalContent,
+  ui: CardUi,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (!(await answer(id, content, ui, signal)))
+    throw new UserRejectedRequestError('User rejected the request.')
 }
 
 /** A text to sign with hidden characters made visible, and the warning when there were any. */
@@ -229,7 +312,8 @@ async function solanaRequest(
     {
       address: Session.solanaAddress(),
       origin: dappOrigin,
-      approve: (content) => approve(request.id, content, () => onApproval(request.method), signal),
+      approve: (content) =>
+        approve(request.id, content, { show: () => onApproval(request.method) }, signal),
       signMessage: (message) => signer.signSolanaMessage(message),
       signTransaction: (messageBytes) => signer.signSolanaTransaction(messageBytes),
       rpc: Api.rpc,
@@ -237,8 +321,137 @@ async function solanaRequest(
   )
 }
 
+/** The chains a `wallet_getCapabilities` without a filter reports: the configured ones. */
+function knownChainIds(): number[] {
+  const ids = new Set<number>([...networks.keys(), ...SmartAccount.enabledNetworks()])
+  ids.add(Session.chainId())
+  return [...ids].sort((a, b) => a - b)
+}
+
+/** `wallet_getCapabilities [address, chainIds?]`: per chain, what the named account can do. */
+async function capabilities(params: unknown[]) {
+  const account = await actingAccount(params[0])
+  return capabilitiesOf({
+    chainIds: requestedChainIds(params) ?? knownChainIds(),
+    smartAccount: (chainId) => account.type === 'smartAccount' && SmartAccount.isEnabled(chainId),
+  })
+}
+
+function batchId(params: unknown[]): string {
+  const [id] = params
+  if (typeof id !== 'string' || id.length === 0 || id.length > 256)
+    throw new InvalidParamsError('The batch id must be a string')
+  return id
+}
+
+/** `wallet_getCallsStatus [id]`: the batch's user operation, pending or with its receipt. */
+async function callsStatus(params: unknown[]): Promise<CallsStatus> {
+  if (!Session.address()) throw new UnauthorizedError('Not connected to email or social')
+  const id = batchId(params)
+  const known = batches.get(id)
+  const chainId = known?.chainId ?? Session.chainId()
+  const hash = known?.hash ?? (/^0x[0-9a-fA-F]{64}$/.test(id) ? (id as Hex) : undefined)
+  const unknown = () =>
+    new ProviderRpcError(CALLS_ERROR_CODES.unknownBundle, 'Unknown bundle id', { data: { id } })
+  if (!hash) throw unknown()
+  const receipt = await SmartAccount.userOperationReceipt(chainId, hash)
+  if (!receipt && !known) {
+    // Sent before this frame loaded: the bundler still knows it while it is pending.
+    const op = await Api.rpc<unknown>(caipOf(chainId), 'eth_getUserOperationByHash', [hash]).catch(
+      () => null,
+    )
+    if (!op) throw unknown()
+  }
+  return callsStatusOf({ id, chainId, receipt, failed: known?.failed ?? false })
+}
+
+const STATUS_TEXT: Record<CallsStatus['status'], string> = {
+  100: 'Pending',
+  200: 'Confirmed',
+  400: 'Failed: the calls were not included',
+  500: 'Reverted on chain: none of the calls took effect',
+}
+
+/** `wallet_showCallsStatus [id]`: a card with the batch's status (Close only). */
+async function showCallsStatus(
+  id: string,
+  params: unknown[],
+  ui: CardUi,
+  signal?: AbortSignal,
+): Promise<null> {
+  const status = await callsStatus(params)
+  const chainId = Number(BigInt(status.chainId))
+  const receipt = status.receipts?.[0]
+  const fields: ApprovalField[] = [
+    { label: 'Network', value: `${networkOf(chainId).name} (chain ${chainId})` },
+    { label: 'Status', value: STATUS_TEXT[status.status] },
+    { label: 'Batch', value: status.id, mono: true },
+  ]
+  if (receipt)
+    fields.push(
+      { label: 'Transaction', value: receipt.transactionHash, mono: true },
+      { label: 'Block', value: BigInt(receipt.blockNumber).toString() },
+    )
+  await answer(
+    id,
+    { title: 'Calls status', origin: dappOrigin, fields, warnings: [], dismissOnly: 'Close' },
+    ui,
+    signal,
+  )
+  return null
+}
+
 /**
- * Runs one request. `onApproval` is called when the frame must be shown.
+ * Runs calls from the smart account as one user operation: prepared in full (gas, sponsorship)
+ * before the card, signed and handed to the bundler after approval. Resolves with the userOpHash.
+ */
+async function sendFromSmartAccount(
+  id: string,
+  calls: readonly WalletCall[],
+  title: string,
+  ui: CardUi,
+  signal: AbortSignal | undefined,
+  options: SmartAccount.PrepareCallsOptions = {},
+): Promise<{ hash: Hex; chainId: number }> {
+  const chainId = Session.chainId()
+  const prepared = await SmartAccount.prepareCalls(chainId, calls, options)
+  const [balance, changes, tokens] = await Promise.all([
+    Api.rpc<Hex>(caipOf(chainId), 'eth_getBalance', [prepared.sender, 'latest']).then(BigInt),
+    simulateCalls(chainId, prepared.sender, calls),
+    tokenUnits(chainId, calls),
+  ])
+  const content = describeCalls({
+    title,
+    chainId,
+    from: prepared.sender,
+    calls,
+    origin: dappOrigin,
+    network: networkOf(chainId),
+    tokens,
+    gas: prepared.gas,
+    deployed: prepared.deployed,
+    balance,
+    changes,
+  })
+  await approve(id, content, ui, signal)
+  if (content.blocked) throw new BaseError(content.blocked)
+  return { hash: await SmartAccount.submit(prepared), chainId }
+}
+
+/** Follows a sent batch: once the wait ends without a receipt and the bundler forgot it, it failed. */
+function watchBatch(batch: { hash: Hex; chainId: number; failed: boolean }): void {
+  SmartAccount.waitForReceipt(batch.chainId, batch.hash).catch(async () => {
+    const op = await Api.rpc<unknown>(caipOf(batch.chainId), 'eth_getUserOperationByHash', [
+      batch.hash,
+    ]).catch(() => undefined)
+    if (op === null) batch.failed = true
+  })
+}
+
+/**
+ * Runs one request. `onApproval` is called when the frame must be shown, `onAnswered` once the
+ * user answered its card (the frame may hide while the request finishes, e.g. waits for a
+ * user operation's receipt).
  *
  * @example
  * await handleRpc({ id: '7', method: 'personal_sign', params: [msg, address] }, show)
@@ -249,24 +462,29 @@ export async function handleRpc(
   request: RpcRequest,
   onApproval: (method: string) => void,
   signal?: AbortSignal,
+  onAnswered?: () => void,
 ): Promise<unknown> {
   const { id, method } = request
   if (request.namespace === 'solana') return solanaRequest(request, onApproval, signal)
   if (method.startsWith('solana_'))
     throw new UnsupportedMethodError(`${method} needs the request's namespace 'solana'`)
   const params = (Array.isArray(request.params) ? request.params : [request.params]) as unknown[]
+  const ui: CardUi = { show: () => onApproval(method), answered: onAnswered }
   if (method === 'eth_accounts' || method === 'eth_requestAccounts') {
-    const address = Session.address()
-    return address ? [address] : []
+    if (!Session.address()) return []
+    return [(await SmartAccount.activeAccount()).address]
   }
   if (method === 'eth_chainId') return `0x${Session.chainId().toString(16)}`
+  if (method === 'wallet_getCapabilities') return capabilities(params)
+  if (method === 'wallet_getCallsStatus') return callsStatus(params)
+  if (method === 'wallet_showCallsStatus') return showCallsStatus(id, params, ui, signal)
   if (SAFE_METHODS.includes(method)) return Api.rpc(caipOf(Session.chainId()), method, params)
   if (!NOT_SAFE_METHODS.includes(method)) throw new MethodNotFoundError(RPC_NOT_ALLOWED)
 
-  const show = () => onApproval(method)
   if (method === 'personal_sign') {
     const [message, claimed] = params as [string, string]
-    const from = requireAccount(claimed)
+    const account = await actingAccount(claimed)
+    const chainId = Session.chainId()
     if (typeof message !== 'string') throw new BaseError('Error signing message')
     const shown = shownText(readableMessage(message))
     await approve(
@@ -274,18 +492,22 @@ export async function handleRpc(
       {
         title: 'Sign message',
         origin: dappOrigin,
-        fields: [{ label: 'Account', value: from, mono: true }],
+        fields: accountFields(account),
         body: { label: 'Message', text: shown.body },
         warnings: shown.warnings,
       },
-      show,
+      ui,
       signal,
     )
-    return signer.signMessage(isHex(message) ? { raw: message } : message)
+    const signable = isHex(message) ? { raw: message } : message
+    return account.type === 'smartAccount'
+      ? SmartAccount.signMessage(chainId, signable)
+      : signer.signMessage(signable)
   }
   if (method === 'eth_signTypedData_v4') {
     const [claimed, raw] = params as [string, unknown]
-    const from = requireAccount(claimed)
+    const account = await actingAccount(claimed)
+    const chainId = Session.chainId()
     const typed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as TypedDataDefinition & {
       types: Record<string, unknown>
     }
@@ -299,20 +521,48 @@ export async function handleRpc(
         title: 'Sign typed data',
         origin: dappOrigin,
         fields: [
-          { label: 'Account', value: from, mono: true },
+          ...accountFields(account),
           { label: 'Type', value: visibleText(String(typed.primaryType)).text },
         ],
         body: { label: 'Typed data', text: shown.body },
         warnings: shown.warnings,
       },
-      show,
+      ui,
       signal,
     )
-    return signer.signTypedData({ ...typed, types } as TypedDataDefinition)
+    const definition = { ...typed, types } as TypedDataDefinition
+    return account.type === 'smartAccount'
+      ? SmartAccount.signTypedData(chainId, definition)
+      : signer.signTypedData(definition)
   }
   if (method === 'eth_sendTransaction') {
     const tx = (params[0] ?? {}) as Tx
-    const from = requireAccount(tx.from)
+    const account = await actingAccount(tx.from)
+    if (account.type === 'smartAccount') {
+      if (!tx.to)
+        throw new InvalidParamsError(
+          'A smart account cannot deploy a contract: send it from the EOA',
+        )
+      const call = parseWalletCall(
+        { to: tx.to, data: tx.data ?? tx.input, ...(tx.value ? { value: tx.value } : {}) },
+        0,
+      )
+      const { hash, chainId } = await sendFromSmartAccount(
+        id,
+        [call],
+        'Send transaction',
+        ui,
+        signal,
+      )
+      // As wallets answer: the hash of the transaction that carried the operation, once included.
+      const receipt = await SmartAccount.waitForReceipt(chainId, hash)
+      if (!receipt.success)
+        throw new BaseError('The transaction reverted on chain', {
+          details: receipt.receipt.transactionHash,
+        })
+      return receipt.receipt.transactionHash
+    }
+    const from = account.address
     // Everything signed is fixed now, before the card: what is shown is what is signed.
     const prepared = await prepareTransaction(tx, from)
     const [balance, changes] = await Promise.all([
@@ -326,7 +576,7 @@ export async function handleRpc(
       balance,
       changes,
     })
-    await approve(id, content, show, signal)
+    await approve(id, content, ui, signal)
     if (content.blocked) throw new BaseError(content.blocked)
     const signed = await signer.signTransaction({
       type: 'eip1559',
@@ -341,7 +591,50 @@ export async function handleRpc(
     })
     return Api.rpc<Hex>(caipOf(prepared.chainId), 'eth_sendRawTransaction', [signed])
   }
+  if (method === 'wallet_sendCalls') {
+    const calls = parseSendCalls(params, { apiOrigin: Api.apiOrigin() })
+    const account = await actingAccount(calls.from)
+    if (calls.chainId !== Session.chainId())
+      throw new ProviderRpcError(
+        CALLS_ERROR_CODES.unsupportedChain,
+        `Unsupported chain id: the wallet is on chain ${Session.chainId()}`,
+      )
+    if (account.type !== 'smartAccount')
+      throw new ProviderRpcError(
+        CALLS_ERROR_CODES.atomicityNotSupported,
+        'Atomicity not supported: batched calls need the smart account',
+      )
+    if (calls.id !== undefined && batches.has(calls.id))
+      throw new ProviderRpcError(CALLS_ERROR_CODES.duplicateId, 'Duplicate ID')
+    const { hash, chainId } = await sendFromSmartAccount(
+      id,
+      calls.calls,
+      'Send calls',
+      ui,
+      signal,
+      {
+        paymasterContext: calls.paymasterContext,
+        sponsorRequired: calls.sponsorRequired,
+      },
+    )
+    const batch = { hash, chainId, failed: false }
+    // The frame remembers the last batches only (older ids still resolve as userOpHashes).
+    if (batches.size >= MAX_BATCHES) batches.delete(batches.keys().next().value as string)
+    batches.set(calls.id ?? hash, batch)
+    watchBatch(batch)
+    return { id: calls.id ?? hash }
+  }
   throw new UnsupportedMethodError(`${method} is not supported by the embedded wallet yet`)
+}
+
+/** The account lines of a signing card. */
+function accountFields(account: SmartAccount.ActiveAccount): ApprovalField[] {
+  return [
+    { label: 'Account', value: account.address, mono: true },
+    ...(account.type === 'smartAccount'
+      ? [{ label: 'Signs as', value: 'Smart account (ERC-1271)' }]
+      : []),
+  ]
 }
 
 /**

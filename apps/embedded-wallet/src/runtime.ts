@@ -9,6 +9,10 @@ export type Runtime = {
   walletUrl: string
   recoveryUrl: string
   projectId: string
+  /** EVM chain ids with smart accounts (absent: the devnets). */
+  smartAccountNetworks?: number[]
+  /** The smart-account factory on those networks (absent: the devnets'). */
+  smartAccountFactory?: `0x${string}`
 }
 
 /** Reads the runtime settings of this page. */
@@ -25,6 +29,14 @@ export function readRuntime(doc: Document = document, href = location.href): Run
     walletUrl: meta.walletUrl ?? url.origin,
     recoveryUrl: meta.recoveryUrl ?? DEFAULT_ENDPOINTS.recovery,
     projectId: (url.searchParams.get('projectId') ?? '').slice(0, 128),
+    ...(Array.isArray(meta.smartAccountNetworks) &&
+    meta.smartAccountNetworks.every((id) => Number.isSafeInteger(id) && id > 0)
+      ? { smartAccountNetworks: meta.smartAccountNetworks.slice(0, 100) }
+      : {}),
+    ...(typeof meta.smartAccountFactory === 'string' &&
+    /^0x[0-9a-fA-F]{40}$/.test(meta.smartAccountFactory)
+      ? { smartAccountFactory: meta.smartAccountFactory }
+      : {}),
   }
 }
 

@@ -1,0 +1,455 @@
+import { walk } from '@porthole/protocol'
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  http,
+  isErc6492Signature,
+  maxUint256,
+  parseEther,
+  toHex,
+} from 'viem'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import type { ApprovalContent } from './describe.js'
+import type { AaDevnet } from './testing/aaDevnet.js'
+
+// The chain is real (anvil with the 4337 contracts); the API's proxy in front of it is the test
+// kit's bundler and paymaster service; the Worker is a key held here; the card answers as the
+// test says and records what it showed.
+const edge = vi.hoisted(() => ({
+  devnet: undefined as AaDevnet | undefined,
+  owner: undefined as PrivateKeyAccount | undefined,
+  chainId: 31337,
+  cards: [] as ApprovalContent[],
+  approve: true,
+}))
+vi.mock('./api.js', () => ({
+  rpc: (chain: string, method: string, params: unknown[]) =>
+    (edge.devnet as AaDevnet).rpc(chain, method, params),
+  apiOrigin: () => 'http://127.0.0.1:4300',
+}))
+vi.mock('./session.js', () => ({
+  address: () => edge.owner?.address ?? null,
+  chainId: () => edge.chainId,
+}))
+vi.mock('./signer.js', () => ({
+  signer: {
+    signMessage: (message: string | { raw: Hex }) =>
+      (edge.owner as PrivateKeyAccount).signMessage({ message }),
+    signTypedData: (typed: Parameters<PrivateKeyAccount['signTypedData']>[0]) =>
+      (edge.owner as PrivateKeyAccount).signTypedData(typed),
+  },
+}))
+vi.mock('./approval.js', () => ({
+  requestApproval: async (content: ApprovalContent) => {
+    edge.cards.push(content)
+    return edge.approve
+  },
+}))
+
+const Rpc = await import('./rpc.js')
+const SmartAccount = await import('./smartAccount.js')
+const { startAaDevnet } = await import('./testing/aaDevnet.js')
+
+let devnet: AaDevnet
+const storage = new Map<string, string>()
+const client = () => createPublicClient({ transport: http(devnet.rpcUrl) })
+let nextId = 0
+const shown = vi.fn()
+const answered = vi.fn()
+
+/** Runs a request as the modal's channel would. */
+const request = (method: string, params: unknown) =>
+  Rpc.handleRpc({ id: String(++nextId), method, params }, shown, undefined, answered)
+
+/** The code of a refusal (5792 codes, EIP-1193 codes). */
+async function codeOf(promise: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await promise
+  } catch (error) {
+    return (
+      walk(error, (e) => typeof (e as { code?: unknown }).code === 'number') as {
+        code?: number
+      }
+    )?.code
+  }
+  throw new Error('the request succeeded')
+}
+
+const friend = () => privateKeyToAccount(generatePrivateKey()).address
+const erc20 = (functionName: 'transfer' | 'approve', args: [Address, bigint]) =>
+  encodeFunctionData({ abi: erc20Abi, functionName, args })
+const field = (card: ApprovalContent | undefined, label: string) =>
+  card?.fields.find((f) => f.label === label)?.value
+
+/** Signs in a new user whose smart account holds `tokens` pUSD base units. */
+async function newUser(tokens = 0n): Promise<{ owner: PrivateKeyAccount; smart: Address }> {
+  edge.owner = privateKeyToAccount(generatePrivateKey())
+  const { address } = await SmartAccount.activeAccount()
+  if (tokens) await devnet.mint(address, tokens)
+  return { owner: edge.owner, smart: address }
+}
+
+beforeAll(async () => {
+  devnet = await startAaDevnet()
+  edge.devnet = devnet
+  vi.stubGlobal('localStorage', {
+    getItem: (key: string) => storage.get(key) ?? null,
+    setItem: (key: string, value: string) => storage.set(key, String(value)),
+  })
+  Rpc.setNetworks([{ chainId: 31337, name: 'Porthole Devnet', symbol: 'ETH', decimals: 18 }])
+  Rpc.setDappOrigin('http://localhost:4000')
+}, 60_000)
+afterAll(async () => {
+  vi.unstubAllGlobals()
+  await devnet?.stop()
+})
+beforeEach(() => {
+  edge.chainId = 31337
+  edge.cards.length = 0
+  edge.approve = true
+  devnet.sponsorship.on = true
+  shown.mockClear()
+  answered.mockClear()
+  SmartAccount.configureSmartAccounts({ networks: [31337], factory: devnet.factory })
+})
+
+describe('the active account', () => {
+  test('eth_accounts names the smart account by default, the EOA once the user prefers it, nobody when signed out', async () => {
+    const { owner, smart } = await newUser()
+    expect(await request('eth_accounts', [])).toEqual([smart])
+    expect(await request('eth_requestAccounts', [])).toEqual([smart])
+    SmartAccount.setPreferredType('eoa')
+    expect(await request('eth_accounts', [])).toEqual([owner.address])
+    edge.owner = undefined
+    expect(await request('eth_accounts', [])).toEqual([])
+  })
+
+  test('wallet_getCapabilities: atomic batches and paymaster service for the smart account, none for the EOA, 4100 for a stranger', async () => {
+    const { owner, smart } = await newUser()
+    expect(await request('wallet_getCapabilities', [smart])).toEqual({
+      '0x7a69': { atomic: { status: 'supported' }, paymasterService: { supported: true } },
+    })
+    expect(await request('wallet_getCapabilities', [smart, ['0x7a69', '0x1']])).toEqual({
+      '0x7a69': { atomic: { status: 'supported' }, paymasterService: { supported: true } },
+      '0x1': { atomic: { status: 'unsupported' } },
+    })
+    expect(await request('wallet_getCapabilities', [owner.address])).toEqual({
+      '0x7a69': { atomic: { status: 'unsupported' } },
+    })
+    expect(await codeOf(request('wallet_getCapabilities', [friend()]))).toBe(4100)
+  })
+})
+
+describe('eth_sendTransaction from the smart account', () => {
+  test('a sponsored pUSD transfer: the card names the token, amount and sponsor; the account deploys; its ETH stays 0; the answer is the bundle’s transaction hash', async () => {
+    const { smart } = await newUser(10_000_000n)
+    const to = friend()
+    const hash = (await request('eth_sendTransaction', [
+      { from: smart, to: devnet.token, data: erc20('transfer', [to, 2_000_000n]) },
+    ])) as Hex
+    const [card] = edge.cards
+    expect(card?.title).toBe('Send transaction')
+    expect(field(card, 'From')).toBe(smart)
+    expect(field(card, 'Account')).toBe('Smart account (deployed by this transaction)')
+    expect(field(card, 'Action')).toBe(`Transfer 2 pUSD to ${to}`)
+    expect(field(card, 'Gas')).toBe('Gas paid by Porthole Devnet')
+    expect(card?.effects).toBe('−2 pUSD')
+    expect(card?.blocked).toBeUndefined()
+    expect(shown).toHaveBeenCalledOnce()
+    expect(answered).toHaveBeenCalledOnce()
+    const receipt = await client().getTransactionReceipt({ hash })
+    expect(receipt.status).toBe('success')
+    expect(await devnet.tokenBalance(to)).toBe(2_000_000n)
+    expect(await client().getBalance({ address: smart })).toBe(0n)
+    expect(await client().getCode({ address: smart })).toMatch(/^0x[0-9a-f]+$/)
+  })
+
+  test('rejected on the card: 4001 and nothing reaches the bundler', async () => {
+    const { smart } = await newUser(1_000_000n)
+    edge.approve = false
+    const before = devnet.sent.size
+    expect(
+      await codeOf(
+        request('eth_sendTransaction', [
+          { from: smart, to: devnet.token, data: erc20('transfer', [friend(), 1n]) },
+        ]),
+      ),
+    ).toBe(4001)
+    expect(devnet.sent.size).toBe(before)
+  })
+
+  test('sponsorship refused and no ETH: the clear error, before any card', async () => {
+    const { smart } = await newUser()
+    devnet.sponsorship.on = false
+    await expect(
+      request('eth_sendTransaction', [{ from: smart, to: friend(), value: '0x1' }]),
+    ).rejects.toThrow('Gas sponsorship is unavailable and the account has no ETH for gas')
+    expect(edge.cards).toHaveLength(0)
+  })
+
+  test('sponsorship refused with ETH: the card says the user pays and shows the max fee', async () => {
+    const { smart } = await newUser()
+    devnet.sponsorship.on = false
+    await devnet.setBalance(smart, parseEther('1'))
+    const to = friend()
+    await request('eth_sendTransaction', [{ from: smart, to, value: toHex(parseEther('0.1')) }])
+    const [card] = edge.cards
+    expect(field(card, 'Gas')).toBe('You pay the gas')
+    expect(field(card, 'Max fee')).toMatch(/ ETH$/)
+    expect(field(card, 'Amount')).toBe('0.1 ETH')
+    expect(await client().getBalance({ address: to })).toBe(parseEther('0.1'))
+  })
+
+  test('a contract deployment cannot come from the smart account', async () => {
+    const { smart } = await newUser()
+    expect(await codeOf(request('eth_sendTransaction', [{ from: smart, data: '0x6000' }]))).toBe(
+      -32602,
+    )
+  })
+})
+
+describe('EIP-5792 calls', () => {
+  test('approve + transfer land atomically in one user operation; the card shows both calls and the sponsor; the status is confirmed with the receipt', async () => {
+    const { smart } = await newUser(10_000_000n)
+    const spender = friend()
+    const to = friend()
+    const { id } = (await request('wallet_sendCalls', [
+      {
+        version: '2.0.0',
+        chainId: '0x7a69',
+        from: smart,
+        atomicRequired: true,
+        calls: [
+          { to: devnet.token, data: erc20('approve', [spender, 5_000_000n]) },
+          { to: devnet.token, data: erc20('transfer', [to, 3_000_000n]) },
+        ],
+      },
+    ])) as { id: Hex }
+    expect(id).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(edge.cards).toHaveLength(1)
+    const [card] = edge.cards
+    expect(card?.title).toBe('Send calls')
+    expect(field(card, 'Call 1 · Action')).toBe(`Approve ${spender} to spend 5 pUSD`)
+    expect(field(card, 'Call 2 · Action')).toBe(`Transfer 3 pUSD to ${to}`)
+    expect(field(card, 'Gas')).toBe('Gas paid by Porthole Devnet')
+    expect(card?.body?.label).toBe('Calls')
+    const status = (await request('wallet_getCallsStatus', [id])) as {
+      status: number
+      receipts: { logs: unknown[]; status: Hex; transactionHash: Hex }[]
+    }
+    expect(status).toMatchObject({ version: '2.0.0', id, chainId: '0x7a69', atomic: true })
+    expect(status.status).toBe(200)
+    expect(status.receipts).toHaveLength(1)
+    expect(status.receipts[0]?.status).toBe('0x1')
+    // The token's Approval and Transfer, in one operation (beside the account's deployment).
+    const logs = (status.receipts[0]?.logs ?? []) as { address: Address; topics: Hex[] }[]
+    const tokenLogs = logs.filter((log) => log.address.toLowerCase() === devnet.token.toLowerCase())
+    expect(tokenLogs.map((log) => log.topics[0])).toEqual([
+      '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925',
+      '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+    ])
+    const tx = await client().getTransactionReceipt({
+      hash: status.receipts[0]?.transactionHash as Hex,
+    })
+    expect(tx.status).toBe('success')
+    expect(await devnet.tokenBalance(to)).toBe(3_000_000n)
+    expect(
+      await client().readContract({
+        address: devnet.token,
+        abi: erc20Abi,
+        functionName: 'allowance',
+        args: [smart, spender],
+      }),
+    ).toBe(5_000_000n)
+  })
+
+  test('when one call fails none takes effect: the status is an on-chain revert (500)', async () => {
+    const { smart } = await newUser(1_000_000n)
+    const spender = friend()
+    const { id } = (await request('wallet_sendCalls', [
+      {
+        version: '2.0.0',
+        chainId: '0x7a69',
+        atomicRequired: true,
+        calls: [
+          { to: devnet.token, data: erc20('approve', [spender, maxUint256]) },
+          { to: devnet.token, data: erc20('transfer', [friend(), 9_000_000n]) },
+        ],
+      },
+    ])) as { id: Hex }
+    // An unlimited approval is called out on the card.
+    expect(edge.cards[0]?.warnings).toEqual(['Call 1: this approval has no limit.'])
+    const status = (await request('wallet_getCallsStatus', [id])) as { status: number }
+    expect(status.status).toBe(500)
+    expect(
+      await client().readContract({
+        address: devnet.token,
+        abi: erc20Abi,
+        functionName: 'allowance',
+        args: [smart, spender],
+      }),
+    ).toBe(0n)
+  })
+
+  test('the app’s own batch id is kept; the same id twice is refused (5720); an unknown id is 5730', async () => {
+    await newUser(1_000_000n)
+    const batch = {
+      version: '2.0.0',
+      id: 'order-42',
+      chainId: '0x7a69',
+      atomicRequired: true,
+      calls: [{ to: devnet.token, data: erc20('transfer', [friend(), 1n]) }],
+    }
+    expect(await request('wallet_sendCalls', [batch])).toEqual({ id: 'order-42' })
+    expect(await request('wallet_getCallsStatus', ['order-42'])).toMatchObject({
+      id: 'order-42',
+      status: 200,
+    })
+    expect(await codeOf(request('wallet_sendCalls', [batch]))).toBe(5720)
+    expect(await codeOf(request('wallet_getCallsStatus', ['no-such-batch']))).toBe(5730)
+    expect(await codeOf(request('wallet_getCallsStatus', [`0x${'12'.repeat(32)}`]))).toBe(5730)
+  })
+
+  test.each([
+    [[{ to: 'abc' }], -32602, /'to' must start with 0x/],
+    [[{ to: '0x1234' }], -32602, /'to' is not an address/],
+    [
+      [{ to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', data: '1234' }],
+      -32602,
+      /'data' must start with 0x/,
+    ],
+    [[], -32602, /at least one call/],
+    [
+      Array.from({ length: 21 }, () => ({ to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })),
+      5740,
+      /Bundle too large/,
+    ],
+  ])('the batch rules refuse %j (%i)', async (calls, code, message) => {
+    await newUser()
+    const sent = request('wallet_sendCalls', [
+      { version: '2.0.0', chainId: '0x7a69', atomicRequired: true, calls },
+    ])
+    await expect(sent).rejects.toThrow(message)
+    expect(await codeOf(sent)).toBe(code)
+    expect(edge.cards).toHaveLength(0)
+  })
+
+  test('capabilities: an unknown non-optional one is 5700, an optional one is ignored; a paymaster service elsewhere than the API is 5700', async () => {
+    await newUser(1_000_000n)
+    const batch = (capabilities: unknown) => [
+      {
+        version: '2.0.0',
+        chainId: '0x7a69',
+        atomicRequired: true,
+        calls: [{ to: devnet.token, data: erc20('transfer', [friend(), 1n]) }],
+        capabilities,
+      },
+    ]
+    expect(await codeOf(request('wallet_sendCalls', batch({ auxiliaryFunds: {} })))).toBe(5700)
+    expect(
+      await codeOf(
+        request('wallet_sendCalls', batch({ paymasterService: { url: 'https://pm.example' } })),
+      ),
+    ).toBe(5700)
+    devnet.contexts.length = 0
+    await request(
+      'wallet_sendCalls',
+      batch({
+        auxiliaryFunds: { optional: true },
+        paymasterService: { url: 'http://127.0.0.1:4300/v1?chainId=eip155:31337', context: 'c1' },
+      }),
+    )
+    expect(devnet.contexts).toContain('c1')
+  })
+
+  test('another chain than the wallet’s is 5710; from the EOA it is 5760 (no atomic batches)', async () => {
+    const { owner } = await newUser(1_000_000n)
+    const calls = [{ to: devnet.token, data: erc20('transfer', [friend(), 1n]) }]
+    expect(
+      await codeOf(
+        request('wallet_sendCalls', [
+          { version: '2.0.0', chainId: '0x7a6a', atomicRequired: true, calls },
+        ]),
+      ),
+    ).toBe(5710)
+    expect(
+      await codeOf(
+        request('wallet_sendCalls', [
+          { version: '2.0.0', chainId: '0x7a69', from: owner.address, atomicRequired: true, calls },
+        ]),
+      ),
+    ).toBe(5760)
+  })
+
+  test('wallet_showCallsStatus shows the status on a card with Close only', async () => {
+    await newUser(1_000_000n)
+    const { id } = (await request('wallet_sendCalls', [
+      {
+        version: '2.0.0',
+        chainId: '0x7a69',
+        atomicRequired: true,
+        calls: [{ to: devnet.token, data: erc20('transfer', [friend(), 1n]) }],
+      },
+    ])) as { id: Hex }
+    edge.cards.length = 0
+    edge.approve = false // Close
+    expect(await request('wallet_showCallsStatus', [id])).toBeNull()
+    const [card] = edge.cards
+    expect(card?.title).toBe('Calls status')
+    expect(card?.dismissOnly).toBe('Close')
+    expect(field(card, 'Status')).toBe('Confirmed')
+    expect(field(card, 'Transaction')).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+})
+
+describe('signing as the smart account', () => {
+  test('personal_sign and eth_signTypedData_v4 give signatures viem verifies for the smart account (ERC-6492 before deployment)', async () => {
+    const { smart } = await newUser()
+    const message = 'Sign in to the demo'
+    const signature = (await request('personal_sign', [toHex(message), smart])) as Hex
+    expect(isErc6492Signature(signature)).toBe(true)
+    expect(field(edge.cards[0], 'Account')).toBe(smart)
+    expect(field(edge.cards[0], 'Signs as')).toBe('Smart account (ERC-1271)')
+    expect(await client().verifyMessage({ address: smart, message, signature })).toBe(true)
+    const typed = {
+      domain: { name: 'Demo', version: '1', chainId: 31337 },
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+        ],
+        Greeting: [{ name: 'text', type: 'string' }],
+      },
+      primaryType: 'Greeting',
+      message: { text: 'hi' },
+    } as const
+    const typedSignature = (await request('eth_signTypedData_v4', [
+      smart,
+      JSON.stringify(typed),
+    ])) as Hex
+    const { EIP712Domain: _, ...types } = typed.types
+    expect(
+      await client().verifyTypedData({
+        ...typed,
+        types,
+        address: smart,
+        signature: typedSignature,
+      }),
+    ).toBe(true)
+  })
+
+  test('the EOA still signs as itself when the request names it', async () => {
+    const { owner } = await newUser()
+    const signature = (await request('personal_sign', ['0x6869', owner.address])) as Hex
+    expect(await client().verifyMessage({ address: owner.address, message: 'hi', signature })).toBe(
+      true,
+    )
+    expect(field(edge.cards[0], 'Signs as')).toBeUndefined()
+    expect(await codeOf(request('personal_sign', ['0x6869', friend()]))).toBe(4100)
+  })
+})

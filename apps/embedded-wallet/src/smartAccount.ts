@@ -1,0 +1,595 @@
+/**
+ * The signed-in user's ERC-4337 smart account (a SimpleAccount v0.7 with ERC-1271, owned by the
+ * wallet key: the owner signs in the signer Worker, through `toSimpleAccount`'s owner object).
+ * - Networks: smart accounts exist where enabled (the devnets by default; the page's runtime
+ *   config can name others) and where the account factory answers.
+ * - Account type: `smartAccount` by default there, else `eoa`; the user's choice is remembered per
+ *   user (the owner address) in this origin's storage.
+ * - Sending: calls become one user operation; the project's paymaster (ERC-7677 through the
+ *   API's RPC proxy) is asked to sponsor it, and when it refuses the account pays its own gas.
+ *   Bundler and paymaster methods go through the same proxy (`Api.rpc`).
+ */
+import { type AccountType, BaseError, type EmbeddedUser, walk } from '@porthole/protocol'
+import {
+  DEVNET_AA,
+  DEVNET_CHAIN_IDS,
+  type SimpleAccountOwner,
+  type ToSimpleAccountReturnType,
+  toSimpleAccount,
+} from '@porthole/shared'
+import {
+  type Address,
+  createClient,
+  custom,
+  defineChain,
+  type Hex,
+  isAddressEqual,
+  type SignableMessage,
+  type TypedDataDefinition,
+  toHex,
+} from 'viem'
+import {
+  type BundlerClient,
+  createBundlerClient,
+  createPaymasterClient,
+  formatUserOperationRequest,
+  type GetPaymasterDataParameters,
+  type GetPaymasterStubDataParameters,
+  type UserOperation,
+} from 'viem/account-abstraction'
+import * as Api from './api.js'
+import * as Session from './session.js'
+import { signer } from './signer.js'
+import type { RpcUserOperationReceipt, WalletCall } from './walletCalls.js'
+
+/** The networks with smart accounts unless the runtime config names others: the devnets. */
+export const DEFAULT_SMART_ACCOUNT_NETWORKS: readonly number[] = DEVNET_CHAIN_IDS.map((id) =>
+  Number(id.split(':')[1]),
+)
+
+/** How long a sent user operation may take to be included (eth_sendTransaction waits for it). */
+export const RECEIPT_TIMEOUT_MS = 60_000
+const RECEIPT_POLL_MS = 1_000
+
+/** The error when nobody can pay for gas (spec of issue 15). */
+export const NO_GAS_MESSAGE = 'Gas sponsorship is unavailable and the account has no ETH for gas'
+
+const PREFERENCE_KEY = 'porthole-wallet:preferredAccountType:'
+
+let networks: readonly number[] = DEFAULT_SMART_ACCOUNT_NETWORKS
+let factoryAddress: Address = DEVNET_AA.accountFactory
+/** Chains where the account could not be resolved (no factory there): eoa only, until retried. */
+const unavailable = new Set<number>()
+const accounts = new Map<string, Promise<ToSimpleAccountReturnType>>()
+const deployed = new Set<string>()
+const listeners = new Set<() => void>()
+
+/** Options of {@link configureSmartAccounts} (the page's runtime config). */
+export type ConfigureSmartAccountsParameters = {
+  networks?: readonly number[] | undefined
+  factory?: Address | undefined
+}
+
+/**
+ * Sets the networks with smart accounts and the account factory (default: the devnets and
+ * `DEVNET_AA.accountFactory`).
+ *
+ * @example
+ * configureSmartAccounts({ networks: [31337, 31338] })
+ */
+export function configureSmartAccounts(parameters: ConfigureSmartAccountsParameters): void {
+  networks = parameters.networks ?? DEFAULT_SMART_ACCOUNT_NETWORKS
+  factoryAddress = parameters.factory ?? DEVNET_AA.accountFactory
+  reset()
+}
+
+/**
+ * The networks where smart accounts are enabled.
+ *
+ * @example
+ * enabledNetworks() // [31337, 31338]
+ */
+export function enabledNetworks(): number[] {
+  return [...networks]
+}
+
+/**
+ * Whether `chainId` has smart accounts (enabled, and the factory answered there).
+ *
+ * @example
+ * isEnabled(31337) // true
+ */
+export function isEnabled(chainId: number): boolean {
+  return networks.includes(chainId) && !unavailable.has(chainId)
+}
+
+/**
+ * Calls `listener` when the user's account changes in the frame (e.g. the account deployed);
+ * returns the unsubscribe function.
+ *
+ * @example
+ * const stop = onChange(() => emitUserChanged())
+ */
+export function onChange(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/**
+ * Forgets every account and deployment seen (sign-out, new configuration).
+ *
+ * @example
+ * reset()
+ */
+export function reset(): void {
+  accounts.clear()
+  deployed.clear()
+  unavailable.clear()
+}
+
+function owner(): Address {
+  const address = Session.address()
+  if (!address) throw new BaseError('Not connected to email or social')
+  return address as Address
+}
+
+/**
+ * The user's preferred account type: what they chose last (remembered per user on this device),
+ * else `smartAccount`.
+ *
+ * @example
+ * preferredType() // 'smartAccount'
+ */
+export function preferredType(): AccountType {
+  try {
+    const stored = localStorage.getItem(PREFERENCE_KEY + owner().toLowerCase())
+    if (stored === 'eoa' || stored === 'smartAccount') return stored
+  } catch {}
+  return 'smartAccount'
+}
+
+/**
+ * Remembers the user's preferred account type.
+ *
+ * @example
+ * setPreferredType('eoa')
+ */
+export function setPreferredType(type: AccountType): void {
+  const key = PREFERENCE_KEY + owner().toLowerCase()
+  try {
+    localStorage.setItem(key, type)
+  } catch {}
+}
+
+/**
+ * The account type in use on `chainId`: the preferred one where smart accounts exist, else eoa.
+ *
+ * @example
+ * activeType(1) // 'eoa'
+ */
+export function activeType(chainId: number = Session.chainId()): AccountType {
+  return isEnabled(chainId) && preferredType() === 'smartAccount' ? 'smartAccount' : 'eoa'
+}
+
+const caipOf = (chainId: number) => `eip155:${chainId}`
+
+/** A viem client whose requests go to the API's RPC proxy for `chainId` (no retries). */
+function proxyClient(chainId: number) {
+  return createClient({
+    chain: defineChain({
+      id: chainId,
+      name: caipOf(chainId),
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [] } },
+    }),
+    transport: custom(
+      { request: ({ method, params }) => Api.rpc(caipOf(chainId), method, params ?? []) },
+      { retryCount: 0 },
+    ),
+    pollingInterval: RECEIPT_POLL_MS,
+  })
+}
+
+/** The owner as the account sees it: the wallet key's address, signing in the Worker. */
+function workerOwner(address: Address): SimpleAccountOwner {
+  return {
+    address,
+    signMessage: ({ message }: { message: SignableMessage }) =>
+      signer.signMessage(
+        typeof message === 'string'
+          ? message
+          : { raw: typeof message.raw === 'string' ? message.raw : toHex(message.raw) },
+      ),
+    signTypedData: (typed: TypedDataDefinition) => signer.signTypedData(typed),
+  }
+}
+
+/**
+ * The user's smart account on `chainId` (its counterfactual address read from the factory).
+ *
+ * @example
+ * const account = await smartAccount(31337)
+ */
+export function smartAccount(chainId: number): Promise<ToSimpleAccountReturnType> {
+  const key = `${chainId}:${owner().toLowerCase()}`
+  let account = accounts.get(key)
+  if (!account) {
+    account = toSimpleAccount({
+      client: proxyClient(chainId),
+      owner: workerOwner(owner()),
+      factoryAddress,
+    })
+    accounts.set(key, account)
+    account.then(
+      () => unavailable.delete(chainId),
+      () => {
+        // No factory there (or the chain is unreachable): eoa until asked again.
+        accounts.delete(key)
+        unavailable.add(chainId)
+      },
+    )
+  }
+  return account
+}
+
+/**
+ * Whether the smart account on `chainId` has code (it deploys with its first user operation).
+ *
+ * @example
+ * await isDeployed(31337) // false for a new user
+ */
+export async function isDeployed(chainId: number): Promise<boolean> {
+  if (!isEnabled(chainId)) return false
+  const { address } = await smartAccount(chainId)
+  const key = `${chainId}:${address.toLowerCase()}`
+  if (deployed.has(key)) return true
+  const code = await Api.rpc<Hex | null>(caipOf(chainId), 'eth_getCode', [address, 'latest'])
+  if (!code || code === '0x') return false
+  deployed.add(key)
+  for (const listener of listeners) listener()
+  return true
+}
+
+/** The account the frame acts as on `chainId` (the one `eth_accounts` names). */
+export type ActiveAccount = { type: AccountType; address: Address }
+
+/**
+ * The account in use: the smart account where it is the active type, else the EOA.
+ *
+ * @example
+ * await activeAccount() // { type: 'smartAccount', address: '0x…' }
+ */
+export async function activeAccount(chainId: number = Session.chainId()): Promise<ActiveAccount> {
+  const eoa = owner()
+  if (activeType(chainId) === 'smartAccount')
+    try {
+      return { type: 'smartAccount', address: (await smartAccount(chainId)).address }
+    } catch {
+      // No factory on this chain: the network has no smart accounts (see `isEnabled`).
+    }
+  return { type: 'eoa', address: eoa }
+}
+
+/**
+ * The account a request names (`from`, or the address asked to sign), among the user's: the
+ * active one when it names none. Anything else is refused (4100).
+ *
+ * @example
+ * await accountNamed('0x…') // { type: 'eoa', address: '0x…' }
+ */
+export async function accountNamed(
+  claimed: unknown,
+  chainId: number = Session.chainId(),
+): Promise<ActiveAccount | null> {
+  const active = await activeAccount(chainId)
+  if (typeof claimed !== 'string' || claimed === '') return active
+  const same = (address: Address) => claimed.toLowerCase() === address.toLowerCase()
+  if (same(active.address)) return active
+  if (same(owner())) return { type: 'eoa', address: owner() }
+  if (isEnabled(chainId)) {
+    const { address } = await smartAccount(chainId)
+    if (same(address)) return { type: 'smartAccount', address }
+  }
+  return null
+}
+
+/**
+ * The user as the modal sees it, with both accounts where smart accounts exist: `address` is the
+ * active one, `smartAccountDeployed` the smart account's state on the current chain. Where the
+ * smart account cannot be read (no factory on the chain), the user is shown with the EOA only.
+ *
+ * @example
+ * await describeUser(Session.user())
+ */
+export async function describeUser(user: EmbeddedUser): Promise<EmbeddedUser> {
+  const chainId = Session.chainId()
+  const eoa = { address: user.address, type: 'eoa' as const }
+  if (networks.includes(chainId)) {
+    try {
+      const { address } = await smartAccount(chainId)
+      const isSmart = activeType(chainId) === 'smartAccount'
+      return {
+        ...user,
+        address: isSmart ? address : user.address,
+        accounts: [eoa, { address, type: 'smartAccount' }],
+        preferredAccountType: isSmart ? 'smartAccount' : 'eoa',
+        smartAccountDeployed: await isDeployed(chainId),
+      }
+    } catch {}
+  }
+  return {
+    ...user,
+    accounts: [eoa],
+    preferredAccountType: 'eoa',
+    smartAccountDeployed: false,
+  }
+}
+
+/**
+ * Signs `message` (EIP-191) as the smart account: ERC-1271, or ERC-6492 before deployment.
+ *
+ * @example
+ * await signMessage(31337, 'Sign in to the demo')
+ */
+export async function signMessage(chainId: number, message: SignableMessage): Promise<Hex> {
+  return (await smartAccount(chainId)).signMessage({ message })
+}
+
+/**
+ * Signs typed data as the smart account: ERC-1271, or ERC-6492 before deployment.
+ *
+ * @example
+ * await signTypedData(31337, { domain, types, primaryType: 'Mail', message })
+ */
+export async function signTypedData(chainId: number, typed: TypedDataDefinition): Promise<Hex> {
+  return (await smartAccount(chainId)).signTypedData(typed)
+}
+
+/** A paymaster's refusal (ERC-7677 JSON-RPC error), marked so the send can fall back. */
+class SponsorshipRefusedError extends BaseError {
+  override name = 'SponsorshipRefusedError'
+}
+
+/** Who pays the gas of a prepared user operation. */
+export type GasPayer =
+  | { sponsored: true; sponsor: string; paymaster: Address }
+  | { sponsored: false; maxFee: bigint }
+
+/** A user operation fixed before the card is drawn: exactly this is signed after approval. */
+export type PreparedUserOperation = {
+  chainId: number
+  sender: Address
+  calls: readonly WalletCall[]
+  userOperation: UserOperation<'0.7'>
+  gas: GasPayer
+  /** Whether the account had code when prepared (else this operation deploys it). */
+  deployed: boolean
+}
+
+/** Options of {@link prepareCalls}. */
+export type PrepareCallsOptions = {
+  /** ERC-7677 context for the paymaster (from `paymasterService`). */
+  paymasterContext?: unknown
+  /** Refuse to fall back to the account paying (the app required sponsorship). */
+  sponsorRequired?: boolean
+}
+
+function bundlerOf(chainId: number, account: ToSimpleAccountReturnType): BundlerClient {
+  const client = proxyClient(chainId)
+  return createBundlerClient({
+    client,
+    account,
+    transport: custom(
+      { request: ({ method, params }) => Api.rpc(caipOf(chainId), method, params ?? []) },
+      { retryCount: 0 },
+    ),
+    pollingInterval: RECEIPT_POLL_MS,
+    userOperation: {
+      // The bundler's own price (alto), else the chain's: base fee × 2 plus the tip.
+      async estimateFeesPerGas() {
+        try {
+          const { standard } = await Api.rpc<{
+            standard: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex }
+          }>(caipOf(chainId), 'pimlico_getUserOperationGasPrice', [])
+          return {
+            maxFeePerGas: BigInt(standard.maxFeePerGas),
+            maxPriorityFeePerGas: BigInt(standard.maxPriorityFeePerGas),
+          }
+        } catch {
+          const [block, tip] = await Promise.all([
+            Api.rpc<{ baseFeePerGas: Hex }>(caipOf(chainId), 'eth_getBlockByNumber', [
+              'latest',
+              false,
+            ]),
+            Api.rpc<Hex>(caipOf(chainId), 'eth_maxPriorityFeePerGas', []).catch(
+              () => '0x3b9aca00' as Hex,
+            ),
+          ])
+          const maxPriorityFeePerGas = BigInt(tip)
+          return {
+            maxFeePerGas: BigInt(block.baseFeePerGas) * 2n + maxPriorityFeePerGas,
+            maxPriorityFeePerGas,
+          }
+        }
+      },
+    },
+  })
+}
+
+/** The most an operation can cost its payer: every gas limit at the max fee. */
+function maxCost(op: UserOperation<'0.7'>): bigint {
+  return (
+    (op.callGasLimit +
+      op.verificationGasLimit +
+      op.preVerificationGas +
+      (op.paymasterVerificationGasLimit ?? 0n) +
+      (op.paymasterPostOpGasLimit ?? 0n)) *
+    op.maxFeePerGas
+  )
+}
+
+/** A viem error's own words (its short message and details), as a frame error. */
+function plainError(error: unknown): unknown {
+  if (error instanceof BaseError) return error
+  const { shortMessage, details } = (error ?? {}) as { shortMessage?: string; details?: string }
+  if (typeof shortMessage !== 'string') return error
+  const code = (
+    walk(error, (e) => typeof (e as { code?: unknown }).code === 'number') as {
+      code?: number
+    } | null
+  )?.code
+  const message =
+    details && !shortMessage.includes(details) ? `${shortMessage} ${details}` : shortMessage
+  return Object.assign(new BaseError(message, { cause: error }), code === undefined ? {} : { code })
+}
+
+/**
+ * Builds the user operation of `calls` from the smart account on `chainId`: nonce, init code
+ * (first use), gas from the bundler, and the paymaster's sponsorship; when the paymaster refuses,
+ * the account pays (an account without ETH gets {@link NO_GAS_MESSAGE}).
+ *
+ * @example
+ * const prepared = await prepareCalls(31337, [{ to: token, value: 0n, data }])
+ */
+export async function prepareCalls(
+  chainId: number,
+  calls: readonly WalletCall[],
+  options: PrepareCallsOptions = {},
+): Promise<PreparedUserOperation> {
+  const account = await smartAccount(chainId)
+  const bundler = bundlerOf(chainId, account)
+  const viemCalls = calls.map((call) => ({
+    to: call.to,
+    value: call.value,
+    ...(call.data ? { data: call.data } : {}),
+  }))
+  const wasDeployed = await isDeployed(chainId)
+  const base = { chainId, sender: account.address, calls, deployed: wasDeployed }
+  const paymasterClient = createPaymasterClient({
+    transport: custom(
+      {
+        request: ({ method, params }) =>
+          Api.rpc(caipOf(chainId), method, params ?? []).catch((error: unknown) => {
+            throw new SponsorshipRefusedError(
+              (error as { message?: string }).message ?? 'Sponsorship refused',
+              { cause: error },
+            )
+          }),
+      },
+      { retryCount: 0 },
+    ),
+  })
+  let sponsor: string | undefined
+  try {
+    const userOperation = (await bundler.prepareUserOperation({
+      account,
+      calls: viemCalls,
+      paymaster: {
+        async getPaymasterStubData(parameters: GetPaymasterStubDataParameters) {
+          const answer = await paymasterClient.getPaymasterStubData(parameters)
+          sponsor = answer.sponsor?.name
+          return answer
+        },
+        getPaymasterData: (parameters: GetPaymasterDataParameters) =>
+          paymasterClient.getPaymasterData(parameters),
+      },
+      ...(options.paymasterContext === undefined
+        ? {}
+        : { paymasterContext: options.paymasterContext }),
+    })) as UserOperation<'0.7'>
+    const paymaster = userOperation.paymaster as Address | undefined
+    if (!paymaster) throw new SponsorshipRefusedError('The paymaster named no paymaster')
+    return {
+      ...base,
+      userOperation,
+      gas: { sponsored: true, sponsor: sponsor?.slice(0, 64) || paymaster, paymaster },
+    }
+  } catch (error) {
+    if (!walk(error, (e) => e instanceof SponsorshipRefusedError)) throw plainError(error)
+    if (options.sponsorRequired)
+      throw new BaseError('Gas sponsorship is unavailable', { cause: error })
+  }
+  const balance = BigInt(
+    await Api.rpc<Hex>(caipOf(chainId), 'eth_getBalance', [account.address, 'latest']),
+  )
+  if (balance === 0n) throw new BaseError(NO_GAS_MESSAGE)
+  try {
+    const userOperation = (await bundler.prepareUserOperation({
+      account,
+      calls: viemCalls,
+    })) as UserOperation<'0.7'>
+    return { ...base, userOperation, gas: { sponsored: false, maxFee: maxCost(userOperation) } }
+  } catch (error) {
+    throw plainError(error)
+  }
+}
+
+/**
+ * Signs the prepared operation (the owner, in the Worker) and hands it to the bundler; resolves
+ * with its userOpHash.
+ *
+ * @example
+ * const userOpHash = await submit(prepared)
+ */
+export async function submit(prepared: PreparedUserOperation): Promise<Hex> {
+  const account = await smartAccount(prepared.chainId)
+  if (!isAddressEqual(account.address, prepared.sender))
+    throw new BaseError('The account changed while the request waited for approval')
+  const signature = await account.signUserOperation({
+    ...prepared.userOperation,
+    chainId: prepared.chainId,
+  })
+  try {
+    return await Api.rpc<Hex>(caipOf(prepared.chainId), 'eth_sendUserOperation', [
+      formatUserOperationRequest({ ...prepared.userOperation, signature }),
+      account.entryPoint.address,
+    ])
+  } catch (error) {
+    throw plainError(error)
+  }
+}
+
+/**
+ * The receipt of a user operation, or null while it is not included.
+ *
+ * @example
+ * await userOperationReceipt(31337, hash)
+ */
+export async function userOperationReceipt(
+  chainId: number,
+  hash: Hex,
+): Promise<RpcUserOperationReceipt | null> {
+  return Api.rpc<RpcUserOperationReceipt | null>(caipOf(chainId), 'eth_getUserOperationReceipt', [
+    hash,
+  ])
+}
+
+/**
+ * Waits (polling each second, at most {@link RECEIPT_TIMEOUT_MS}) for a user operation's receipt;
+ * the account is known deployed once one arrives.
+ *
+ * @example
+ * const receipt = await waitForReceipt(31337, hash)
+ * receipt.receipt.transactionHash
+ */
+export async function waitForReceipt(
+  chainId: number,
+  hash: Hex,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<RpcUserOperationReceipt> {
+  const { timeoutMs = RECEIPT_TIMEOUT_MS, intervalMs = RECEIPT_POLL_MS } = options
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const receipt = await userOperationReceipt(chainId, hash).catch(() => null)
+    if (receipt) {
+      await isDeployed(chainId).catch(() => false)
+      return receipt
+    }
+    if (Date.now() + intervalMs > until)
+      throw new BaseError(
+        `The user operation was not included within ${Math.round(timeoutMs / 1000)} s`,
+        { details: hash },
+      )
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
+  }
+}
