@@ -15,6 +15,18 @@ export default defineConfig({
     emptyOutDir: true,
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        // The bundler splits a module that the first download and a lazy view share into a
+        // chunk of its own, and which modules land together shifts as views are added: the
+        // protocol's error classes and the runtime configuration travel as one small chunk.
+        advancedChunks: {
+          groups: [
+            { name: 'runtime', test: /modal-host\/src\/runtime\.ts|protocol\/src\/errors\.ts/ },
+          ],
+        },
+      },
+    },
   },
   test: { name: '@porthole/modal-host', environment: 'node' },
 })

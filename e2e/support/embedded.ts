@@ -128,3 +128,16 @@ export async function fund(address: string, ether = '1'): Promise<void> {
   })
   await devnet.waitForTransactionReceipt({ hash })
 }
+
+/**
+ * Whether `signature` signs `message` for `address` as viem checks it: ECDSA for an EOA, ERC-1271
+ * for a deployed smart account, ERC-6492 before deployment (embedded users are smart accounts
+ * by default, spec §6).
+ */
+export function signsFor(address: string, message: string, signature: string): Promise<boolean> {
+  return devnet.verifyMessage({
+    address: address as Hex,
+    message,
+    signature: signature as Hex,
+  })
+}

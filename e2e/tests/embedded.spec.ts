@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
-import { type Hex, parseEther, recoverMessageAddress } from 'viem'
+import { ENTRY_POINT_07 } from '@porthole/shared'
+import { type Hex, parseEther } from 'viem'
 import {
   API_URL,
   connectOutcome,
@@ -8,6 +9,7 @@ import {
   freshEmail,
   fund,
   providerRequest,
+  signsFor,
   startEmailConnect,
   waitForCode,
   walletFrame,
@@ -67,7 +69,7 @@ test('e-mail login: the code from the mail catcher connects a new wallet; signin
   await expect(card).toContainText('http://localhost:4000')
   await card.getByRole('button', { name: 'Approve' }).click()
   const signed = await signing
-  expect(await recoverMessageAddress({ message, signature: signed.value as Hex })).toBe(address)
+  expect(await signsFor(address, message, signed.value as Hex)).toBe(true)
 
   // eth_signTypedData_v4, decoded on the card.
   const typed = {
@@ -90,7 +92,16 @@ test('e-mail login: the code from the mail catcher connects a new wallet; signin
   const typedCard = walletFrame(page).getByRole('dialog', { name: 'Sign typed data' })
   await expect(typedCard).toContainText('typed hello')
   await typedCard.getByRole('button', { name: 'Approve' }).click()
-  expect((await typedSigning).value).toMatch(/^0x[0-9a-f]{130}$/)
+  expect(
+    await devnet.verifyTypedData({
+      address: address as Hex,
+      domain: typed.domain,
+      types: { Mail: typed.types.Mail },
+      primaryType: 'Mail',
+      message: typed.message,
+      signature: (await typedSigning).value as Hex,
+    }),
+  ).toBe(true)
 
   // A devnet transaction, approved, mined.
   await fund(address)
@@ -104,7 +115,8 @@ test('e-mail login: the code from the mail catcher connects a new wallet; signin
   const hash = (await sending).value as Hex
   const receipt = await devnet.waitForTransactionReceipt({ hash })
   expect(receipt.status).toBe('success')
-  expect(receipt.from.toLowerCase()).toBe(address.toLowerCase())
+  // The smart account's user operation, in a bundle the bundler sent to the EntryPoint.
+  expect(receipt.to?.toLowerCase()).toBe(ENTRY_POINT_07.toLowerCase())
   expect(await devnet.getBalance({ address: OTHER_ADDRESS })).toBe(before + parseEther('0.01'))
 
   // Rejected in the frame: 4001 reaches the dapp, and no transaction is sent.
@@ -142,9 +154,7 @@ test('e-mail login: the code from the mail catcher connects a new wallet; signin
   expect((await state(page)).address).toBe(address)
   const again = providerRequest(page, 'personal_sign', ['0x6869', address])
   await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
-  expect(
-    await recoverMessageAddress({ message: 'hi', signature: (await again).value as Hex }),
-  ).toBe(address)
+  expect(await signsFor(address, 'hi', (await again).value as Hex)).toBe(true)
 
   // Disconnect signs out; connecting again asks for the e-mail.
   await page.evaluate('window.porthole.disconnect()')
@@ -284,5 +294,5 @@ test('the host page cannot talk to the wallet frame: its hello gets no answer', 
   // And the real channel still works.
   const signing = providerRequest(page, 'personal_sign', ['0x6f6b', address])
   await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
-  expect((await signing).value).toMatch(/^0x[0-9a-f]{130}$/)
+  expect(await signsFor(address, 'ok', (await signing).value as Hex)).toBe(true)
 })

@@ -10,9 +10,15 @@
 import type { Page } from '@playwright/test'
 import { approveChannel } from '@porthole/farcaster'
 import { createCustodyReader, parseFarcasterConnectUrl } from '@porthole/shared'
-import { type Hex, recoverMessageAddress } from 'viem'
+import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { admin, connectOutcome, providerRequest, walletFrame } from '../support/embedded.js'
+import {
+  admin,
+  connectOutcome,
+  providerRequest,
+  signsFor,
+  walletFrame,
+} from '../support/embedded.js'
 import {
   DEMO_URL,
   DEVNET_RPC,
@@ -91,7 +97,7 @@ test('Farcaster login through the local relay and test client connects an embedd
     const signing = providerRequest(page, 'personal_sign', ['0x6f6b', second.address])
     await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
     const signature = (await signing).value as Hex
-    expect(await recoverMessageAddress({ message: 'ok', signature })).toBe(second.address)
+    expect(await signsFor(second.address, 'ok', signature)).toBe(true)
   } finally {
     await host.close()
   }

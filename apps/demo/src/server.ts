@@ -22,7 +22,8 @@ const DEV_WALLET_SCRIPTS = ['/dev-wallet.js', '/dev-solana-wallet.js', '/dev-bit
 
 /**
  * `?networks=` of the demo page: a comma list of CAIP-2 ids (anything else is ignored). `?siwx=`
- * (`required` or `optional`) turns on wallet sign-in.
+ * (`required` or `optional`) turns on wallet sign-in. `?accountType=` (`eoa` or `smartAccount`) sets
+ * the page's `defaultAccountTypes` for eip155.
  */
 const NETWORK_LIST =
   /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}(,[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}){0,19}$/
@@ -56,7 +57,12 @@ export async function startDemoServer(
   const devWallets = DEV_WALLET_SCRIPTS.map((src) => `<script src="${src}"></script>\n    `).join(
     '',
   )
-  const page = (devWallet: boolean, networks: string | null, siwx: string | null) =>
+  const page = (
+    devWallet: boolean,
+    networks: string | null,
+    siwx: string | null,
+    accountType: string | null,
+  ) =>
     template
       .replaceAll('__PORTHOLE_MODAL_URL__', modalUrl.replace(/"/g, '&quot;'))
       .replaceAll('__PORTHOLE_PROJECT_ID__', projectId.replace(/"/g, '&quot;'))
@@ -70,6 +76,12 @@ export async function startDemoServer(
         'data-networks=',
         siwx === 'required' || siwx === 'optional'
           ? `data-siwx="${siwx}"\n      data-networks=`
+          : 'data-networks=',
+      )
+      .replace(
+        'data-networks=',
+        accountType === 'eoa' || accountType === 'smartAccount'
+          ? `data-default-account-types='{"eip155":"${accountType}"}'\n      data-networks=`
           : 'data-networks=',
       )
 
@@ -87,6 +99,7 @@ export async function startDemoServer(
             url.searchParams.get('devWallet') === '1',
             url.searchParams.get('networks'),
             url.searchParams.get('siwx'),
+            url.searchParams.get('accountType'),
           ),
         )
       }

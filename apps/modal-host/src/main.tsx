@@ -29,7 +29,6 @@ import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
 import * as Injected from './connectors/injected.js'
 import { attachHost, resendState } from './host/bridge.js'
 import { t } from './i18n/en.js'
-import { CALLS_METHODS, callsError, checkCalls } from './rules/calls.js'
 import { runtime } from './runtime.js'
 import { frameStorageAvailable, keepStateInHost, STORAGE_KEY } from './store/persist.js'
 import { store } from './store/store.js'
@@ -99,12 +98,14 @@ function start(): void {
         const state = store.getState()
         const active = Connection.activeConnection(state, namespace ?? 'eip155')
         if (!active) throw new DisconnectedError('Not connected')
-        if (!CALLS_METHODS.includes(method))
+        // EIP-5792 (wallet_sendCalls, wallet_getCallsStatus, …): checked and named by rules
+        // loaded when the first such call comes (the test is `CALLS_METHOD` of
+        // @porthole/protocol/calls, written out so that module stays out of the first download).
+        if (!/^wallet_(?:(?:send|get|show)Calls(?:Status)?|getCapabilities)$/.test(method))
           return Connection.connectorRequest(method, params, active.namespace)
-        if (method === 'wallet_sendCalls') checkCalls(params)
-        return Connection.connectorRequest(method, params, active.namespace).catch((error) => {
-          throw callsError(error, method, active.connector.name)
-        })
+        return import('./rules/calls.js').then(({ callsRequest }) =>
+          callsRequest(method, params, active, Connection.connectorRequest),
+        )
       },
     },
     onChannel: (channel, hello) => {

@@ -51,7 +51,8 @@ function infoFor(user: EmbeddedUser | null): ConnectorInfo {
  * moving the wallet there first; Solana on the active (else first configured) solana network
  * when one is configured.
  */
-async function accountsFor(user: EmbeddedUser): Promise<ConnectorAccount[]> {
+async function accountsFor(given: EmbeddedUser): Promise<ConnectorAccount[]> {
+  let user = given
   const { activeNetworkId, config } = store.getState()
   const pick = (namespace: ChainNamespace) =>
     config.networks.find(
@@ -59,8 +60,12 @@ async function accountsFor(user: EmbeddedUser): Promise<ConnectorAccount[]> {
     ) ?? config.networks.find((n) => n.chainNamespace === namespace)
   const evm = pick('eip155')
   let chainId = Number(user.chainId)
-  if (evm && Number(evm.id) !== chainId)
+  if (evm && Number(evm.id) !== chainId) {
     chainId = Number((await walletRequest('switchNetwork', { chainId: Number(evm.id) })).chainId)
+    // The account may differ per chain (a smart account where the chain has them).
+    user = await walletRequest('getUser', {})
+    store.setState({ authUser: user })
+  }
   const accounts: ConnectorAccount[] = [
     { namespace: 'eip155', address: user.address, caipNetworkId: `eip155:${chainId}` },
   ]
@@ -104,7 +109,11 @@ const embedded: Connector & { info: ConnectorInfo } = {
     // Spec §4: an auth provider switches chain and reloads the user.
     await walletRequest('switchNetwork', { chainId: Number(network.id) })
     const user = await walletRequest('getUser', {})
+    const before = store.getState().authUser?.address
     store.setState({ authUser: user })
+    // Another chain may mean another account (smart accounts exist on some chains only).
+    if (before && before.toLowerCase() !== user.address.toLowerCase())
+      Connection.setConnected(embedded, await accountsFor(user), { silent: true })
   },
 }
 
@@ -117,9 +126,9 @@ Connection.registerConnectorKind('AUTH', {
 /** Records the embedded wallet as connected and settles waiting `connect()` calls. */
 async function connected(user: EmbeddedUser, silent: boolean): Promise<void> {
   embedded.info = infoFor(user)
-  const accounts = await accountsFor(user)
   store.setState({ authUser: user })
-  Connection.setConnected(embedded, accounts, { silent })
+  // The user is read again when the wallet had to move to the modal's network first.
+  Connection.setConnected(embedded, await accountsFor(user), { silent })
 }
 
 /**
@@ -381,6 +390,10 @@ export function watchWalletFrame(): void {
           : { open: true, history: [{ view: 'ApproveTransaction', method }] },
       )
       showWalletFrame(true)
+    })
+    // The smart account deployed (or the user changed otherwise): the state follows.
+    channel.on('userChanged', ({ user }) => {
+      if (user && store.getState().authUser) store.setState({ authUser: user })
     })
     channel.on('approvalDone', () => {
       showWalletFrame(false)

@@ -12,7 +12,7 @@
  */
 import type { HistoryResponse, Transaction, TransactionTransfer } from '@porthole/shared'
 import { truncateAddress } from '@porthole/shared'
-import { type StringKey, t } from '../i18n/en.js'
+import { type AccountTabsKey, ta } from '../i18n/accountTabs.js'
 import {
   initialTransactionListState,
   type TransactionListState,
@@ -268,7 +268,7 @@ export function transactionDescriptions(transaction: Transaction): string[] {
   )
 }
 
-const TITLES: Readonly<Record<string, StringKey>> = {
+const TITLES: Readonly<Record<string, AccountTabsKey>> = {
   send: 'activitySent',
   receive: 'activityReceived',
   mint: 'activityMinted',
@@ -296,7 +296,7 @@ const TITLES: Readonly<Record<string, StringKey>> = {
  */
 export function operationTitle(operationType: string): string {
   const key = TITLES[operationType]
-  if (key) return t(key)
+  if (key) return ta(key)
   return operationType ? `${operationType[0]?.toUpperCase()}${operationType.slice(1)}` : ''
 }
 

@@ -1,42 +1,30 @@
-import { ProviderRpcError } from '@porthole/protocol'
-import { describe, expect, test } from 'vitest'
-import { callsError, checkCalls } from './calls.js'
+import { describe, expect, test, vi } from 'vitest'
+import { callsRequest } from './calls.js'
 
-describe('EIP-5792 calls', () => {
-  test("every call needs a 'to' starting with 0x; data, when given, starts with 0x (spec §5)", () => {
+const active = { namespace: 'eip155' as const, connector: { name: 'Some Wallet' } }
+
+describe('EIP-5792 calls through the modal', () => {
+  test('the batch is checked before the wallet sees it', async () => {
+    const send = vi.fn(async () => ({ id: '0x1' }))
+    await expect(
+      callsRequest('wallet_sendCalls', [{ calls: [{ to: 'x' }] }], active, send),
+    ).rejects.toMatchObject({ code: -32602, message: "Call 1: 'to' must start with 0x" })
+    expect(send).not.toHaveBeenCalled()
     const to = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
-    expect(() =>
-      checkCalls([{ version: '2.0.0', calls: [{ to }, { to, data: '0xa9059cbb' }] }]),
-    ).not.toThrow()
-    expect(() => checkCalls([{ calls: [{ to }, { to: 'abc' }] }])).toThrow(
-      "Call 2: 'to' must start with 0x",
-    )
-    expect(() => checkCalls([{ calls: [{ to, data: 'a9059cbb' }] }])).toThrow(
-      "Call 1: 'data' must start with 0x",
-    )
-    expect(() => checkCalls([{ calls: [] }])).toThrow(
-      'wallet_sendCalls needs a non-empty list of calls',
-    )
-    expect(() => checkCalls(undefined)).toThrow(ProviderRpcError)
+    expect(await callsRequest('wallet_sendCalls', [{ calls: [{ to }] }], active, send)).toEqual({
+      id: '0x1',
+    })
   })
 
-  test('a wallet that does not know the method gives 4200 naming it; other errors pass', () => {
-    for (const error of [
-      { code: -32601, message: 'Method not found' },
-      { code: 4200, message: 'x' },
-      new Error('wallet_sendCalls is not supported'),
-    ]) {
-      const mapped = callsError(
-        error,
-        'wallet_sendCalls',
-        'Porthole Dev Wallet',
-      ) as ProviderRpcError
-      expect(mapped.code).toBe(4200)
-      expect(mapped.message).toBe(
-        'Porthole Dev Wallet does not support wallet_sendCalls (EIP-5792)',
-      )
+  test('a wallet that does not know the method answers 4200 by name', async () => {
+    const send = async () => {
+      throw Object.assign(new Error('Method not found'), { code: -32601 })
     }
-    const refused = { code: 4001, message: 'User rejected the request.' }
-    expect(callsError(refused, 'wallet_sendCalls', 'X')).toBe(refused)
+    await expect(
+      callsRequest('wallet_getCallsStatus', ['0x1'], active, send),
+    ).rejects.toMatchObject({
+      code: 4200,
+      message: 'Some Wallet does not support wallet_getCallsStatus (EIP-5792)',
+    })
   })
 })

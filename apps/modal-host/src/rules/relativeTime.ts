@@ -8,7 +8,7 @@
  * '1 month ago', '4 months ago', '1 year ago', '2 years ago', 'in 3 hours', and 'just now' under
  * half a second. Numerals everywhere (never 'a month') keep the column narrow and scannable.
  */
-import { t } from '../i18n/en.js'
+import { ta } from '../i18n/accountTabs.js'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -93,19 +93,19 @@ export function relativeTime(parameters: RelativeTimeParameters): string {
   const result = relativeTimeUnit(parameters)
   if (!result) return ''
   const { unit, value, future } = result
-  if (unit === 'now') return t('timeJustNow')
+  if (unit === 'now') return ta('timeJustNow')
   const n = { n: value }
   const span =
     unit === 'second'
-      ? t('timeSeconds', n)
+      ? ta('timeSeconds', n)
       : unit === 'minute'
-        ? t(value === 1 ? 'timeMinute' : 'timeMinutes', n)
+        ? ta(value === 1 ? 'timeMinute' : 'timeMinutes', n)
         : unit === 'hour'
-          ? t(value === 1 ? 'timeHour' : 'timeHours', n)
+          ? ta(value === 1 ? 'timeHour' : 'timeHours', n)
           : unit === 'day'
-            ? t(value === 1 ? 'timeDay' : 'timeDays', n)
+            ? ta(value === 1 ? 'timeDay' : 'timeDays', n)
             : unit === 'month'
-              ? t(value === 1 ? 'timeMonth' : 'timeMonths', n)
-              : t(value === 1 ? 'timeYear' : 'timeYears', n)
-  return t(future ? 'timeIn' : 'timeAgo', { time: span })
+              ? ta(value === 1 ? 'timeMonth' : 'timeMonths', n)
+              : ta(value === 1 ? 'timeYear' : 'timeYears', n)
+  return ta(future ? 'timeIn' : 'timeAgo', { time: span })
 }

@@ -192,7 +192,9 @@ export function Account() {
           </span>
         ) : null}
       </div>
-      {authUser && authUser.accounts.length > 1 ? <AccountTypesView.View /> : null}
+      {authUser && authUser.accounts.length > 1 ? (
+        <AccountTypesView.View choose={Auth.setPreferredAccountType} short={truncateAddress} />
+      ) : null}
       {network ? <AccountTabsView.View /> : null}
       <ul className="ph-list">
         {explorer ? (

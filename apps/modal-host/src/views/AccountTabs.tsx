@@ -8,6 +8,7 @@ import * as Nfts from '../actions/nfts.js'
 import * as Tokens from '../actions/tokens.js'
 import { Icon } from '../components/Icon.js'
 import { Picture } from '../components/Images.js'
+import { ta } from '../i18n/accountTabs.js'
 import { t } from '../i18n/en.js'
 import { operationTitle, transactionDescriptions, transactionGroups } from '../rules/activity.js'
 import { BALANCE_RETRY_MS } from '../rules/caches.js'
@@ -18,9 +19,9 @@ import type { AccountTab } from '../store/types.js'
 import './accountTabs.css'
 
 const TABS: { id: AccountTab; label: () => string }[] = [
-  { id: 'tokens', label: () => t('tabTokens') },
-  { id: 'nfts', label: () => t('tabNfts') },
-  { id: 'activity', label: () => t('tabActivity') },
+  { id: 'tokens', label: () => ta('tabTokens') },
+  { id: 'nfts', label: () => ta('tabNfts') },
+  { id: 'activity', label: () => ta('tabActivity') },
 ]
 
 /** The tab bar and the selected tab's panel; arrow keys move between tabs. */
@@ -46,7 +47,7 @@ export function AccountTabs() {
       <div
         className="ph-tablist"
         role="tablist"
-        aria-label={t('accountTabs')}
+        aria-label={ta('accountTabs')}
         onKeyDown={onKeyDown}
       >
         {tabs.map((x) => (
@@ -118,11 +119,11 @@ export function TokensTab() {
       <Empty title={t('tokenBalanceUnavailable')} hint="" />
     )
   const list = tokenList(entries)
-  if (!list.length) return <Empty title={t('noTokens')} hint={t('noTokensHint')} />
+  if (!list.length) return <Empty title={t('noTokens')} hint={ta('noTokensHint')} />
   return (
     <>
       <p className="ph-total" data-testid="tokens-total">
-        <span className="ph-muted">{t('totalBalance')}</span>
+        <span className="ph-muted">{ta('totalBalance')}</span>
         <strong>${formatCurrency(totalValue(list))}</strong>
       </p>
       <ul className="ph-list" data-testid="tokens">
@@ -152,7 +153,7 @@ export function NftsTab() {
     void Nfts.loadNfts({ refresh: true })
   }, [account])
   if (!nfts.entries.length)
-    return nfts.loading ? <Loading /> : <Empty title={t('noNfts')} hint={t('noNftsHint')} />
+    return nfts.loading ? <Loading /> : <Empty title={ta('noNfts')} hint={ta('noNftsHint')} />
   return (
     <>
       <ul className="ph-nfts" data-testid="nfts">
@@ -173,7 +174,7 @@ export function NftsTab() {
           disabled={nfts.loading}
           onClick={() => void Nfts.loadNfts({ more: true })}
         >
-          {t('loadMore')}
+          {ta('loadMore')}
         </button>
       ) : null}
     </>
@@ -203,7 +204,7 @@ export function ActivityTab() {
     return activity.loading ? (
       <Loading />
     ) : (
-      <Empty title={t('noActivity')} hint={t('noActivityHint')} />
+      <Empty title={ta('noActivity')} hint={ta('noActivityHint')} />
     )
   const groups = transactionGroups({ transactionsByYear: activity.transactionsByYear, now })
   return (
@@ -238,7 +239,9 @@ export function ActivityTab() {
                     </span>
                   </span>
                   <span className="ph-muted ph-time">
-                    {Number.isFinite(minedAt) ? relativeTime({ time: minedAt, now }) : t('pending')}
+                    {Number.isFinite(minedAt)
+                      ? relativeTime({ time: minedAt, now })
+                      : ta('pending')}
                   </span>
                 </li>
               )
@@ -253,7 +256,7 @@ export function ActivityTab() {
           disabled={activity.loading}
           onClick={() => void Activity.loadTransactions({ more: true })}
         >
-          {t('loadMore')}
+          {ta('loadMore')}
         </button>
       ) : null}
     </div>

@@ -3,9 +3,7 @@
  * and the key that owns it, each with its label and address; the one in use is marked and the
  * other can be chosen. Loaded only for users who have both.
  */
-import { truncateAddress } from '@porthole/shared'
 import { useState } from 'react'
-import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
 import { fill } from '../i18n/en.js'
 import { useModal } from '../store/store.js'
@@ -20,15 +18,26 @@ const TEXT = {
   switched: 'Now using the {account}',
 } as const
 
-/** The smart account and owner rows, with the switch between them. */
-export function AccountTypes() {
+/**
+ * The smart account and owner rows, with the switch between them. `choose` switches (the
+ * Account view passes `setPreferredAccountType` and its address format, so that this chunk
+ * shares no module with the first download: the bundler would split those out of it).
+ */
+export function AccountTypes({
+  choose: switchTo,
+  short,
+}: {
+  choose: (type: 'eoa' | 'smartAccount') => Promise<void>
+  /** How addresses are shortened (the Account view's own). */
+  short: (address: string) => string
+}) {
   const user = useModal((s) => s.authUser)
   const [busy, setBusy] = useState(false)
   if (!user || user.accounts.length < 2) return null
   const choose = async (type: 'eoa' | 'smartAccount') => {
     setBusy(true)
     try {
-      await Auth.setPreferredAccountType(type)
+      await switchTo(type)
       Modal.showToast(fill(TEXT.switched, { account: TEXT[type].toLowerCase() }), 'success')
     } catch (error) {
       Modal.showToast((error as Error).message, 'error')
@@ -49,7 +58,7 @@ export function AccountTypes() {
             <span className="ph-row-name ph-stack">
               <span>{TEXT[account.type]}</span>
               <span className="ph-muted" title={account.address}>
-                {truncateAddress(account.address)}
+                {short(account.address)}
                 {account.type === 'smartAccount' && !user.smartAccountDeployed
                   ? ` · ${TEXT.notDeployed}`
                   : ''}

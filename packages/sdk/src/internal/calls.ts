@@ -9,6 +9,8 @@
  * state (`eth_requestAccounts` / `solana_requestAccounts` open the modal until an account of the
  * namespace connects); everything else goes to the modal, which holds the other connections.
  */
+
+import { CALLS_METHOD, callsError, checkCalls } from '@porthole/protocol/calls'
 import {
   type Channel,
   DisconnectedError,
@@ -102,7 +104,18 @@ export function createCalls(host: CallsHost): Calls {
       const state = host.porthole.getState()
       const connection = state.connections.find((c) => c.active && c.namespace === namespace)
       const injected = connection && wallet(namespace, connection.connectorId)
-      if (injected) return injected.request(args)
+      if (injected && !CALLS_METHOD.test(method)) return injected.request(args)
+      if (injected) {
+        // EIP-5792 on a browser wallet: the batch rules first; a wallet that does not know the
+        // methods answers 4200 by name.
+        if (method === 'wallet_sendCalls') checkCalls(args.params)
+        return injected.request(args).catch((error: unknown) => {
+          const name =
+            (namespace === 'eip155' && host.evm.get(connection.connectorId)?.info.name) ||
+            'The wallet'
+          throw callsError(error, method, name)
+        })
+      }
       const accounts = (address: string) => [namespace === 'solana' ? { pubkey: address } : address]
       if (namespace === 'eip155' && method === 'eth_chainId') {
         const chainId = connection ? Number(connection.caipAddress.split(':')[1]) : state.chainId
