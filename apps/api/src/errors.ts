@@ -49,6 +49,7 @@ export const API_ERRORS = {
   // On-ramp (/v1/onramp, /v1/generators/onrampurl; `details` says which value, the range error
   // carries `min`, `max`, `currency` and `paymentMethod`).
   ONRAMP_DISABLED: { status: 403, message: 'On-ramp is not enabled for the project' },
+  SWAPS_DISABLED: { status: 403, message: 'Swaps are not enabled for the project' },
   ONRAMP_UNSUPPORTED_CURRENCY: { status: 400, message: 'Currency not supported for on-ramp' },
   ONRAMP_UNSUPPORTED_NETWORK: { status: 400, message: 'Network not supported for on-ramp' },
   ONRAMP_AMOUNT_OUT_OF_RANGE: {

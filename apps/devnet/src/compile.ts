@@ -19,10 +19,33 @@ export const CONTRACTS = {
   TestERC20: { abiModule: 'src/abi/erc20.ts', abiExport: 'testErc20Abi' },
   TestERC721: { abiModule: 'src/abi/erc721.ts', abiExport: 'testErc721Abi' },
   IdRegistry: { abiModule: 'src/abi/idRegistry.ts', abiExport: 'idRegistryAbi' },
+  // SimpleAccount v0.7 with ERC-1271, and its factory (the devnets' `DEVNET_AA.accountFactory`).
+  PortholeSimpleAccountFactory: {
+    source: 'PortholeSimpleAccount.sol',
+    abiModule: 'src/abi/portholeSimpleAccountFactory.ts',
+    abiExport: 'portholeSimpleAccountFactoryAbi',
+  },
 } as const
 
-/** Name of a compiled contract (also its source file `contracts/<Name>.sol`). */
+/** Name of a compiled contract (its source file is `contracts/<Name>.sol` unless it names one). */
 export type ContractName = keyof typeof CONTRACTS
+
+/** The source file of a contract. */
+const sourceOf = (name: ContractName): string => {
+  const entry = CONTRACTS[name]
+  return 'source' in entry ? entry.source : `${name}.sol`
+}
+
+const requireFrom = createRequire(import.meta.url)
+
+/** solc's import callback: `@scope/package/…` sources from node_modules (offline). */
+function findImports(path: string): { contents: string } | { error: string } {
+  try {
+    return { contents: readFileSync(requireFrom.resolve(path), 'utf8') }
+  } catch {
+    return { error: `Source not found: ${path}` }
+  }
+}
 
 /** A committed artifact: `artifacts/<Name>.json`. */
 export type Artifact = {
@@ -61,19 +84,21 @@ export async function compileContracts(): Promise<Record<ContractName, Artifact>
   const names = Object.keys(CONTRACTS) as ContractName[]
   const sources = Object.fromEntries(
     names.map((name) => [
-      `${name}.sol`,
-      { content: readFileSync(join(packageDir, 'contracts', `${name}.sol`), 'utf8') },
+      sourceOf(name),
+      { content: readFileSync(join(packageDir, 'contracts', sourceOf(name)), 'utf8') },
     ]),
   )
   const output = JSON.parse(
-    solc.compile(JSON.stringify({ language: 'Solidity', sources, settings: SETTINGS })),
+    solc.compile(JSON.stringify({ language: 'Solidity', sources, settings: SETTINGS }), {
+      import: findImports,
+    }),
   ) as SolcOutput
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
   if (errors.length) throw new CompileError(errors.map((e) => e.formattedMessage).join('\n'))
   const compiler = `solc ${solc.version() as string}`
   const out = {} as Record<ContractName, Artifact>
   for (const name of names) {
-    const contract = output.contracts?.[`${name}.sol`]?.[name]
+    const contract = output.contracts?.[sourceOf(name)]?.[name]
     if (!contract) throw new CompileError(`solc produced no output for ${name}`)
     out[name] = {
       contractName: name,

@@ -28,7 +28,8 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { freePort } from '../../test/freePort.js'
-import { createTestApp, type TestApp } from '../../test/testApp.js'
+import { createTestApp, PROJECT_ID, type TestApp } from '../../test/testApp.js'
+import { setProjectFeatures } from '../projects/setProjectFeatures.js'
 import {
   AllowanceResponse,
   BuildApproveResponse,
@@ -696,5 +697,29 @@ describe('configuration', () => {
       await app.close()
       vi.unstubAllEnvs()
     }
+  })
+})
+
+describe('the project switch', () => {
+  test('a project with swaps off is refused (403), whatever the endpoint', async () => {
+    await setProjectFeatures(t.db, { projectId: PROJECT_ID, features: { swaps: false } })
+    try {
+      for (const path of [
+        `/v1/convert/tokens?${query({ chainId: 'eip155:31337' })}`,
+        `/v1/convert/gas-price?${query({ chainId: 'eip155:31337' })}`,
+      ]) {
+        const answer = await t.get(path)
+        expect(answer.status).toBe(403)
+        expect(await answer.json()).toEqual({
+          code: 'SWAPS_DISABLED',
+          message: 'Swaps are not enabled for the project',
+        })
+      }
+    } finally {
+      await setProjectFeatures(t.db, { projectId: PROJECT_ID, features: { swaps: ['1inch'] } })
+    }
+    expect((await t.get(`/v1/convert/tokens?${query({ chainId: 'eip155:31337' })}`)).status).toBe(
+      200,
+    )
   })
 })

@@ -5,6 +5,7 @@ import { ApiError } from '../errors.js'
 import type { AppEnv } from '../http/AppEnv.js'
 import { limitBody } from '../http/limitBody.js'
 import { parseInput, readJson } from '../http/parseInput.js'
+import { resolveRemoteFeatures } from '../projects/features.js'
 import { type SwapAccount, SwapError, type SwapProvider } from './SwapProvider.js'
 
 /**
@@ -141,7 +142,14 @@ export function convertRoutes(
   guard: readonly MiddlewareHandler<AppEnv>[],
   { provider, networks }: ConvertRoutesOptions,
 ): void {
-  app.use('/v1/convert/*', ...guard)
+  // The project's remote features decide, as for the on-ramp: the modal hides Swap when they
+  // turn it off, and the API refuses the calls too (403 SWAPS_DISABLED).
+  const enabled: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const swaps = resolveRemoteFeatures(c.var.project.features).swaps
+    if (swaps === false || !swaps.length) throw new ApiError('SWAPS_DISABLED')
+    await next()
+  }
+  app.use('/v1/convert/*', ...guard, enabled)
   const supported = new Set(networks)
 
   /** A CAIP-2 `chainId` on the swap list, or the given error. */
