@@ -104,6 +104,9 @@ test('a new embedded wallet buys 50 USD of pUSD through the checkout popup', asy
   await frame.getByTestId('onramp-continue').click()
   const popup = await popupOpened
   await expect(frame.getByTestId('onramp-status')).toBeVisible()
+  // The provider's page gets no handle on the modal (or the dapp) through window.opener.
+  await expect(popup.getByLabel('Card number')).toBeVisible()
+  expect(await popup.evaluate(() => window.opener === null)).toBe(true)
   await popup.getByLabel('Card number').fill('4242 4242 4242 4242')
   await popup.getByRole('button', { name: 'Pay' }).click()
   await expect(popup.getByText('Payment complete — you can close this window')).toBeVisible({
