@@ -109,11 +109,7 @@ const embedded: Connector & { info: ConnectorInfo } = {
     // Spec §4: an auth provider switches chain and reloads the user.
     await walletRequest('switchNetwork', { chainId: Number(network.id) })
     const user = await walletRequest('getUser', {})
-    const before = store.getState().authUser?.address
     store.setState({ authUser: user })
-    // Another chain may mean another account (smart accounts exist on some chains only).
-    if (before && before.toLowerCase() !== user.address.toLowerCase())
-      Connection.setConnected(embedded, await accountsFor(user), { silent: true })
   },
 }
 
