@@ -4,6 +4,7 @@
  * Porthole API fleet with its own indexer). Answers are validated against the shared schemas;
  * anything else is a `ChainUnavailableError` (503 to the caller).
  */
+
 import {
   BalanceResponse,
   FungiblePriceResponse,
@@ -12,6 +13,7 @@ import {
   SupportedChainsResponse,
 } from '@porthole/shared'
 import type { z } from 'zod'
+import { providerFetch } from '../http/providerFetch.js'
 import { type ChainData, ChainUnavailableError } from './ChainData.js'
 
 /** Options of {@link createHttpChainData}. */
@@ -42,9 +44,9 @@ export function createHttpChainData({
   chainsTtlMs = 60_000,
   fetch: fetchFn = fetch,
 }: CreateHttpChainDataParameters): ChainData {
-  const base = new URL(url)
-  const fixed = new URLSearchParams(base.search)
-  const root = `${base.origin}${base.pathname.replace(/\/+$/, '')}`
+  const fetchFrom = providerFetch({ url, timeoutMs, fetch: fetchFn })
+  // The provider's own project id also goes into POST bodies that carry one.
+  const fixed = new URLSearchParams(new URL(url).search)
   let chains: { at: number; value: Promise<SupportedChainsResponse> } | undefined
 
   const call = async <Schema extends z.ZodType>(
@@ -53,21 +55,9 @@ export function createHttpChainData({
     query: Record<string, string | undefined>,
     body?: unknown,
   ): Promise<z.output<Schema>> => {
-    const params = new URLSearchParams()
-    for (const [key, value] of Object.entries(query))
-      if (value !== undefined) params.set(key, value)
-    for (const [key, value] of fixed) params.set(key, value)
     let response: Response
     try {
-      response = await fetchFn(`${root}${path}?${params}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: {
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(timeoutMs),
-      })
+      response = await fetchFrom(path, query, body)
     } catch (error) {
       throw new ChainUnavailableError(`data provider: ${(error as Error).message}`, {
         cause: error,

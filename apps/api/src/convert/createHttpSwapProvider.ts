@@ -4,7 +4,9 @@
  * own routers). Answers are validated against the shapes of `SwapProvider.ts`; the provider's own
  * 4xx errors are passed on as 400s with its message, anything else is 503 `SWAP_UNAVAILABLE`.
  */
+
 import type { z } from 'zod'
+import { providerFetch } from '../http/providerFetch.js'
 import {
   AllowanceResponse,
   BuildApproveResponse,
@@ -53,9 +55,9 @@ export function createHttpSwapProvider({
   timeoutMs = 10_000,
   fetch: fetchFn = fetch,
 }: CreateHttpSwapProviderParameters): SwapProvider {
-  const base = new URL(url)
-  const fixed = new URLSearchParams(base.search)
-  const root = `${base.origin}${base.pathname.replace(/\/+$/, '')}`
+  const fetchFrom = providerFetch({ url, timeoutMs, fetch: fetchFn })
+  // The provider's own project id also goes into POST bodies that carry one.
+  const fixed = new URLSearchParams(new URL(url).search)
 
   const call = async <Schema extends z.ZodType>(
     schema: Schema,
@@ -63,21 +65,9 @@ export function createHttpSwapProvider({
     query: Record<string, string | undefined>,
     body?: unknown,
   ): Promise<z.output<Schema>> => {
-    const params = new URLSearchParams()
-    for (const [key, value] of Object.entries(query))
-      if (value !== undefined) params.set(key, value)
-    for (const [key, value] of fixed) params.set(key, value)
     let response: Response
     try {
-      response = await fetchFn(`${root}${path}?${params}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: {
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(timeoutMs),
-      })
+      response = await fetchFrom(path, query, body)
     } catch (error) {
       throw new SwapError('SWAP_UNAVAILABLE', `swap provider: ${(error as Error).message}`, {
         cause: error,
