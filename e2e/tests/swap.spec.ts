@@ -152,9 +152,7 @@ test("a network outside the swap list shows 'Network not supported for Swaps'", 
 // FIXME (issue 14, open): passes alone and passed in clean-clone runs 2–4, but in runs 5 and 6 of
 // the full suite the user's swap was sent after the whale's front-run had landed (no refusal
 // shown). Kept, marked, until the cause is found: see the session 6 note.
-test.fixme('a front-run past the 1 % slippage is refused before anything is sent', async ({
-  page,
-}) => {
+test('a front-run past the 1 % slippage is refused before anything is sent', async ({ page }) => {
   const { key, address } = await fundedKey('5')
   const whale = await fundedKey('1000')
   const whaleWallet = createWalletClient({

@@ -108,6 +108,7 @@ export function chooseToken(side: 'from' | 'to', asset: SwapAsset): void {
     ...(side === 'from' ? { fromToken: chosen, allowance: null } : { toToken: chosen }),
     quote: null,
     error: null,
+    failure: null,
     ...(state.edited === 'from' ? { toAmount: '' } : { fromAmount: '' }),
   })
 }
@@ -129,6 +130,7 @@ export function switchTokens(): void {
     quote: null,
     allowance: null,
     error: null,
+    failure: null,
   })
 }
 
@@ -141,8 +143,8 @@ export function switchTokens(): void {
 export function setAmount(side: 'from' | 'to', amount: string): void {
   update(
     side === 'from'
-      ? { fromAmount: amount, edited: 'from', quote: null, error: null }
-      : { toAmount: amount, edited: 'to', quote: null, error: null },
+      ? { fromAmount: amount, edited: 'from', quote: null, error: null, failure: null }
+      : { toAmount: amount, edited: 'to', quote: null, error: null, failure: null },
   )
 }
 
@@ -300,7 +302,7 @@ function quoted() {
  * await approve()
  */
 export async function approve(): Promise<void> {
-  update({ step: 'approving', error: null })
+  update({ step: 'approving', error: null, failure: null })
   try {
     const parameters = { ...quoted(), userAddress: userAccount() }
     const { tx } = await buildSwapApproval(parameters)
@@ -308,7 +310,7 @@ export async function approve(): Promise<void> {
     await checkAllowance()
     update({ step: 'idle' })
   } catch (error) {
-    update({ step: 'idle', error: swapErrorMessage(error) })
+    update({ step: 'idle', failure: swapErrorMessage(error) })
     Modal.shake()
   }
 }
@@ -329,7 +331,7 @@ export async function swap(): Promise<void> {
     from: fromToken?.symbol ?? '',
     to: toToken?.symbol ?? '',
   }
-  update({ step: 'swapping', error: null })
+  update({ step: 'swapping', error: null, failure: null })
   track('SWAP_INITIATED', properties)
   try {
     const parameters = { ...quoted(), userAddress: userAccount() }
@@ -347,7 +349,7 @@ export async function swap(): Promise<void> {
     void refreshTokens({ force: true })
   } catch (error) {
     track('SWAP_ERROR', { ...properties, message: (error as Error).message ?? '' })
-    update({ step: 'idle', error: swapErrorMessage(error) })
+    update({ step: 'idle', failure: swapErrorMessage(error) })
     Modal.shake()
   }
 }

@@ -19,8 +19,13 @@ export type SwapState = {
   edited: 'from' | 'to'
   quote: SwapQuote | null
   quoteLoading: boolean
-  /** What the last quote, approval or swap failed with. */
+  /** What the last quote or token list failed with (a new quote clears it). */
   error: string | null
+  /**
+   * What the last approval or swap failed with. Quotes refreshing in the background leave it:
+   * only a change of what is asked (amount, tokens) or the next attempt clears it.
+   */
+  failure: string | null
   /** The exchange's allowance on the from-token (base units), null when not known. */
   allowance: string | null
   step: 'idle' | 'approving' | 'swapping'
@@ -43,6 +48,7 @@ export const initialSwapState: SwapState = {
   quote: null,
   quoteLoading: false,
   error: null,
+  failure: null,
   allowance: null,
   step: 'idle',
 }

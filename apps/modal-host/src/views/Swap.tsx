@@ -63,6 +63,16 @@ function useQuotes() {
   }, [open])
 }
 
+/** Why the last swap or approval failed, else why the quote failed; nothing when neither. */
+function SwapError({ swap }: { swap: ReturnType<typeof useSwap> }) {
+  const message = swap.failure ?? swap.error
+  return message ? (
+    <p className="ph-field-error" role="alert" data-testid="swap-error">
+      {message}
+    </p>
+  ) : null
+}
+
 /** A token button: its logo and symbol, or "Select token". */
 function TokenButton({ side, asset }: { side: 'from' | 'to'; asset: SwapAsset | null }) {
   return (
@@ -176,11 +186,7 @@ export function Swap() {
           {toToken.symbol}
         </p>
       ) : null}
-      {swap.error ? (
-        <p className="ph-field-error" role="alert" data-testid="swap-error">
-          {swap.error}
-        </p>
-      ) : null}
+      <SwapError swap={swap} />
       <p className="ph-visually-hidden" aria-live="polite">
         {swap.quoteLoading ? tt('gettingQuote') : ''}
       </p>
@@ -277,10 +283,8 @@ export function SwapPreview() {
   if (!fromToken || !toToken || !quote)
     return (
       <div className="ph-form">
-        {swap.error ? (
-          <p className="ph-field-error" role="alert" data-testid="swap-error">
-            {swap.error}
-          </p>
+        {swap.failure || swap.error ? (
+          <SwapError swap={swap} />
         ) : (
           <p className="ph-muted ph-center">{tt('gettingQuote')}</p>
         )}
@@ -356,11 +360,7 @@ export function SwapPreview() {
           {tt('highPriceImpact', { impact: impact.toFixed(2) })}
         </p>
       ) : null}
-      {swap.error ? (
-        <p className="ph-field-error" role="alert" data-testid="swap-error">
-          {swap.error}
-        </p>
-      ) : null}
+      <SwapError swap={swap} />
       {mustApprove ? (
         <>
           <p className="ph-muted">{tt('approveHint', { symbol: fromToken.symbol })}</p>
