@@ -1,77 +1,15 @@
-/**
- * Issue 15, smart accounts: a new embedded user on a smart account (ERC-4337 SimpleAccount v0.7
- * through the local bundler) signs before deployment (ERC-6492) and after (ERC-1271), sends pUSD
- * with the gas sponsored by the paymaster (its ETH stays 0) and the account deploys with that
- * first operation; the Account view lists both accounts and switches to the owner; an approve +
- * transfer batch lands atomically through `wallet_sendCalls` and `wallet_getCallsStatus` reports
- * it with its receipt; a browser wallet without EIP-5792 answers 4200 by name.
- */
-import type { Page } from '@playwright/test'
-import { DEVNET_TOKENS } from '@porthole/shared'
-import {
-  type Address,
-  createWalletClient,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  http,
-  parseUnits,
-  toHex,
-} from 'viem'
+import { encodeFunctionData, erc20Abi, type Hex, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { emailLogin, freshEmail, providerRequest, walletFrame } from '../support/embedded.js'
+import { providerRequest, walletFrame } from '../support/embedded.js'
+import { connectThroughModal, devnet, expect, modal, state, test } from '../support/fixtures.js'
 import {
-  connectThroughModal,
-  DEMO_URL,
-  DEVNET_RPC,
-  devnet,
-  expect,
-  modal,
-  state,
-  test,
-  waitForPorthole,
-} from '../support/fixtures.js'
-
-const [PUSD] = DEVNET_TOKENS
-const pusd = (amount: string) => parseUnits(amount, PUSD.decimals)
-const balanceOf = (owner: Address) =>
-  devnet.readContract({
-    address: PUSD.address,
-    abi: erc20Abi,
-    functionName: 'balanceOf',
-    args: [owner],
-  })
-
-/** anvil's account 0 (dev account 0) deployed and owns pUSD: it tops the smart account up. */
-const DEV_ACCOUNT_0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
-
-async function sendPusd(to: Address, amount: bigint): Promise<void> {
-  const wallet = createWalletClient({
-    account: privateKeyToAccount(DEV_ACCOUNT_0),
-    transport: http(DEVNET_RPC),
-  })
-  const hash = await wallet.writeContract({
-    chain: null,
-    address: PUSD.address,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [to, amount],
-  })
-  await devnet.waitForTransactionReceipt({ hash })
-}
-
-/** A new embedded user on the demo with smart accounts; its address is the smart account's. */
-async function smartAccountUser(page: Page): Promise<Address> {
-  await page.goto(`${DEMO_URL}/?accountType=smartAccount`)
-  await waitForPorthole(page)
-  return (await emailLogin(page, freshEmail('smart'))) as Address
-}
-
-/** Approves the wallet frame's card (checking who pays the gas first). */
-async function approveCard(page: Page, gas: RegExp = /Gas paid by/): Promise<void> {
-  await expect(walletFrame(page).getByText(gas)).toBeVisible()
-  await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
-}
+  approveCard,
+  balanceOf,
+  PUSD,
+  pusd,
+  sendPusd,
+  smartAccountUser,
+} from '../support/smartAccount.js'
 
 test('a sponsored pUSD send deploys the smart account; it signs before and after; the owner is one click away', async ({
   page,

@@ -44,6 +44,8 @@ import { nftMetadataRoutes } from './routes/nftMetadata.js'
 import { projectConfigRoutes } from './routes/projectConfig.js'
 import { rpcRoutes } from './routes/rpc.js'
 import { walletRoutes } from './routes/wallets.js'
+import { createSessionReader } from './sessions/readSessions.js'
+import { sessionRoutes } from './sessions/routes.js'
 import { siwxRoutes } from './siwx/routes.js'
 
 /** Options for {@link createApp}. */
@@ -88,6 +90,7 @@ export type CreateAppParameters = {
  *   open to any caller);
  * - the name registry (`/v1/profile/account`, `/v1/profile/reverse/…`,
  *   `/v1/profile/suggestions/…`; see `names/routes.ts`);
+ * - smart sessions (`/v1/sessions/{address}`, `…/revoke`; see `sessions/routes.ts`);
  * - the on-ramp (`/v1/onramp/options`, `/v1/onramp/quote`, `/v1/onramp/orders/…`,
  *   `/v1/generators/onrampurl`; see `onramp/routes.ts`);
  * - swaps (`/v1/convert/tokens`, `quotes`, `build-transaction`, `allowance`, `build-approve`,
@@ -190,10 +193,20 @@ export function createApp({
   authFarcasterRoutes(app, auth, farcasterClientOf(config))
   authAccountRoutes(app, auth)
   siwxRoutes(app, guard, { db, upstreams: config.upstreams })
+  const verifySignature = createSignatureVerifier(config.upstreams, {
+    timeoutMs: config.rpcTimeoutMs,
+  })
   nameRoutes(app, guard, {
     db,
     suffix: nameSuffix ?? resolveNameSuffix(),
-    verify: createSignatureVerifier(config.upstreams, { timeoutMs: config.rpcTimeoutMs }),
+    verify: verifySignature,
+  })
+  sessionRoutes(app, guard, {
+    db,
+    reader: createSessionReader(config.upstreams, {
+      timeoutMs: Math.min(config.rpcTimeoutMs, 3000),
+    }),
+    verify: verifySignature,
   })
   onrampRoutes(app, guard, { provider: onramp === undefined ? onrampProviderOf(config) : onramp })
   const priceSource = prices ?? createFixedPriceSource(config.chainData.prices)

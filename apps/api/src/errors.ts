@@ -69,6 +69,16 @@ export const API_ERRORS = {
   SWAP_WOULD_FAIL: { status: 400, message: 'The swap would fail' },
   SWAP_NOT_CONFIGURED: { status: 503, message: 'Swaps are not configured for this network' },
   SWAP_UNAVAILABLE: { status: 503, message: 'Swap provider unavailable' },
+  // Smart sessions (/v1/sessions; `details` says which input or what the chain holds).
+  INVALID_ACCOUNT_ID: {
+    status: 400,
+    message:
+      'The address must be an eip155 CAIP-10 account id (eip155:<chain id>:0x<40 hex digits>)',
+  },
+  SESSION_NOT_ON_CHAIN: { status: 409, message: 'No active session for this key on chain' },
+  SESSION_REVOKED: { status: 409, message: 'This session was revoked' },
+  SESSION_NOT_FOUND: { status: 404, message: 'Session not found' },
+  INVALID_SESSION_SIGNATURE: { status: 401, message: 'The signature is not by the account' },
 } as const
 
 /** An API error code. */

@@ -3,8 +3,20 @@
  * to the wallet through the EIP-1193 provider with viem, and through the Solana provider
  * (WalletConnect's Solana methods) with `@solana/web3.js`, as any dapp would.
  */
+
+import { DEVNET_TOKENS } from '@porthole/shared/devnet'
 import { base58, base64 } from '@scure/base'
-import { createWalletClient, custom, parseEther } from 'viem'
+import {
+  createWalletClient,
+  custom,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  parseEther,
+  parseUnits,
+  toHex,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 
 type PortholeState = {
   status: string
@@ -125,4 +137,73 @@ $('solana-send').onclick = report('solana-tx', async () => {
   })) as { signature: string }
   await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight }, 'confirmed')
   return signature
+})
+
+// A smart session: the page's own key (kept for this tab) may send up to 10 pUSD to the receiver
+// for an hour; each send is signed by that key, so the wallet asks nothing.
+const [PUSD] = DEVNET_TOKENS
+const SESSION_KEY = 'porthole-demo:session-key'
+const sessionKey = () => {
+  let key = sessionStorage.getItem(SESSION_KEY) as Hex | null
+  if (!key) {
+    key = generatePrivateKey()
+    sessionStorage.setItem(SESSION_KEY, key)
+  }
+  return privateKeyToAccount(key)
+}
+const eip155 = porthole.getProvider('eip155') as unknown as Provider
+let sessionContext: string | null = null
+$('grant').onclick = report('session', async () => {
+  const granted = (await eip155.request({
+    method: 'wallet_grantPermissions',
+    params: [
+      {
+        expiry: Math.floor(Date.now() / 1000) + 3600,
+        signer: { type: 'account', data: { id: sessionKey().address } },
+        permissions: [
+          {
+            type: 'erc20-token-transfer',
+            data: { address: PUSD?.address, ticker: 'pUSD' },
+            policies: [
+              { type: 'token-allowance', data: { allowance: toHex(parseUnits('10', 6)) } },
+              { type: 'recipient', data: { address: $<HTMLInputElement>('to').value } },
+            ],
+          },
+        ],
+      },
+    ],
+  })) as { permissionsContext: string }
+  sessionContext = granted.permissionsContext
+  return `Session granted: ${sessionContext}`
+})
+$('session-send').onclick = report('session', async () => {
+  if (!sessionContext) throw new Error('Grant a session first')
+  const [from] = (await eip155.request({ method: 'eth_accounts' })) as string[]
+  const prepared = (await eip155.request({
+    method: 'wallet_prepareCalls',
+    params: [
+      {
+        from,
+        calls: [
+          {
+            to: PUSD?.address,
+            data: encodeFunctionData({
+              abi: erc20Abi,
+              functionName: 'transfer',
+              args: [$<HTMLInputElement>('to').value as Hex, parseUnits('2', 6)],
+            }),
+          },
+        ],
+        capabilities: { permissions: { context: sessionContext } },
+      },
+    ],
+  })) as { preparedCalls: unknown; signatureRequest: { hash: Hex }; context: string }
+  const signature = await sessionKey().signMessage({
+    message: { raw: prepared.signatureRequest.hash },
+  })
+  const { id } = (await eip155.request({
+    method: 'wallet_sendPreparedCalls',
+    params: [{ preparedCalls: prepared.preparedCalls, signature, context: prepared.context }],
+  })) as { id: string }
+  return `Sent with the session: ${id}`
 })

@@ -7,28 +7,8 @@ import {
   PAYMASTER_SIGNER,
   SENDER_CREATOR_07,
 } from '@porthole/shared/devnet'
-import { toSimpleAccount } from '@porthole/shared/simpleAccount'
-import {
-  type Address,
-  concat,
-  createPublicClient,
-  createWalletClient,
-  encodeAbiParameters,
-  getContractAddress,
-  type Hex,
-  http,
-  type PrivateKeyAccount,
-  parseAbi,
-  parseEther,
-  parseEventLogs,
-  toHex,
-  zeroAddress,
-} from 'viem'
-import {
-  entryPoint07Abi,
-  toPackedUserOperation,
-  type UserOperation,
-} from 'viem/account-abstraction'
+import { getContractAddress, type Hex, parseEther, toHex, zeroAddress } from 'viem'
+import { entryPoint07Abi } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
@@ -37,9 +17,15 @@ import {
   ENTRY_POINT_07_SENDER_CREATOR_OFFSETS,
   entryPoint07RuntimeCode,
 } from './aa.ts'
-import { DEV_ACCOUNTS } from './accounts.ts'
 import { type StartAnvilReturnType, startAnvil } from './anvil.ts'
-import { devnetChain } from './chain.ts'
+import {
+  devnetClient,
+  handleOps,
+  paymasterFields,
+  simulateHandleOps,
+  userOperationOf,
+  verifyingPaymasterAbi,
+} from './testing/userOperations.ts'
 
 const require = createRequire(import.meta.url)
 const entryPointArtifact = require('@account-abstraction/contracts/artifacts/EntryPoint.json') as {
@@ -47,25 +33,13 @@ const entryPointArtifact = require('@account-abstraction/contracts/artifacts/Ent
   deployedBytecode: Hex
 }
 
-const paymasterAbi = parseAbi([
-  'function verifyingSigner() view returns (address)',
-  'function owner() view returns (address)',
-  'struct PackedUserOperation { address sender; uint256 nonce; bytes initCode; bytes callData; bytes32 accountGasLimits; uint256 preVerificationGas; bytes32 gasFees; bytes paymasterAndData; bytes signature; }',
-  'function getHash(PackedUserOperation userOp, uint48 validUntil, uint48 validAfter) view returns (bytes32)',
-])
-
 let anvil: StartAnvilReturnType
 beforeAll(async () => {
   anvil = await startAnvil({ port: 0, chainId: 31337, silent: true })
 })
 afterAll(() => anvil?.stop())
 
-const client = () =>
-  createPublicClient({
-    chain: devnetChain({ chainId: 31337, rpcUrl: anvil.rpcUrl }),
-    transport: http(anvil.rpcUrl),
-    pollingInterval: 50,
-  })
+const client = () => devnetClient(anvil.rpcUrl)
 
 test('the SenderCreator immutable sits at the recorded offsets of the EntryPoint runtime', async () => {
   // Run the creation code (eth_call from the zero address): the runtime it returns carries the
@@ -130,14 +104,14 @@ describe('on a devnet', () => {
     expect(
       await c.readContract({
         address: DEVNET_AA.paymaster,
-        abi: paymasterAbi,
+        abi: verifyingPaymasterAbi,
         functionName: 'verifyingSigner',
       }),
     ).toBe(PAYMASTER_SIGNER.address)
     expect(
       await c.readContract({
         address: DEVNET_AA.paymaster,
-        abi: paymasterAbi,
+        abi: verifyingPaymasterAbi,
         functionName: 'owner',
       }),
     ).toBe(AA_DEPLOYER.address)
@@ -158,100 +132,22 @@ describe('on a devnet', () => {
     expect(await deposit()).toBe(parseEther(AA_FUNDS.paymasterDeposit))
   })
 
-  /** A user operation creating `owner`'s SimpleAccount and sending 1 wei… to `to`. */
-  async function userOperation(owner: PrivateKeyAccount, to: Address, value: bigint) {
-    const c = client()
-    const account = await toSimpleAccount({ client: c, owner })
-    const [sender, nonce, factoryArgs, callData, fees] = await Promise.all([
-      account.getAddress(),
-      account.getNonce(),
-      account.getFactoryArgs(),
-      account.encodeCalls([{ to, value }]),
-      c.estimateFeesPerGas(),
-    ])
-    const userOp: UserOperation<'0.7'> = {
-      sender,
-      nonce,
-      factory: factoryArgs.factory!,
-      factoryData: factoryArgs.factoryData!,
-      callData,
-      callGasLimit: 100_000n,
-      verificationGasLimit: 500_000n,
-      preVerificationGas: 60_000n,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      signature: '0x',
-    }
-    return { account, userOp }
-  }
-
-  /** Sends `handleOps` from dev account 9 (the beneficiary) and answers the UserOperationEvent. */
-  async function handleOps(userOp: UserOperation<'0.7'>) {
-    const wallet = createWalletClient({
-      account: privateKeyToAccount(DEV_ACCOUNTS[9]!.privateKey),
-      transport: http(anvil.rpcUrl),
-    })
-    const hash = await wallet.writeContract({
-      chain: null,
-      address: ENTRY_POINT_07,
-      abi: entryPoint07Abi,
-      functionName: 'handleOps',
-      args: [[toPackedUserOperation(userOp)], wallet.account.address],
-      gas: 2_000_000n,
-    })
-    const receipt = await client().waitForTransactionReceipt({ hash })
-    expect(receipt.status).toBe('success')
-    const [event] = parseEventLogs({
-      abi: entryPoint07Abi,
-      logs: receipt.logs,
-      eventName: 'UserOperationEvent',
-    })
-    return event!.args
-  }
-
-  async function paymasterFields(userOp: UserOperation<'0.7'>, signer: PrivateKeyAccount) {
-    const validUntil = Math.floor(Date.now() / 1000) + 3600
-    const validAfter = 0
-    const gas = { paymasterVerificationGasLimit: 100_000n, paymasterPostOpGasLimit: 1n }
-    const hash = await client().readContract({
-      address: DEVNET_AA.paymaster,
-      abi: paymasterAbi,
-      functionName: 'getHash',
-      args: [
-        toPackedUserOperation({
-          ...userOp,
-          paymaster: DEVNET_AA.paymaster,
-          paymasterData: '0x',
-          ...gas,
-        }),
-        validUntil,
-        validAfter,
-      ],
-    })
-    const signature = await signer.signMessage({ message: { raw: hash } })
-    return {
-      paymaster: DEVNET_AA.paymaster,
-      paymasterData: concat([
-        // VerifyingPaymaster v0.7 reads abi.encode(validUntil, validAfter): two 32-byte words.
-        encodeAbiParameters([{ type: 'uint48' }, { type: 'uint48' }], [validUntil, validAfter]),
-        signature,
-      ]),
-      ...gas,
-    }
-  }
-
   test('a user operation creates a SimpleAccount and runs its call, paid by the account', async () => {
     const c = client()
     const owner = privateKeyToAccount(generatePrivateKey())
     const to = privateKeyToAccount(generatePrivateKey()).address
-    const { account, userOp } = await userOperation(owner, to, 12_345n)
+    const { account, userOp } = await userOperationOf({
+      rpcUrl: anvil.rpcUrl,
+      owner,
+      calls: [{ to, value: 12_345n }],
+    })
     expect(await c.getCode({ address: userOp.sender })).toBeUndefined()
     await c.request({
       method: 'anvil_setBalance' as never,
       params: [userOp.sender, toHex(parseEther('1'))] as never,
     })
     userOp.signature = await account.signUserOperation(userOp)
-    const event = await handleOps(userOp)
+    const { event } = await handleOps(anvil.rpcUrl, userOp)
     expect(event).toMatchObject({ sender: userOp.sender, paymaster: zeroAddress, success: true })
     expect((await c.getCode({ address: userOp.sender }))?.length).toBeGreaterThan(2)
     expect(await c.getBalance({ address: to })).toBe(12_345n)
@@ -262,10 +158,18 @@ describe('on a devnet', () => {
     const c = client()
     const owner = privateKeyToAccount(generatePrivateKey())
     const to = privateKeyToAccount(generatePrivateKey()).address
-    const { account, userOp: base } = await userOperation(owner, to, 0n)
+    const { account, userOp: base } = await userOperationOf({
+      rpcUrl: anvil.rpcUrl,
+      owner,
+      calls: [{ to, value: 0n }],
+    })
     const userOp = {
       ...base,
-      ...(await paymasterFields(base, privateKeyToAccount(PAYMASTER_SIGNER.privateKey))),
+      ...(await paymasterFields({
+        rpcUrl: anvil.rpcUrl,
+        userOp: base,
+        signer: privateKeyToAccount(PAYMASTER_SIGNER.privateKey),
+      })),
     }
     userOp.signature = await account.signUserOperation(userOp)
     const before = await c.readContract({
@@ -274,7 +178,7 @@ describe('on a devnet', () => {
       functionName: 'balanceOf',
       args: [DEVNET_AA.paymaster],
     })
-    const event = await handleOps(userOp)
+    const { event } = await handleOps(anvil.rpcUrl, userOp)
     expect(event).toMatchObject({ paymaster: DEVNET_AA.paymaster, success: true })
     expect(await c.getBalance({ address: userOp.sender })).toBe(0n)
     expect(
@@ -289,20 +193,20 @@ describe('on a devnet', () => {
 
   test('the paymaster refuses a sponsorship signed by another key', async () => {
     const owner = privateKeyToAccount(generatePrivateKey())
-    const { account, userOp: base } = await userOperation(owner, owner.address, 0n)
+    const { account, userOp: base } = await userOperationOf({
+      rpcUrl: anvil.rpcUrl,
+      owner,
+      calls: [{ to: owner.address, value: 0n }],
+    })
     const userOp = {
       ...base,
-      ...(await paymasterFields(base, privateKeyToAccount(generatePrivateKey()))),
+      ...(await paymasterFields({
+        rpcUrl: anvil.rpcUrl,
+        userOp: base,
+        signer: privateKeyToAccount(generatePrivateKey()),
+      })),
     }
     userOp.signature = await account.signUserOperation(userOp)
-    await expect(
-      client().simulateContract({
-        address: ENTRY_POINT_07,
-        abi: entryPoint07Abi,
-        functionName: 'handleOps',
-        args: [[toPackedUserOperation(userOp)], owner.address],
-        account: DEV_ACCOUNTS[9]!.address,
-      }),
-    ).rejects.toThrow(/AA34 signature error/)
+    await expect(simulateHandleOps(anvil.rpcUrl, userOp)).rejects.toThrow(/AA34 signature error/)
   })
 })

@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import { testErc20Abi } from './abi/erc20.ts'
 import { testErc721Abi } from './abi/erc721.ts'
 import { idRegistryAbi } from './abi/idRegistry.ts'
+import { portholeSimpleAccountAbi } from './abi/portholeSimpleAccount.ts'
 import { portholeSimpleAccountFactoryAbi } from './abi/portholeSimpleAccountFactory.ts'
 import { CONTRACTS, type ContractName, compileContracts, readArtifact } from './compile.ts'
 
@@ -11,6 +12,7 @@ test('the committed artifacts and ABI modules match a fresh compile', async () =
     TestERC20: testErc20Abi,
     TestERC721: testErc721Abi,
     IdRegistry: idRegistryAbi,
+    PortholeSimpleAccount: portholeSimpleAccountAbi,
     PortholeSimpleAccountFactory: portholeSimpleAccountFactoryAbi,
   }
   for (const name of Object.keys(CONTRACTS) as ContractName[]) {

@@ -184,6 +184,30 @@ export async function rpc<T>(caipNetworkId: string, method: string, params: unkn
   return body.result as T
 }
 
+/**
+ * A JSON call to the API's public `/v1` routes (smart sessions), with the project id.
+ *
+ * @example
+ * await v1('POST', `/sessions/${caipAddress}`, { pci, signer, permissions, expiry })
+ */
+export async function v1<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const { apiUrl, projectId } = settings()
+  const url = new URL(`/v1${path}`, apiUrl)
+  url.searchParams.set('projectId', projectId)
+  url.searchParams.set('st', SDK_TYPE)
+  url.searchParams.set('sv', SDK_VERSION)
+  const response = await fetch(url, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(10_000),
+  })
+  const json = (await response.json().catch(() => ({}))) as Record<string, unknown>
+  if (!response.ok) throw new ApiError(response.status, json)
+  return json as T
+}
+
 /** Base64 helpers for shares on the wire. */
 export const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
 export const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))

@@ -15,6 +15,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { ApprovalContent } from './describe.js'
 import type { AaDevnet } from './testing/aaDevnet.js'
+import { SESSION_CAPABILITY } from './walletCalls.js'
 
 // The chain is real (anvil with the 4337 contracts); the API's proxy in front of it is the test
 // kit's bundler and paymaster service; the Worker is a key held here; the card answers as the
@@ -25,11 +26,17 @@ const edge = vi.hoisted(() => ({
   chainId: 31337,
   cards: [] as ApprovalContent[],
   approve: true,
+  /** The API's `/v1` calls (session records). */
+  v1: [] as { method: string; path: string; body: unknown }[],
 }))
 vi.mock('./api.js', () => ({
   rpc: (chain: string, method: string, params: unknown[]) =>
     (edge.devnet as AaDevnet).rpc(chain, method, params),
   apiOrigin: () => 'http://127.0.0.1:4300',
+  v1: async (method: string, path: string, body: unknown) => {
+    edge.v1.push({ method, path, body })
+    return {}
+  },
 }))
 vi.mock('./session.js', () => ({
   address: () => edge.owner?.address ?? null,
@@ -131,10 +138,18 @@ describe('the active account', () => {
   test('wallet_getCapabilities: atomic batches and paymaster service for the smart account, none for the EOA, 4100 for a stranger', async () => {
     const { owner, smart } = await newUser()
     expect(await request('wallet_getCapabilities', [smart])).toEqual({
-      '0x7a69': { atomic: { status: 'supported' }, paymasterService: { supported: true } },
+      '0x7a69': {
+        atomic: { status: 'supported' },
+        paymasterService: { supported: true },
+        permissions: SESSION_CAPABILITY,
+      },
     })
     expect(await request('wallet_getCapabilities', [smart, ['0x7a69', '0x1']])).toEqual({
-      '0x7a69': { atomic: { status: 'supported' }, paymasterService: { supported: true } },
+      '0x7a69': {
+        atomic: { status: 'supported' },
+        paymasterService: { supported: true },
+        permissions: SESSION_CAPABILITY,
+      },
       '0x1': { atomic: { status: 'unsupported' } },
     })
     expect(await request('wallet_getCapabilities', [owner.address])).toEqual({
@@ -451,5 +466,144 @@ describe('signing as the smart account', () => {
     )
     expect(field(edge.cards[0], 'Signs as')).toBeUndefined()
     expect(await codeOf(request('personal_sign', ['0x6869', friend()]))).toBe(4100)
+  })
+})
+
+describe('smart sessions', () => {
+  const inAnHour = () => Math.floor(Date.now() / 1000) + 3600
+  /** The grant a dapp asks for: `limit` pUSD base units to `to`, for its key. */
+  const grantRequest = (key: Address, to: Address, limit: bigint) => [
+    {
+      expiry: inAnHour(),
+      signer: { type: 'account', data: { id: key } },
+      permissions: [
+        {
+          type: 'erc20-token-transfer',
+          data: { address: devnet.token, ticker: 'pUSD' },
+          policies: [
+            { type: 'token-allowance', data: { allowance: `0x${limit.toString(16)}` } },
+            { type: 'recipient', data: { address: to } },
+          ],
+        },
+      ],
+    },
+  ]
+  /** The dapp's side: prepare, sign with its key, send; resolves with the bundle id. */
+  async function sessionSend(key: PrivateKeyAccount, context: string, to: Address, amount: bigint) {
+    const prepared = (await request('wallet_prepareCalls', [
+      {
+        chainId: '0x7a69',
+        calls: [{ to: devnet.token, data: erc20('transfer', [to, amount]) }],
+        capabilities: { permissions: { context } },
+      },
+    ])) as { preparedCalls: unknown; signatureRequest: { hash: Hex }; context: string }
+    const signature = await key.signMessage({ message: { raw: prepared.signatureRequest.hash } })
+    return (await request('wallet_sendPreparedCalls', [
+      { preparedCalls: prepared.preparedCalls, signature, context: prepared.context },
+    ])) as { id: Hex }
+  }
+
+  test('grant shows the terms, installs them on chain and records them signed; the key then sends without a card within them', async () => {
+    const { smart } = await newUser(10_000_000n)
+    const key = privateKeyToAccount(generatePrivateKey())
+    const to = friend()
+    edge.v1.length = 0
+    const granted = (await request(
+      'wallet_grantPermissions',
+      grantRequest(key.address, to, 5_000_000n),
+    )) as {
+      permissionsContext: string
+    }
+    const [card] = edge.cards
+    expect(card?.title).toBe('Grant permissions')
+    expect(field(card, 'Session key')).toBe(key.address)
+    expect(field(card, 'Spend limit')).toBe('5 pUSD')
+    expect(field(card, 'Recipient')).toBe(to)
+    expect(field(card, 'Functions')).toBe('transfer')
+    expect(field(card, 'Expires')).toMatch(/\(in 1 hour\)$/)
+    expect(granted.permissionsContext).toBe(key.address.toLowerCase())
+    // Recorded with the API, signed by the account for this app.
+    const [record] = edge.v1
+    expect(record?.path).toBe(`/sessions/eip155:31337:${smart}`)
+    const body = record?.body as { signature: Hex; origin: string; expiry: number; pci: string }
+    expect(body.origin).toBe('http://localhost:4000')
+    expect(
+      await client().verifyMessage({
+        address: smart,
+        message: `Register session ${body.pci} until ${body.expiry} for http://localhost:4000`,
+        signature: body.signature,
+      }),
+    ).toBe(true)
+
+    const cards = edge.cards.length
+    shown.mockClear()
+    const { id } = await sessionSend(key, granted.permissionsContext, to, 2_000_000n)
+    expect(edge.cards.length).toBe(cards)
+    expect(shown).not.toHaveBeenCalled()
+    expect(devnet.sent.has(id)).toBe(true)
+    expect(await devnet.tokenBalance(to)).toBe(2_000_000n)
+    expect(await client().getBalance({ address: smart })).toBe(0n)
+    const status = (await request('wallet_getCallsStatus', [id])) as { status: number }
+    expect(status.status).toBe(200)
+  })
+
+  test('outside the terms: over the limit, another recipient, a forged signature, after revoke', async () => {
+    const { smart } = await newUser(10_000_000n)
+    const key = privateKeyToAccount(generatePrivateKey())
+    const to = friend()
+    const { permissionsContext: context } = (await request(
+      'wallet_grantPermissions',
+      grantRequest(key.address, to, 3_000_000n),
+    )) as { permissionsContext: string }
+    await sessionSend(key, context, to, 2_000_000n)
+    const refusal = async (promise: Promise<unknown>) => {
+      try {
+        await promise
+      } catch (error) {
+        return (error as Error).message
+      }
+      throw new Error('the request succeeded')
+    }
+    expect(await refusal(sessionSend(key, context, to, 1_500_000n))).toContain(
+      "Over the session's spend limit: 1.5 pUSD asked, 1 pUSD of 3 pUSD left",
+    )
+    expect(await refusal(sessionSend(key, context, friend(), 1n))).toContain(
+      'The session only pays',
+    )
+    // Another key signing the prepared operation: refused before the bundler.
+    const before = devnet.sent.size
+    expect(
+      await refusal(sessionSend(privateKeyToAccount(generatePrivateKey()), context, to, 1n)),
+    ).toContain('not the session key')
+    expect(devnet.sent.size).toBe(before)
+    // Revoked (no card: the paymaster pays), then refused.
+    const cards = edge.cards.length
+    expect(await request('wallet_revokePermissions', [{ permissionsContext: context }])).toBeNull()
+    expect(edge.cards.length).toBe(cards)
+    expect(await refusal(sessionSend(key, context, to, 1n))).toContain('The session was revoked')
+    expect(await devnet.tokenBalance(to)).toBe(2_000_000n)
+    expect(await devnet.tokenBalance(smart)).toBe(8_000_000n)
+  })
+
+  test('what the wallet refuses to grant: a key of its own, the wallet as signer, another chain, the EOA', async () => {
+    const { owner, smart } = await newUser()
+    const to = friend()
+    expect(
+      await codeOf(request('wallet_grantPermissions', grantRequest(owner.address, to, 1n))),
+    ).toBe(-32602)
+    expect(await codeOf(request('wallet_grantPermissions', grantRequest(smart, to, 1n)))).toBe(
+      -32602,
+    )
+    const [asked] = grantRequest(friend(), to, 1n)
+    expect(
+      await codeOf(request('wallet_grantPermissions', [{ ...asked, signer: { type: 'wallet' } }])),
+    ).toBe(-32602)
+    expect(await codeOf(request('wallet_grantPermissions', [{ ...asked, chainId: '0x1' }]))).toBe(
+      4901,
+    )
+    SmartAccount.setPreferredType('eoa')
+    expect(await codeOf(request('wallet_grantPermissions', [asked]))).toBe(4200)
+    SmartAccount.setPreferredType('smartAccount')
+    expect(edge.cards).toEqual([])
   })
 })

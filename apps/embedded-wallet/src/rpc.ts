@@ -44,6 +44,7 @@ import {
   visibleText,
 } from './describe.js'
 import * as Session from './session.js'
+import * as SessionKeys from './sessionKeys.js'
 import { signer } from './signer.js'
 import * as SmartAccount from './smartAccount.js'
 import {
@@ -438,6 +439,14 @@ async function sendFromSmartAccount(
   return { hash: await SmartAccount.submit(prepared), chainId }
 }
 
+/** Keeps a sent batch for `wallet_getCallsStatus` (the last ones only: older ids still resolve
+ * as userOpHashes) and follows it. */
+function remember(id: string, batch: { hash: Hex; chainId: number; failed: boolean }): void {
+  if (batches.size >= MAX_BATCHES) batches.delete(batches.keys().next().value as string)
+  batches.set(id, batch)
+  watchBatch(batch)
+}
+
 /** Follows a sent batch: once the wait ends without a receipt and the bundler forgot it, it failed. */
 function watchBatch(batch: { hash: Hex; chainId: number; failed: boolean }): void {
   SmartAccount.waitForReceipt(batch.chainId, batch.hash).catch(async () => {
@@ -478,6 +487,24 @@ export async function handleRpc(
   if (method === 'wallet_getCapabilities') return capabilities(params)
   if (method === 'wallet_getCallsStatus') return callsStatus(params)
   if (method === 'wallet_showCallsStatus') return showCallsStatus(id, params, ui, signal)
+  // Smart sessions: what the dapp's session key signs needs no card (the account enforces the
+  // permissions the user granted); granting shows one, revoking only when the user pays gas.
+  const sessionHost: SessionKeys.SessionHost = {
+    approve: (content) => approve(id, content, ui, signal),
+    origin: dappOrigin,
+    network: networkOf,
+    tokenUnit,
+  }
+  if (method === 'wallet_prepareCalls')
+    return SessionKeys.prepareSessionCalls(request.params, sessionHost)
+  if (method === 'wallet_sendPreparedCalls') {
+    const { id: hash, chainId } = await SessionKeys.sendPreparedSessionCalls(
+      request.params,
+      sessionHost,
+    )
+    remember(hash, { hash, chainId, failed: false })
+    return { id: hash }
+  }
   if (SAFE_METHODS.includes(method)) return Api.rpc(caipOf(Session.chainId()), method, params)
   if (!NOT_SAFE_METHODS.includes(method)) throw new MethodNotFoundError(RPC_NOT_ALLOWED)
 
@@ -617,13 +644,13 @@ export async function handleRpc(
         sponsorRequired: calls.sponsorRequired,
       },
     )
-    const batch = { hash, chainId, failed: false }
-    // The frame remembers the last batches only (older ids still resolve as userOpHashes).
-    if (batches.size >= MAX_BATCHES) batches.delete(batches.keys().next().value as string)
-    batches.set(calls.id ?? hash, batch)
-    watchBatch(batch)
+    remember(calls.id ?? hash, { hash, chainId, failed: false })
     return { id: calls.id ?? hash }
   }
+  if (method === 'wallet_grantPermissions')
+    return SessionKeys.grantPermissions(request.params, sessionHost)
+  if (method === 'wallet_revokePermissions')
+    return SessionKeys.revokePermissions(request.params, sessionHost)
   throw new UnsupportedMethodError(`${method} is not supported by the embedded wallet yet`)
 }
 

@@ -14,6 +14,8 @@ import {
   DEVNET_AA,
   DEVNET_CHAIN_IDS,
   type SimpleAccountOwner,
+  sessionNonceKey,
+  sessionStubSignature,
   type ToSimpleAccountReturnType,
   toSimpleAccount,
 } from '@porthole/shared'
@@ -372,7 +374,19 @@ export type PrepareCallsOptions = {
   paymasterContext?: unknown
   /** Refuse to fall back to the account paying (the app required sponsorship). */
   sponsorRequired?: boolean
+  /**
+   * Build the operation for a session key instead of the owner: its own nonce lane, a session
+   * stub signature for the estimate, and sponsorship required (the account refuses session
+   * operations that would spend its ETH on gas). The dapp signs the userOpHash with its key.
+   */
+  session?: { key: Address }
 }
+
+/**
+ * Gas a session operation's validation needs beyond the estimate: the estimate runs with a stub
+ * signature, so it skips the write of what the session spent (a storage write, up to ~22k).
+ */
+export const SESSION_VERIFICATION_GAS = 30_000n
 
 function bundlerOf(chainId: number, account: ToSimpleAccountReturnType): BundlerClient {
   const client = proxyClient(chainId)
@@ -456,7 +470,16 @@ export async function prepareCalls(
   calls: readonly WalletCall[],
   options: PrepareCallsOptions = {},
 ): Promise<PreparedUserOperation> {
-  const account = await smartAccount(chainId)
+  const owned = await smartAccount(chainId)
+  const session = options.session
+  const account: ToSimpleAccountReturnType = session
+    ? {
+        ...owned,
+        getNonce: (parameters) =>
+          owned.getNonce({ ...parameters, key: sessionNonceKey(session.key) }),
+        getStubSignature: async () => sessionStubSignature(session.key),
+      }
+    : owned
   const bundler = bundlerOf(chainId, account)
   const viemCalls = calls.map((call) => ({
     to: call.to,
@@ -490,8 +513,17 @@ export async function prepareCalls(
           sponsor = answer.sponsor?.name
           return answer
         },
-        getPaymasterData: (parameters: GetPaymasterDataParameters) =>
-          paymasterClient.getPaymasterData(parameters),
+        getPaymasterData: async (parameters: GetPaymasterDataParameters) => {
+          if (!session) return paymasterClient.getPaymasterData(parameters)
+          // The paymaster signs the gas limits: the margin goes in before it signs.
+          const verificationGasLimit =
+            (parameters.verificationGasLimit ?? 0n) + SESSION_VERIFICATION_GAS
+          const answer = await paymasterClient.getPaymasterData({
+            ...parameters,
+            verificationGasLimit,
+          })
+          return { ...answer, verificationGasLimit }
+        },
       },
       ...(options.paymasterContext === undefined
         ? {}
@@ -506,6 +538,10 @@ export async function prepareCalls(
     }
   } catch (error) {
     if (!walk(error, (e) => e instanceof SponsorshipRefusedError)) throw plainError(error)
+    if (session)
+      throw new BaseError('Session calls need gas sponsorship, which is unavailable', {
+        cause: error,
+      })
     if (options.sponsorRequired)
       throw new BaseError('Gas sponsorship is unavailable', { cause: error })
   }

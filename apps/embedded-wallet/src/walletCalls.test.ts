@@ -8,6 +8,7 @@ import {
   parseWalletCall,
   type RpcUserOperationReceipt,
   requestedChainIds,
+  SESSION_CAPABILITY,
 } from './walletCalls.js'
 
 const API = 'http://127.0.0.1:4300'
@@ -122,7 +123,11 @@ describe('wallet_sendCalls params', () => {
 describe('capabilities and status', () => {
   test('the smart account’s networks batch atomically with a paymaster; others do not', () => {
     expect(capabilitiesOf({ chainIds: [31337, 1], smartAccount: (id) => id === 31337 })).toEqual({
-      '0x7a69': { atomic: { status: 'supported' }, paymasterService: { supported: true } },
+      '0x7a69': {
+        atomic: { status: 'supported' },
+        paymasterService: { supported: true },
+        permissions: SESSION_CAPABILITY,
+      },
       '0x1': { atomic: { status: 'unsupported' } },
     })
     expect(requestedChainIds(['0xabc', ['0x1', '0x7a69']])).toEqual([1, 31337])

@@ -172,18 +172,39 @@ export function parseSendCalls(params: unknown, options: ParseSendCallsOptions):
   }
 }
 
-/** The capabilities of one chain (EIP-5792 v2 `atomic`, ERC-7677 `paymasterService`). */
+/**
+ * What a smart account's sessions accept (ERC-7715 capability discovery): the dapp keeps a
+ * secp256k1 key; ERC-20 transfers and contract calls on one contract, with a spend limit.
+ */
+export const SESSION_CAPABILITY = {
+  supported: true,
+  signerTypes: ['account', 'key', 'keys'],
+  keyTypes: ['secp256k1'],
+  permissionTypes: ['erc20-token-transfer', 'contract-call'],
+  policyTypes: ['token-allowance', 'recipient', 'gas-limit'],
+} as const
+
+/**
+ * The capabilities of one chain (EIP-5792 v2 `atomic`, ERC-7677 `paymasterService`, ERC-7715
+ * `permissions`).
+ */
 export type ChainCapabilities =
-  | { atomic: { status: 'supported' }; paymasterService: { supported: true } }
+  | {
+      atomic: { status: 'supported' }
+      paymasterService: { supported: true }
+      permissions: typeof SESSION_CAPABILITY
+    }
   | { atomic: { status: 'unsupported' } }
 
 /**
  * `wallet_getCapabilities` for an account on `chainIds`: a smart account batches atomically
- * with sponsored gas where smart accounts are enabled; an EOA (or another network) does not.
+ * with sponsored gas and grants sessions where smart accounts are enabled; an EOA (or another
+ * network) does not.
  *
  * @example
  * capabilitiesOf({ chainIds: [31337, 1], smartAccount: (id) => id === 31337 })
- * // { '0x7a69': { atomic: { status: 'supported' }, paymasterService: { supported: true } },
+ * // { '0x7a69': { atomic: { status: 'supported' }, paymasterService: { supported: true },
+ * //     permissions: SESSION_CAPABILITY },
  * //   '0x1': { atomic: { status: 'unsupported' } } }
  */
 export function capabilitiesOf(parameters: {
@@ -193,7 +214,11 @@ export function capabilitiesOf(parameters: {
   const out: Record<Hex, ChainCapabilities> = {}
   for (const chainId of parameters.chainIds)
     out[`0x${chainId.toString(16)}`] = parameters.smartAccount(chainId)
-      ? { atomic: { status: 'supported' }, paymasterService: { supported: true } }
+      ? {
+          atomic: { status: 'supported' },
+          paymasterService: { supported: true },
+          permissions: SESSION_CAPABILITY,
+        }
       : { atomic: { status: 'unsupported' } }
   return out
 }

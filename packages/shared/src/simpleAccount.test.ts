@@ -3,16 +3,24 @@ import EntryPoint from '@account-abstraction/contracts/artifacts/EntryPoint.json
 }
 import {
   type Address,
+  concat,
   createPublicClient,
   createWalletClient,
   defineChain,
   encodeDeployData,
   encodeFunctionData,
+  getAddress,
   type Hex,
   http,
   isErc6492Signature,
+  keccak256,
   parseEther,
+  recoverMessageAddress,
+  size,
+  slice,
   type TypedDataDefinition,
+  toBytes,
+  toFunctionSelector,
   toHex,
   zeroAddress,
 } from 'viem'
@@ -24,13 +32,23 @@ import {
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-// The devnet's compiled factory (apps/devnet/contracts/PortholeSimpleAccount.sol).
+// The devnet's compiled account and factory (apps/devnet/contracts/PortholeSimpleAccount.sol).
+import Account from '../../../apps/devnet/artifacts/PortholeSimpleAccount.json' with {
+  type: 'json',
+}
 import Factory from '../../../apps/devnet/artifacts/PortholeSimpleAccountFactory.json' with {
   type: 'json',
 }
 import { ENTRY_POINT_07 } from './devnet.js'
 import {
+  encodeSessionSignature,
+  InvalidSessionKeyError,
+  InvalidSessionSignatureError,
+  portholeSessionsAbi,
+  SESSION_MAGIC,
   type SimpleAccountOwner,
+  sessionNonceKey,
+  sessionStubSignature,
   simpleAccountAbi,
   simpleAccountFactoryAbi,
   toSimpleAccount,
@@ -351,6 +369,65 @@ describe('a SimpleAccount v0.7 through viem', () => {
     await handleOps(await userOperationOf(sibling, [{ to: zeroAddress }]))
     expect(await client().verifyMessage({ address: sibling.address, message, signature })).toBe(
       false,
+    )
+  })
+})
+
+describe('session keys', () => {
+  const key = privateKeyToAccount(generatePrivateKey())
+
+  test('SESSION_MAGIC is bytes4(keccak256("PortholeSession")) and every ABI entry is the compiled contract’s', () => {
+    expect(SESSION_MAGIC).toBe(slice(keccak256(toBytes('PortholeSession')), 0, 4))
+    const strip = (entry: object): unknown =>
+      JSON.parse(JSON.stringify(entry, (k, v) => (k === 'internalType' ? undefined : v)))
+    const compiled = (Account.abi as object[]).map(strip)
+    for (const entry of portholeSessionsAbi) expect(compiled).toContainEqual(strip(entry))
+    expect(
+      encodeFunctionData({
+        abi: portholeSessionsAbi,
+        functionName: 'revokeSession',
+        args: [key.address],
+      }).slice(0, 10),
+    ).toBe(toFunctionSelector('revokeSession(address)'))
+  })
+
+  test('the nonce key is the session key’s address as a number: a lane of its own', () => {
+    expect(sessionNonceKey(key.address)).toBe(BigInt(key.address))
+    expect(sessionNonceKey(key.address) < 2n ** 192n).toBe(true)
+    expect(sessionNonceKey(key.address.toLowerCase() as Address)).toBe(BigInt(key.address))
+    expect(() => sessionNonceKey('0x1234')).toThrow(InvalidSessionKeyError)
+  })
+
+  test('a session signature is magic ‖ key ‖ the 65-byte signature (89 bytes), as the account slices it', async () => {
+    const hash = keccak256(toBytes('user operation'))
+    const signature = await key.signMessage({ message: { raw: hash } })
+    const encoded = encodeSessionSignature(key.address, signature)
+    expect(size(encoded)).toBe(89)
+    expect(slice(encoded, 0, 4)).toBe(SESSION_MAGIC)
+    expect(getAddress(slice(encoded, 4, 24))).toBe(key.address)
+    expect(slice(encoded, 24)).toBe(signature.toLowerCase())
+    expect(
+      await recoverMessageAddress({ message: { raw: hash }, signature: slice(encoded, 24) }),
+    ).toBe(key.address)
+    expect(() => encodeSessionSignature(key.address, slice(signature, 0, 64))).toThrow(
+      InvalidSessionSignatureError,
+    )
+    expect(() => encodeSessionSignature(key.address, encoded)).toThrow(InvalidSessionSignatureError)
+    expect(() => encodeSessionSignature('0xabc', signature)).toThrow(InvalidSessionKeyError)
+  })
+
+  test('the stub signature has the real shape: a low-s ECDSA part that recovers to someone else', async () => {
+    const stub = sessionStubSignature(key.address)
+    expect(size(stub)).toBe(89)
+    expect(slice(stub, 0, 24)).toBe(concat([SESSION_MAGIC, key.address]).toLowerCase())
+    const ecdsa = slice(stub, 24)
+    const s = BigInt(slice(ecdsa, 32, 64))
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+    expect(s <= n / 2n).toBe(true) // OpenZeppelin's ECDSA accepts it (no early refusal)
+    expect([27, 28]).toContain(Number(BigInt(slice(ecdsa, 64))))
+    const hash = keccak256(toBytes('any user operation'))
+    expect(await recoverMessageAddress({ message: { raw: hash }, signature: ecdsa })).not.toBe(
+      key.address,
     )
   })
 })

@@ -7,17 +7,24 @@
  * - user operations: the owner's EIP-191 signature of the userOpHash (`{ raw: userOpHash }`);
  * - messages and typed data: the owner's EIP-712 signature of the replay-safe hash
  *   ({@link simpleAccountReplaySafeTypedData}), which the account's `isValidSignature` checks;
- *   before deployment viem wraps it for ERC-6492 (factory + `createAccount` call).
+ *   before deployment viem wraps it for ERC-6492 (factory + `createAccount` call);
+ * - session keys: the account's `grantSession` / `revokeSession` ({@link portholeSessionsAbi});
+ *   a key's user operations use its own nonce lane ({@link sessionNonceKey}) and carry
+ *   {@link encodeSessionSignature}'s 89-byte signature.
  */
 import {
   type Address,
   type Client,
+  concat,
   decodeFunctionData,
   encodeFunctionData,
   type Hex,
   hashMessage,
   hashTypedData,
+  isAddress,
+  isHex,
   type SignableMessage,
+  size,
   type TypedData,
   type TypedDataDefinition,
 } from 'viem'
@@ -132,6 +139,183 @@ export const simpleAccountFactoryAbi = [
  */
 const STUB_SIGNATURE: Hex =
   '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c'
+
+/**
+ * The session-key part of `PortholeSimpleAccount` (`apps/devnet/contracts/
+ * PortholeSimpleAccount.sol`): `grantSession` / `revokeSession` (the owner's, usually through
+ * its own user operation calling `execute(account, 0, …)`), the `sessions(key)` getter, the
+ * granted `sessionSelectors(key)`, `SESSION_MAGIC`, the two events and `grantSession`'s errors.
+ *
+ * @example
+ * const data = encodeFunctionData({
+ *   abi: portholeSessionsAbi,
+ *   functionName: 'grantSession',
+ *   args: [key, token, ['0xa9059cbb'], recipient, 10_000_000n, 0, validUntil],
+ * })
+ * await bundler.sendUserOperation({ calls: [{ to: account.address, data }] })
+ */
+export const portholeSessionsAbi = [
+  {
+    type: 'function',
+    name: 'grantSession',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'key', type: 'address' },
+      { name: 'target', type: 'address' },
+      { name: 'selectors', type: 'bytes4[]' },
+      { name: 'recipient', type: 'address' },
+      { name: 'spendLimit', type: 'uint256' },
+      { name: 'validAfter', type: 'uint48' },
+      { name: 'validUntil', type: 'uint48' },
+    ],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'revokeSession',
+    stateMutability: 'nonpayable',
+    inputs: [{ name: 'key', type: 'address' }],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'sessions',
+    stateMutability: 'view',
+    inputs: [{ name: 'key', type: 'address' }],
+    outputs: [
+      { name: 'target', type: 'address' },
+      { name: 'recipient', type: 'address' },
+      { name: 'spendLimit', type: 'uint256' },
+      { name: 'spent', type: 'uint256' },
+      { name: 'validAfter', type: 'uint48' },
+      { name: 'validUntil', type: 'uint48' },
+      { name: 'active', type: 'bool' },
+    ],
+  },
+  {
+    type: 'function',
+    name: 'sessionSelectors',
+    stateMutability: 'view',
+    inputs: [{ name: 'key', type: 'address' }],
+    outputs: [{ name: '', type: 'bytes4[]' }],
+  },
+  {
+    type: 'function',
+    name: 'SESSION_MAGIC',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ name: '', type: 'bytes4' }],
+  },
+  {
+    type: 'event',
+    name: 'SessionGranted',
+    anonymous: false,
+    inputs: [
+      { name: 'key', type: 'address', indexed: true },
+      { name: 'target', type: 'address', indexed: true },
+      { name: 'recipient', type: 'address', indexed: false },
+      { name: 'spendLimit', type: 'uint256', indexed: false },
+      { name: 'validAfter', type: 'uint48', indexed: false },
+      { name: 'validUntil', type: 'uint48', indexed: false },
+      { name: 'selectors', type: 'bytes4[]', indexed: false },
+    ],
+  },
+  {
+    type: 'event',
+    name: 'SessionRevoked',
+    anonymous: false,
+    inputs: [{ name: 'key', type: 'address', indexed: true }],
+  },
+  { type: 'error', name: 'SessionKeyInvalid', inputs: [] },
+  { type: 'error', name: 'SessionTargetInvalid', inputs: [] },
+  { type: 'error', name: 'SessionSelectorsEmpty', inputs: [] },
+  { type: 'error', name: 'SessionWindowInvalid', inputs: [] },
+] as const
+
+/**
+ * The first 4 bytes of a session key's user operation signature: `bytes4(keccak256(
+ * "PortholeSession"))`, the contract's `SESSION_MAGIC`.
+ *
+ * @example
+ * encodeSessionSignature(key, signature).slice(0, 10) === SESSION_MAGIC // true
+ */
+export const SESSION_MAGIC: Hex = '0x91c2ec25'
+
+// The two errors extend Error, not @porthole/protocol's BaseError: this module is imported by
+// Node-only code (the devnet, the API), and protocol's entry brings DOM types with it.
+
+/** Thrown for a session key that is not an address: 'Not a session key address: …'. */
+export class InvalidSessionKeyError extends Error {
+  override name = 'InvalidSessionKeyError' as const
+  constructor(key: string) {
+    super(`Not a session key address: ${key}`)
+  }
+}
+
+/** Thrown for a session key's signature that is not 65 bytes of hex (r, s, v). */
+export class InvalidSessionSignatureError extends Error {
+  override name = 'InvalidSessionSignatureError' as const
+  constructor(signature: string) {
+    super(`A session signature wraps a 65-byte ECDSA signature (r, s, v), not ${signature}`)
+  }
+}
+
+/** Errors {@link sessionNonceKey} may throw. */
+export type SessionNonceKeyErrorType = InvalidSessionKeyError
+
+/**
+ * The EntryPoint nonce key of a session key's user operations (`nonce >> 64`): the key's address
+ * as a number, so each key has a nonce lane of its own and the account checks that it is the
+ * key's. Read the next nonce with `getNonce(account, sessionNonceKey(key))`.
+ *
+ * @example
+ * const nonce = await readContract(client, {
+ *   address: entryPoint07Address,
+ *   abi: entryPoint07Abi,
+ *   functionName: 'getNonce',
+ *   args: [account, sessionNonceKey(key)],
+ * })
+ */
+export function sessionNonceKey(key: Address): bigint {
+  if (!isAddress(key, { strict: false })) throw new InvalidSessionKeyError(key)
+  return BigInt(key)
+}
+
+/** Errors {@link encodeSessionSignature} may throw. */
+export type EncodeSessionSignatureErrorType = InvalidSessionKeyError | InvalidSessionSignatureError
+
+/**
+ * A session key's user operation signature as the account reads it (89 bytes):
+ * `SESSION_MAGIC ‖ key ‖ signature`, where `signature` is the key's 65-byte EIP-191 signature of
+ * the userOpHash (`signMessage({ message: { raw: userOpHash } })`, the owner's scheme).
+ *
+ * @example
+ * const signature = await sessionKey.signMessage({ message: { raw: userOpHash } })
+ * userOperation.signature = encodeSessionSignature(sessionKey.address, signature)
+ */
+export function encodeSessionSignature(key: Address, signature: Hex): Hex {
+  if (!isAddress(key, { strict: false })) throw new InvalidSessionKeyError(key)
+  if (!isHex(signature, { strict: true }) || size(signature) !== 65)
+    throw new InvalidSessionSignatureError(signature)
+  return concat([SESSION_MAGIC, key, signature]).toLowerCase() as Hex
+}
+
+/** Errors {@link sessionStubSignature} may throw. */
+export type SessionStubSignatureErrorType = InvalidSessionKeyError
+
+/**
+ * A session signature for gas estimation: {@link encodeSessionSignature} of `key` with a
+ * well-formed ECDSA part signed by nobody, so validation runs every check the real one does
+ * (the ECDSA recovery included) and then fails without reverting. Estimates made with it leave
+ * out the one storage write of a valid operation that moves tokens (`spent`), up to ~20k gas
+ * of verification: leave margin in `verificationGasLimit`.
+ *
+ * @example
+ * const account = toSmartAccount({ …, getStubSignature: async () => sessionStubSignature(key) })
+ */
+export function sessionStubSignature(key: Address): Hex {
+  return encodeSessionSignature(key, STUB_SIGNATURE)
+}
 
 /** What {@link simpleAccountReplaySafeTypedData} needs. */
 export type SimpleAccountReplaySafeTypedDataParameters = {

@@ -384,6 +384,30 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 10,
+    name: 'smart sessions: session keys of smart accounts, as the modal registered them',
+    statements: [
+      // One row per (account, session key) on an eip155 chain: chain_id is CAIP-2, address and
+      // pci (the session key) lower-case hex. signer, permissions and policies are the ERC-7715
+      // JSON the dapp asked for; expiry is in seconds (the key's on-chain validUntil); origin is
+      // the registering request's Origin header (NULL without one).
+      `CREATE TABLE smart_sessions (
+        chain_id TEXT NOT NULL,
+        address TEXT NOT NULL,
+        pci TEXT NOT NULL,
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        origin TEXT,
+        signer TEXT NOT NULL,
+        permissions TEXT NOT NULL,
+        policies TEXT NOT NULL,
+        expiry BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        revoked_at BIGINT,
+        PRIMARY KEY (chain_id, address, pci)
+      )`,
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

@@ -36,12 +36,15 @@ describe('host options, one at a time', () => {
     ])
   })
 
-  test('spec features Porthole lacks are refused only when turned on', () => {
-    expect(readOptions({ networks: [], features: { smartSessions: false } }).errors).toEqual([])
-    expect(
-      readOptions({ networks: [], features: { pay: true, smartSessions: true } }).errors,
-    ).toEqual([
-      'Option "features.smartSessions": smart sessions is not available in Porthole yet; ignored',
+  test('smartSessions is a feature switch like the others', () => {
+    const { options, errors } = readOptions({
+      networks: [],
+      features: { pay: true, smartSessions: true },
+    })
+    expect(errors).toEqual([])
+    expect(options.features).toEqual({ pay: true, smartSessions: true })
+    expect(readOptions({ networks: [], features: { smartSessions: 'on' } }).errors).toEqual([
+      expect.stringMatching(/^Invalid option "features\.smartSessions" ignored: /),
     ])
   })
 

@@ -28,11 +28,6 @@ export type ReadOptionsReturnType = {
 /** Options the SDK adds for its own use, never the dapp's. */
 const INTERNAL = new Set(['storage'])
 
-/** Spec options Porthole has no schema for yet: refused only when turned on. */
-const NOT_AVAILABLE: Record<string, string> = {
-  'features.smartSessions': 'smart sessions',
-}
-
 function describe(error: { issues: { message: string; path: PropertyKey[] }[] }): string {
   const issue = error.issues[0]
   if (!issue) return 'invalid'
@@ -69,10 +64,7 @@ function readGroup(
     const schema = shape[key]
     const option = `${name}.${key}`
     if (!schema) {
-      const feature = NOT_AVAILABLE[option]
-      if (feature === undefined) errors.push(`Unknown option "${option}" ignored`)
-      else if (entry)
-        errors.push(`Option "${option}": ${feature} is not available in Porthole yet; ignored`)
+      errors.push(`Unknown option "${option}" ignored`)
       continue
     }
     const parsed = schema.safeParse(entry)

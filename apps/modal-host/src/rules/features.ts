@@ -132,6 +132,7 @@ export function mergeFeatures(parameters: MergeFeaturesParameters): MergeFeature
       ...(features.collapseWallets === undefined
         ? {}
         : { collapseWallets: features.collapseWallets }),
+      ...(features.smartSessions === undefined ? {} : { smartSessions: features.smartSessions }),
       ...(features.connectMethodsOrder
         ? { connectMethodsOrder: features.connectMethodsOrder }
         : {}),

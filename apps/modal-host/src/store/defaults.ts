@@ -18,6 +18,7 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
     socials: ['google', 'x', 'farcaster', 'discord', 'apple', 'github', 'facebook'],
     legalCheckbox: false,
     collapseWallets: false,
+    smartSessions: false,
     connectMethodsOrder: ['email', 'social', 'wallet'],
     swaps: false,
     onramp: false,

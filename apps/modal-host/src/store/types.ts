@@ -164,6 +164,7 @@ export type ResolvedConfig = {
       | 'email'
       | 'legalCheckbox'
       | 'collapseWallets'
+      | 'smartSessions'
       | 'analytics'
       | 'send'
       | 'receive'

@@ -2,8 +2,10 @@ import { formatAmount, truncateAddress } from '@porthole/shared'
 import { useEffect, useState } from 'react'
 import * as Auth from '../actions/auth.js'
 import * as Balance from '../actions/balance.js'
+import { connectorRequest } from '../actions/connection.js'
 import { identityOf, refreshIdentity } from '../actions/identity.js'
 import * as Modal from '../actions/modal.js'
+import { getApiClient } from '../api/client.js'
 import { DisconnectRow } from '../components/DisconnectRow.js'
 import { Icon } from '../components/Icon.js'
 import { Avatar, NetworkImage, Picture } from '../components/Images.js'
@@ -18,6 +20,7 @@ import {
   AccountTypesView,
   OnRampView,
   ReceiveView,
+  SmartSessionsView,
   SwapView,
   WalletSendView,
 } from './lazyViews.js'
@@ -54,6 +57,17 @@ export function Account() {
   const authUser = useModal((s) => s.authUser)
   const networks = useModal((s) => s.config.networks)
   const network = networks.find((n) => n.caipNetworkId === connection.caipNetworkId)
+  const smartSessions = useModal((s) => s.config.features.smartSessions)
+  // The smart account's sessions (the embedded user's, while it is the account in use).
+  const sessionsOf =
+    authUser?.preferredAccountType === 'smartAccount' &&
+    connection.caipNetworkId?.startsWith('eip155:') &&
+    authUser.accounts.some(
+      (a) =>
+        a.type === 'smartAccount' && a.address.toLowerCase() === connection.address?.toLowerCase(),
+    )
+      ? `${connection.caipNetworkId}:${connection.address}`
+      : null
   const sendEnabled = useModal((s) => s.config.features.send)
   const receivable = useModal((s) => s.config.features.receive) && !!connection.address
   // Spec §4: Send is EVM (native and ERC-20) and Solana (native) only.
@@ -194,6 +208,17 @@ export function Account() {
       </div>
       {authUser && authUser.accounts.length > 1 ? (
         <AccountTypesView.View choose={Auth.setPreferredAccountType} short={truncateAddress} />
+      ) : null}
+      {sessionsOf ? (
+        <SmartSessionsView.View
+          key={sessionsOf}
+          load={() => getApiClient().get(`/v1/sessions/${sessionsOf}`)}
+          revoke={(pci) =>
+            connectorRequest('wallet_revokePermissions', [{ permissionsContext: pci }], 'eip155')
+          }
+          short={truncateAddress}
+          always={smartSessions === true}
+        />
       ) : null}
       {network ? <AccountTabsView.View /> : null}
       <ul className="ph-list">

@@ -27,6 +27,11 @@ export const AccountTypesView = lazyView(
   async () => (await import('./AccountTypes.js')).AccountTypes,
 )
 
+/** The smart account's sessions, with Revoke (embedded smart-account users). */
+export const SmartSessionsView = lazyView(
+  async () => (await import('./SmartSessions.js')).SmartSessions,
+)
+
 const swap = () => import('./Swap.js')
 
 /** Swap: tokens and amounts. */

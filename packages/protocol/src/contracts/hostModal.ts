@@ -73,6 +73,8 @@ export const Features = z
     socials: z.union([z.array(Text(16)).max(16), z.literal(false)]),
     legalCheckbox: z.boolean(),
     collapseWallets: z.boolean(),
+    /** The Account view lists the smart account's sessions even when there are none. */
+    smartSessions: z.boolean(),
     send: z.boolean(),
     receive: z.boolean(),
     swaps: z.boolean(),

@@ -1,0 +1,544 @@
+/**
+ * Smart sessions (ERC-7715) of the embedded smart account. A dapp asks for a session key with
+ * permissions (`wallet_grantPermissions`): the card shows them, and on approval the owner's user
+ * operation installs them on the account (`grantSession`), where the account's validation
+ * enforces them for every operation the key signs. The dapp keeps the key: it has the wallet
+ * build an operation (`wallet_prepareCalls`), signs the returned hash with its key, and hands the
+ * signature back (`wallet_sendPreparedCalls`): no card, no owner signature, and the chain refuses
+ * anything outside the permissions. `wallet_revokePermissions` removes a session on chain.
+ * The API keeps the list the Account view shows (`/v1/sessions/{address}`).
+ */
+import { BaseError, InvalidParamsError, ProviderRpcError } from '@porthole/protocol'
+import {
+  accountCalls,
+  parseGrantPermissions,
+  SessionRequestError,
+  type SessionState,
+  SPENDING_SELECTORS,
+  sessionRefusal,
+} from '@porthole/shared/sessionPermissions'
+import {
+  encodeSessionSignature,
+  portholeSessionsAbi,
+  sessionNonceKey,
+} from '@porthole/shared/simpleAccount'
+import {
+  type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
+  formatUnits,
+  getAddress,
+  type Hex,
+  isAddress,
+  isAddressEqual,
+  isHex,
+  recoverMessageAddress,
+  zeroAddress,
+} from 'viem'
+import {
+  entryPoint07Address,
+  formatUserOperationRequest,
+  getUserOperationHash,
+  type UserOperation,
+} from 'viem/account-abstraction'
+import * as Api from './api.js'
+import type { ApprovalContent, ApprovalField } from './approval.js'
+import * as Session from './session.js'
+import * as SmartAccount from './smartAccount.js'
+import type { WalletCall } from './walletCalls.js'
+
+/** What the session methods need from the request handler. */
+export type SessionHost = {
+  /** Shows the card and resolves once approved (rejects with 4001 otherwise). */
+  approve(content: ApprovalContent): Promise<void>
+  /** The dapp's origin, as the modal verified it. */
+  origin: string
+  /** A network's name and native currency. */
+  network(chainId: number): { name: string; symbol: string; decimals: number }
+  /** A token's symbol and decimals. */
+  tokenUnit(chain: string, token: Hex): Promise<{ symbol: string; decimals: number }>
+}
+
+/** The type of a prepared user operation in `wallet_prepareCalls` answers. */
+export const PREPARED_TYPE = 'user-operation-v07'
+
+const caipOf = (chainId: number) => `eip155:${chainId}`
+const now = () => Math.floor(Date.now() / 1000)
+
+/** The names of the functions a session usually allows, by selector. */
+const FUNCTION_NAMES: Record<string, string> = Object.fromEntries(
+  Object.entries(SPENDING_SELECTORS).map(([name, selector]) => [selector, name]),
+)
+
+/** The smart account that acts, or a refusal: sessions live on smart accounts only. */
+async function sessionAccount(claimed?: Address): Promise<Address> {
+  if (!Session.address()) throw new ProviderRpcError(4100, 'Not connected to email or social')
+  const account = await SmartAccount.activeAccount()
+  if (account.type !== 'smartAccount')
+    throw new ProviderRpcError(
+      4200,
+      'Smart sessions need the smart account: switch the account type to Smart account',
+    )
+  if (claimed && !isAddressEqual(claimed, account.address))
+    throw new ProviderRpcError(4100, 'The requested account is not this wallet')
+  return account.address
+}
+
+/** The pci (permissions context) of a request: the session key's address. */
+function contextKey(context: unknown): Address {
+  if (typeof context !== 'string' || !isAddress(context, { strict: false }))
+    throw new InvalidParamsError(
+      'The permissions context must be the one wallet_grantPermissions answered',
+    )
+  return getAddress(context)
+}
+
+/**
+ * The session of `key` on the account as the chain holds it now.
+ *
+ * @example
+ * const session = await readSession(31337, account, key)
+ */
+export async function readSession(
+  chainId: number,
+  account: Address,
+  key: Address,
+): Promise<SessionState> {
+  const call = async (functionName: 'sessions' | 'sessionSelectors') =>
+    decodeFunctionResult({
+      abi: portholeSessionsAbi,
+      functionName,
+      data: await Api.rpc<Hex>(caipOf(chainId), 'eth_call', [
+        {
+          to: account,
+          data: encodeFunctionData({ abi: portholeSessionsAbi, functionName, args: [key] }),
+        },
+        'latest',
+      ]),
+    })
+  const code = await Api.rpc<Hex | null>(caipOf(chainId), 'eth_getCode', [account, 'latest'])
+  if (!code || code === '0x')
+    return {
+      key,
+      target: zeroAddress,
+      selectors: [],
+      recipient: null,
+      spendLimit: 0n,
+      spent: 0n,
+      validUntil: 0,
+      active: false,
+    }
+  const [terms, selectors] = await Promise.all([call('sessions'), call('sessionSelectors')])
+  const [target, recipient, spendLimit, spent, , validUntil, active] = terms as readonly [
+    Address,
+    Address,
+    bigint,
+    bigint,
+    number,
+    number,
+    boolean,
+  ]
+  return {
+    key,
+    target,
+    selectors: (selectors as readonly Hex[]).map((s) => s.toLowerCase() as Hex),
+    recipient: recipient === zeroAddress ? null : recipient,
+    spendLimit,
+    spent,
+    validUntil: Number(validUntil),
+    active,
+  }
+}
+
+/** "in 1 hour", "in 3 days": how far away an expiry is. */
+function fromNow(seconds: number): string {
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+  ]
+  for (const [size, name] of units) {
+    const count = Math.round(seconds / size)
+    if (count >= 1) return `in ${count} ${name}${count === 1 ? '' : 's'}`
+  }
+  return 'in under a minute'
+}
+
+/**
+ * `wallet_grantPermissions`: shows what the dapp asks for, then installs the session on the
+ * account (the owner's user operation, waited for) and records it with the API.
+ *
+ * @example
+ * await grantPermissions(params, host)
+ */
+export async function grantPermissions(params: unknown, host: SessionHost) {
+  let grant: ReturnType<typeof parseGrantPermissions>
+  try {
+    grant = parseGrantPermissions(params, now())
+  } catch (error) {
+    if (error instanceof SessionRequestError) throw new InvalidParamsError(error.message)
+    throw error
+  }
+  const chainId = Session.chainId()
+  if (grant.chainId !== undefined && grant.chainId !== chainId)
+    throw new ProviderRpcError(4901, `The wallet is on chain ${chainId}, not ${grant.chainId}`)
+  const account = await sessionAccount(grant.account)
+  const owner = Session.address()
+  if (isAddressEqual(grant.key, account) || (owner && isAddressEqual(grant.key, owner as Address)))
+    throw new InvalidParamsError('The session key must be a key of the dapp')
+  const unit = await host.tokenUnit(caipOf(chainId), grant.target).catch(() => null)
+  const amount = (value: bigint) =>
+    unit ? `${formatUnits(value, unit.decimals)} ${unit.symbol}` : `${value} base units`
+  const call: WalletCall = {
+    to: account,
+    value: 0n,
+    data: encodeFunctionData({
+      abi: portholeSessionsAbi,
+      functionName: 'grantSession',
+      args: [
+        grant.key,
+        grant.target,
+        grant.selectors,
+        grant.recipient ?? zeroAddress,
+        grant.spendLimit,
+        0,
+        grant.validUntil,
+      ],
+    }),
+  }
+  const prepared = await SmartAccount.prepareCalls(chainId, [call])
+  const network = host.network(chainId)
+  const fields: ApprovalField[] = [
+    { label: 'Network', value: `${network.name} (chain ${chainId})` },
+    { label: 'Account', value: account, mono: true },
+    { label: 'Session key', value: grant.key, mono: true },
+    {
+      label: 'Contract',
+      value: unit ? `${unit.symbol} · ${grant.target}` : grant.target,
+      mono: !unit,
+    },
+    {
+      label: 'Functions',
+      value: grant.selectors.map((s) => FUNCTION_NAMES[s] ?? s).join(', '),
+    },
+    {
+      label: 'Spend limit',
+      value: grant.spendLimit > 0n ? amount(grant.spendLimit) : 'None: no tokens may move',
+    },
+    { label: 'Recipient', value: grant.recipient ?? 'Any address', mono: !!grant.recipient },
+    {
+      label: 'Expires',
+      value: `${new Date(grant.validUntil * 1000).toISOString().replace('.000Z', ' UTC').replace('T', ' ')} (${fromNow(grant.validUntil - now())})`,
+    },
+    prepared.gas.sponsored
+      ? { label: 'Gas', value: `Gas paid by ${prepared.gas.sponsor}` }
+      : {
+          label: 'Gas',
+          value: `You pay the gas (at most ${formatUnits(prepared.gas.maxFee, network.decimals)} ${network.symbol})`,
+        },
+  ]
+  const warnings = [
+    'The app can use this key without asking you again, within these limits, until it expires or you revoke it.',
+  ]
+  if (!grant.recipient && grant.spendLimit > 0n)
+    warnings.push(`Any recipient: the app may send up to ${amount(grant.spendLimit)} to anyone.`)
+  await host.approve({
+    title: 'Grant permissions',
+    origin: host.origin,
+    fields,
+    warnings,
+  })
+  const hash = await SmartAccount.submit(prepared)
+  const receipt = await SmartAccount.waitForReceipt(chainId, hash)
+  if (!receipt.success)
+    throw new BaseError('Granting the session reverted on chain', {
+      details: receipt.receipt.transactionHash,
+    })
+  const pci = grant.key.toLowerCase()
+  // The list of the Account view, signed by the account (the app's origin is its word); the
+  // chain already holds the session if this fails.
+  const origin = host.origin || undefined
+  await SmartAccount.signMessage(
+    chainId,
+    `Register session ${pci} until ${grant.validUntil} for ${origin ?? '(no origin)'}`,
+  )
+    .then((signature) =>
+      Api.v1('POST', `/sessions/${caipOf(chainId)}:${account}`, {
+        pci,
+        signer: grant.signer,
+        permissions: grant.permissions,
+        policies: [],
+        expiry: grant.validUntil,
+        ...(origin ? { origin } : {}),
+        signature,
+      }),
+    )
+    .catch(() => {})
+  return {
+    chainId: `0x${chainId.toString(16)}`,
+    address: account,
+    expiry: grant.validUntil,
+    signer: grant.signer,
+    permissions: grant.permissions,
+    grantedPermissions: grant.permissions,
+    permissionsContext: pci,
+    signerData: { submitToAddress: account },
+  }
+}
+
+/** The first param of a request, as an object. */
+function firstParam(params: unknown, method: string): Record<string, unknown> {
+  const first = Array.isArray(params) ? params[0] : params
+  if (typeof first !== 'object' || first === null)
+    throw new InvalidParamsError(`${method} takes one object`)
+  return first as Record<string, unknown>
+}
+
+/** The chain a request names (hex or number), which must be the wallet's. */
+function requestChain(raw: unknown): number {
+  const chainId = Session.chainId()
+  if (raw === undefined) return chainId
+  let asked = Number.NaN
+  if (typeof raw === 'number') asked = raw
+  else if (typeof raw === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(raw))
+    asked = Number(BigInt(raw))
+  if (asked !== chainId)
+    throw new ProviderRpcError(4901, `The wallet is on chain ${chainId}, not ${String(raw)}`)
+  return chainId
+}
+
+/** Why the session refuses, in the dapp's error (4100), with the token's units when known. */
+async function refuseOutside(
+  host: SessionHost,
+  chainId: number,
+  session: SessionState,
+  calls: readonly WalletCall[],
+): Promise<void> {
+  const unit = session.active
+    ? await host.tokenUnit(caipOf(chainId), session.target).catch(() => null)
+    : null
+  const reason = sessionRefusal(session, calls, now(), (value) =>
+    unit ? `${formatUnits(value, unit.decimals)} ${unit.symbol}` : String(value),
+  )
+  if (reason) throw new ProviderRpcError(4100, `Outside the session's permissions: ${reason}`)
+}
+
+/**
+ * `wallet_prepareCalls`: a sponsored user operation of `calls` for the session key named by
+ * `capabilities.permissions.context`, and the hash its key must sign (EIP-191 of the
+ * userOpHash). Checks the calls against the session on chain first.
+ *
+ * @example
+ * const { preparedCalls, signatureRequest, context } = await prepareSessionCalls(params, host)
+ */
+export async function prepareSessionCalls(params: unknown, host: SessionHost) {
+  const request = firstParam(params, 'wallet_prepareCalls')
+  const chainId = requestChain(request.chainId)
+  const permissions = (request.capabilities as { permissions?: { context?: unknown } } | undefined)
+    ?.permissions
+  if (!permissions)
+    throw new ProviderRpcError(
+      4100,
+      'wallet_prepareCalls needs capabilities.permissions.context: calls without a session go through wallet_sendCalls',
+    )
+  const key = contextKey(permissions.context)
+  const account = await sessionAccount(
+    typeof request.from === 'string' && isAddress(request.from, { strict: false })
+      ? getAddress(request.from)
+      : undefined,
+  )
+  if (!Array.isArray(request.calls) || !request.calls.length)
+    throw new InvalidParamsError('calls must be a non-empty list')
+  const calls: WalletCall[] = request.calls.map((raw, index) => {
+    const call = raw as { to?: unknown; value?: unknown; data?: unknown }
+    if (typeof call.to !== 'string' || !isAddress(call.to, { strict: false }))
+      throw new InvalidParamsError(`calls[${index}].to must be an address`)
+    if (call.data !== undefined && (typeof call.data !== 'string' || !isHex(call.data)))
+      throw new InvalidParamsError(`calls[${index}].data must be hex`)
+    let value = 0n
+    try {
+      value = BigInt((call.value as string | undefined) ?? 0)
+    } catch {
+      throw new InvalidParamsError(`calls[${index}].value must be a quantity`)
+    }
+    return { to: getAddress(call.to), value, data: call.data as Hex | undefined }
+  })
+  const session = await readSession(chainId, account, key)
+  await refuseOutside(host, chainId, session, calls)
+  const prepared = await SmartAccount.prepareCalls(chainId, calls, { session: { key } })
+  const userOperation = { ...prepared.userOperation, signature: '0x' as Hex }
+  const hash = getUserOperationHash({
+    userOperation: userOperation as UserOperation<'0.7'>,
+    entryPointAddress: entryPoint07Address,
+    entryPointVersion: '0.7',
+    chainId,
+  })
+  return {
+    preparedCalls: {
+      type: PREPARED_TYPE,
+      data: formatUserOperationRequest(userOperation as UserOperation<'0.7'>),
+      chainId: `0x${chainId.toString(16)}`,
+    },
+    signatureRequest: { hash },
+    context: key.toLowerCase(),
+  }
+}
+
+/** A user operation from a `wallet_prepareCalls` answer, as viem types it. */
+function userOperationOf(data: Record<string, unknown>): UserOperation<'0.7'> {
+  const hex = (name: string, optional = false): Hex | undefined => {
+    const value = data[name]
+    if (value === undefined && optional) return undefined
+    if (typeof value !== 'string' || !isHex(value))
+      throw new InvalidParamsError(`preparedCalls.data.${name} must be hex`)
+    return value
+  }
+  const quantity = (name: string, optional = false) => {
+    const value = hex(name, optional)
+    return value === undefined ? undefined : BigInt(value)
+  }
+  const sender = hex('sender') as Hex
+  if (!isAddress(sender, { strict: false }))
+    throw new InvalidParamsError('preparedCalls.data.sender must be an address')
+  const paymaster = hex('paymaster', true)
+  return {
+    sender: getAddress(sender),
+    nonce: quantity('nonce') as bigint,
+    callData: hex('callData') as Hex,
+    callGasLimit: quantity('callGasLimit') as bigint,
+    verificationGasLimit: quantity('verificationGasLimit') as bigint,
+    preVerificationGas: quantity('preVerificationGas') as bigint,
+    maxFeePerGas: quantity('maxFeePerGas') as bigint,
+    maxPriorityFeePerGas: quantity('maxPriorityFeePerGas') as bigint,
+    signature: '0x',
+    ...(paymaster
+      ? {
+          paymaster: getAddress(paymaster),
+          paymasterData: hex('paymasterData') as Hex,
+          paymasterVerificationGasLimit: quantity('paymasterVerificationGasLimit') as bigint,
+          paymasterPostOpGasLimit: quantity('paymasterPostOpGasLimit') as bigint,
+        }
+      : {}),
+    ...(data.factory !== undefined
+      ? { factory: hex('factory') as Hex, factoryData: hex('factoryData') as Hex }
+      : {}),
+  }
+}
+
+/**
+ * `wallet_sendPreparedCalls`: the operation `wallet_prepareCalls` built, with the session key's
+ * signature of its hash, to the bundler. Only operations of this account's session keys pass;
+ * resolves with the userOpHash (the id for `wallet_getCallsStatus`).
+ *
+ * @example
+ * const { id } = await sendPreparedSessionCalls(params, host)
+ */
+export async function sendPreparedSessionCalls(
+  params: unknown,
+  host: SessionHost,
+): Promise<{ id: Hex; chainId: number }> {
+  const request = firstParam(params, 'wallet_sendPreparedCalls')
+  const prepared = request.preparedCalls as
+    | { type?: unknown; data?: unknown; chainId?: unknown }
+    | undefined
+  if (!prepared || prepared.type !== PREPARED_TYPE || typeof prepared.data !== 'object')
+    throw new InvalidParamsError(
+      `preparedCalls must be the ${PREPARED_TYPE} that wallet_prepareCalls answered`,
+    )
+  const chainId = requestChain(prepared.chainId)
+  const key = contextKey(request.context)
+  const signature = request.signature
+  if (typeof signature !== 'string' || !isHex(signature) || signature.length !== 132)
+    throw new InvalidParamsError('signature must be the session key’s 65-byte signature')
+  const userOperation = userOperationOf(prepared.data as Record<string, unknown>)
+  const account = await sessionAccount(userOperation.sender)
+  if (userOperation.nonce >> 64n !== sessionNonceKey(key))
+    throw new InvalidParamsError('The operation was not prepared for this session key')
+  const hash = getUserOperationHash({
+    userOperation,
+    entryPointAddress: entryPoint07Address,
+    entryPointVersion: '0.7',
+    chainId,
+  })
+  const signer = await recoverMessageAddress({ message: { raw: hash }, signature }).catch(
+    () => null,
+  )
+  if (!signer || !isAddressEqual(signer, key))
+    throw new ProviderRpcError(4100, 'The signature is not the session key’s signature of the hash')
+  const calls = accountCalls(userOperation.callData)
+  if (!calls) throw new InvalidParamsError('The operation must call execute or executeBatch')
+  await refuseOutside(host, chainId, await readSession(chainId, account, key), calls)
+  try {
+    const id = await Api.rpc<Hex>(caipOf(chainId), 'eth_sendUserOperation', [
+      formatUserOperationRequest({
+        ...userOperation,
+        signature: encodeSessionSignature(key, signature),
+      }),
+      entryPoint07Address,
+    ])
+    return { id, chainId }
+  } catch (error) {
+    const message = (error as { message?: string }).message ?? 'The bundler refused the operation'
+    throw new ProviderRpcError(4100, `The account refused the session operation: ${message}`)
+  }
+}
+
+/**
+ * `wallet_revokePermissions`: removes the session on chain (the owner's user operation; a card
+ * only when the user would pay the gas) and records the revocation with the API (the account's
+ * signature of `Revoke session <pci>`).
+ *
+ * @example
+ * await revokePermissions([{ permissionsContext: pci }], host)
+ */
+export async function revokePermissions(params: unknown, host: SessionHost): Promise<null> {
+  const request = firstParam(params, 'wallet_revokePermissions')
+  const key = contextKey(request.permissionsContext ?? request.context ?? request.pci)
+  const chainId = Session.chainId()
+  const account = await sessionAccount()
+  const session = await readSession(chainId, account, key)
+  if (session.active) {
+    const prepared = await SmartAccount.prepareCalls(chainId, [
+      {
+        to: account,
+        value: 0n,
+        data: encodeFunctionData({
+          abi: portholeSessionsAbi,
+          functionName: 'revokeSession',
+          args: [key],
+        }),
+      },
+    ])
+    if (!prepared.gas.sponsored) {
+      const network = host.network(chainId)
+      await host.approve({
+        title: 'Revoke session',
+        origin: host.origin,
+        fields: [
+          { label: 'Account', value: account, mono: true },
+          { label: 'Session key', value: key, mono: true },
+          {
+            label: 'Gas',
+            value: `You pay the gas (at most ${formatUnits(prepared.gas.maxFee, network.decimals)} ${network.symbol})`,
+          },
+        ],
+        warnings: [],
+      })
+    }
+    const hash = await SmartAccount.submit(prepared)
+    const receipt = await SmartAccount.waitForReceipt(chainId, hash)
+    if (!receipt.success)
+      throw new BaseError('Revoking the session reverted on chain', {
+        details: receipt.receipt.transactionHash,
+      })
+  }
+  const pci = key.toLowerCase()
+  const signature = await SmartAccount.signMessage(chainId, `Revoke session ${pci}`)
+  await Api.v1('POST', `/sessions/${caipOf(chainId)}:${account}/revoke`, { pci, signature }).catch(
+    (error: unknown) => {
+      // Unknown to the API (its record failed at grant): the chain is what counts.
+      if ((error as { status?: number }).status !== 404) throw error
+    },
+  )
+  return null
+}

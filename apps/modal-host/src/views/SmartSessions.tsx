@@ -1,0 +1,164 @@
+/**
+ * The smart account's sessions (ERC-7715 grants) in the Account view: each app's session key
+ * with what it may still spend, to whom and until when, and a Revoke button (the wallet removes
+ * it on chain). Loaded only for embedded smart-account users; empty lists show nothing unless
+ * the project turned `smartSessions` on.
+ */
+import { useCallback, useEffect, useState } from 'react'
+import * as Modal from '../actions/modal.js'
+import { fill } from '../i18n/en.js'
+import './accountTabs.css'
+
+const TEXT = {
+  title: 'Sessions',
+  none: 'No app holds a session key for this account.',
+  revoke: 'Revoke',
+  revoking: 'Revoking…',
+  revoked: 'Session revoked',
+  expires: 'Expires {when}',
+  limit: '{spent} of {limit} spent',
+  to: 'to {recipient}',
+  anyone: 'to any address',
+  loadFailed: 'Sessions could not be loaded',
+} as const
+
+/** One session as `GET /v1/sessions/{address}` lists it (only what this view reads). */
+type Row = {
+  pci: string
+  project?: { origin?: string | null }
+  expiry: number
+  status: 'active' | 'expired' | 'revoked'
+  onChain?: {
+    recipient?: string | null
+    spendLimit?: string
+    spent?: string
+    token?: { symbol: string; decimals: number } | null
+  } | null
+}
+
+/** The rows of an answer that look like sessions (anything else is left out). */
+function rowsOf(answer: unknown): Row[] {
+  const list = (answer as { pcis?: unknown } | null)?.pcis
+  if (!Array.isArray(list)) return []
+  return list.filter(
+    (row): row is Row =>
+      typeof row === 'object' &&
+      row !== null &&
+      typeof (row as Row).pci === 'string' &&
+      typeof (row as Row).expiry === 'number' &&
+      ['active', 'expired', 'revoked'].includes((row as Row).status),
+  )
+}
+
+/** Base units as a decimal with the token's symbol, or the raw figure. */
+function amount(
+  value: string | undefined,
+  units: { symbol: string; decimals: number } | null | undefined,
+) {
+  if (value === undefined) return '?'
+  if (!units) return value
+  const raw = BigInt(value)
+  const scale = 10n ** BigInt(units.decimals)
+  const fraction = (raw % scale).toString().padStart(units.decimals, '0').replace(/0+$/, '')
+  return `${raw / scale}${fraction ? `.${fraction.slice(0, 6)}` : ''} ${units.symbol}`
+}
+
+/** "in 59 min", "in 3 h", "in 2 days". */
+function until(expiry: number): string {
+  const seconds = expiry - Date.now() / 1000
+  if (seconds < 3600) return `in ${Math.max(1, Math.round(seconds / 60))} min`
+  if (seconds < 172_800) return `in ${Math.round(seconds / 3600)} h`
+  return `in ${Math.round(seconds / 86_400)} days`
+}
+
+/**
+ * The active sessions with their Revoke buttons. `load` and `revoke` come from the Account view
+ * (its API client and connection), so this chunk shares no module with the first download.
+ */
+export function SmartSessions({
+  load,
+  revoke,
+  short,
+  always,
+}: {
+  /** `GET /v1/sessions/{address}`'s answer. */
+  load: () => Promise<unknown>
+  /** Revokes the session `pci` (the wallet's `wallet_revokePermissions`). */
+  revoke: (pci: string) => Promise<unknown>
+  short: (address: string) => string
+  /** Show the section even without sessions (`features.smartSessions`). */
+  always: boolean
+}) {
+  const [rows, setRows] = useState<Row[] | null>(null)
+  const [failed, setFailed] = useState(false)
+  const [busy, setBusy] = useState<string | null>(null)
+  const refresh = useCallback(
+    () =>
+      load().then(
+        (answer) => {
+          setRows(rowsOf(answer).filter((row) => row.status === 'active'))
+          setFailed(false)
+        },
+        () => setFailed(true),
+      ),
+    [load],
+  )
+  useEffect(() => {
+    void refresh()
+  }, [refresh])
+  if (failed && always) return <p className="ph-muted">{TEXT.loadFailed}</p>
+  if (!rows || (!rows.length && !always)) return null
+  const onRevoke = async (pci: string) => {
+    setBusy(pci)
+    try {
+      await revoke(pci)
+      Modal.showToast(TEXT.revoked, 'success')
+      await refresh()
+    } catch (error) {
+      Modal.showToast((error as Error).message, 'error')
+    } finally {
+      setBusy(null)
+    }
+  }
+  return (
+    <section aria-label={TEXT.title} data-testid="smart-sessions">
+      <h3 className="ph-section-title">{TEXT.title}</h3>
+      {rows.length ? (
+        <ul className="ph-list">
+          {rows.map((row) => {
+            const chain = row.onChain
+            const recipient = chain?.recipient
+              ? fill(TEXT.to, { recipient: short(chain.recipient) })
+              : TEXT.anyone
+            return (
+              <li key={row.pci} className="ph-row ph-static" data-testid="smart-session">
+                <span className="ph-row-name ph-stack">
+                  <span>{row.project?.origin ?? short(row.pci)}</span>
+                  <span className="ph-muted">
+                    {chain
+                      ? `${fill(TEXT.limit, { spent: amount(chain.spent, chain.token), limit: amount(chain.spendLimit, chain.token) })} · ${recipient}`
+                      : short(row.pci)}
+                  </span>
+                  <span className="ph-muted">
+                    {fill(TEXT.expires, { when: until(row.expiry) })}
+                  </span>
+                </span>
+                <button
+                  type="button"
+                  className="ph-link-button"
+                  disabled={busy !== null}
+                  aria-label={`${TEXT.revoke} ${row.project?.origin ?? row.pci}`}
+                  onClick={() => void onRevoke(row.pci)}
+                >
+                  {busy === row.pci ? TEXT.revoking : TEXT.revoke}
+                </button>
+              </li>
+            )
+          })}
+        </ul>
+      ) : (
+        <p className="ph-muted">{TEXT.none}</p>
+      )}
+    </section>
+  )
+}
