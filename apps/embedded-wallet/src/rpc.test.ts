@@ -11,6 +11,7 @@ import {
   parseEther,
   toHex,
 } from 'viem'
+import { entryPoint07Address, formatUserOperationRequest } from 'viem/account-abstraction'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { ApprovalContent } from './describe.js'
@@ -605,5 +606,51 @@ describe('smart sessions', () => {
     expect(await codeOf(request('wallet_grantPermissions', [asked]))).toBe(4200)
     SmartAccount.setPreferredType('smartAccount')
     expect(edge.cards).toEqual([])
+  })
+})
+
+describe('eth_sendUserOperation from the dapp', () => {
+  /** A sponsored operation of the user's smart account, as a dapp's own AA library builds it. */
+  async function dappOperation(to: Address, amount: bigint) {
+    const prepared = await SmartAccount.prepareCalls(31337, [
+      { to: devnet.token, value: 0n, data: erc20('transfer', [to, amount]) },
+    ])
+    return formatUserOperationRequest(prepared.userOperation)
+  }
+
+  test('the card shows its calls and its paymaster; approved, the owner signs and it lands', async () => {
+    const { smart } = await newUser(5_000_000n)
+    const to = friend()
+    const op = await dappOperation(to, 1_000_000n)
+    const hash = (await request('eth_sendUserOperation', [op, entryPoint07Address])) as Hex
+    const [card] = edge.cards
+    expect(card?.title).toBe('Send user operation')
+    expect(field(card, 'From')).toBe(smart)
+    expect(field(card, 'Action')).toBe(`Transfer 1 pUSD to ${to}`)
+    expect(field(card, 'Gas')?.toLowerCase()).toBe(
+      `gas paid by paymaster ${devnet.paymaster.toLowerCase()}`,
+    )
+    expect(devnet.sent.has(hash)).toBe(true)
+    expect(await devnet.tokenBalance(to)).toBe(1_000_000n)
+  })
+
+  test('refused: another sender, another EntryPoint, a call the account cannot make, a rejected card', async () => {
+    await newUser(5_000_000n)
+    const op = await dappOperation(friend(), 1n)
+    const before = devnet.sent.size
+    expect(
+      await codeOf(
+        request('eth_sendUserOperation', [{ ...op, sender: friend() }, entryPoint07Address]),
+      ),
+    ).toBe(4100)
+    expect(await codeOf(request('eth_sendUserOperation', [op, friend()]))).toBe(-32602)
+    expect(
+      await codeOf(
+        request('eth_sendUserOperation', [{ ...op, callData: '0xdeadbeef' }, entryPoint07Address]),
+      ),
+    ).toBe(-32602)
+    edge.approve = false
+    expect(await codeOf(request('eth_sendUserOperation', [op, entryPoint07Address]))).toBe(4001)
+    expect(devnet.sent.size).toBe(before)
   })
 })

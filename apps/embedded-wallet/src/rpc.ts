@@ -20,6 +20,7 @@ import {
   UnsupportedMethodError,
   UserRejectedRequestError,
 } from '@porthole/protocol'
+import { accountCalls } from '@porthole/shared/sessionPermissions'
 import {
   decodeFunctionData,
   decodeFunctionResult,
@@ -28,6 +29,7 @@ import {
   isHex,
   type TypedDataDefinition,
 } from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
 import * as Api from './api.js'
 import { requestApproval } from './approval.js'
 import {
@@ -447,6 +449,74 @@ function remember(id: string, batch: { hash: Hex; chainId: number; failed: boole
   watchBatch(batch)
 }
 
+/**
+ * `eth_sendUserOperation [userOperation, entryPoint]` from the dapp: a v0.7 operation of the
+ * user's smart account, shown on the card like `wallet_sendCalls` (its calls, who pays the gas:
+ * the paymaster it names, else the account at most its limits × max fee), signed by the owner
+ * after approval and handed to the bundler. Resolves with the userOpHash.
+ */
+async function sendUserOperation(
+  id: string,
+  params: unknown[],
+  ui: CardUi,
+  signal: AbortSignal | undefined,
+): Promise<Hex> {
+  const [raw, entryPoint] = params as [unknown, unknown]
+  if (typeof raw !== 'object' || raw === null)
+    throw new InvalidParamsError('eth_sendUserOperation takes [userOperation, entryPoint]')
+  if (
+    entryPoint !== undefined &&
+    (typeof entryPoint !== 'string' ||
+      entryPoint.toLowerCase() !== entryPoint07Address.toLowerCase())
+  )
+    throw new InvalidParamsError(`Only EntryPoint v0.7 (${entryPoint07Address}) is supported`)
+  const userOperation = SessionKeys.parseUserOperation(raw as Record<string, unknown>)
+  const account = await actingAccount(userOperation.sender)
+  if (account.type !== 'smartAccount')
+    throw new UnauthorizedError('A user operation must come from the smart account')
+  const calls = accountCalls(userOperation.callData)
+  if (!calls) throw new InvalidParamsError('The user operation must call execute or executeBatch')
+  const chainId = Session.chainId()
+  const [deployed, balance, changes, tokens] = await Promise.all([
+    SmartAccount.isDeployed(chainId),
+    Api.rpc<Hex>(caipOf(chainId), 'eth_getBalance', [account.address, 'latest']).then(BigInt),
+    simulateCalls(chainId, account.address, calls),
+    tokenUnits(chainId, calls),
+  ])
+  if (!deployed && !userOperation.factory)
+    throw new InvalidParamsError('The account is not deployed yet: the operation needs its factory')
+  const gas: SmartAccount.GasPayer = userOperation.paymaster
+    ? {
+        sponsored: true,
+        sponsor: `paymaster ${userOperation.paymaster}`,
+        paymaster: userOperation.paymaster,
+      }
+    : { sponsored: false, maxFee: SmartAccount.maxCost(userOperation) }
+  const content = describeCalls({
+    title: 'Send user operation',
+    chainId,
+    from: account.address,
+    calls,
+    origin: dappOrigin,
+    network: networkOf(chainId),
+    tokens,
+    gas,
+    deployed,
+    balance,
+    changes,
+  })
+  await approve(id, content, ui, signal)
+  if (content.blocked) throw new BaseError(content.blocked)
+  return SmartAccount.submit({
+    chainId,
+    sender: account.address,
+    calls,
+    userOperation,
+    gas,
+    deployed,
+  })
+}
+
 /** Follows a sent batch: once the wait ends without a receipt and the bundler forgot it, it failed. */
 function watchBatch(batch: { hash: Hex; chainId: number; failed: boolean }): void {
   SmartAccount.waitForReceipt(batch.chainId, batch.hash).catch(async () => {
@@ -647,6 +717,7 @@ export async function handleRpc(
     remember(calls.id ?? hash, { hash, chainId, failed: false })
     return { id: calls.id ?? hash }
   }
+  if (method === 'eth_sendUserOperation') return sendUserOperation(id, params, ui, signal)
   if (method === 'wallet_grantPermissions')
     return SessionKeys.grantPermissions(request.params, sessionHost)
   if (method === 'wallet_revokePermissions')

@@ -384,13 +384,19 @@ export async function prepareSessionCalls(params: unknown, host: SessionHost) {
   }
 }
 
-/** A user operation from a `wallet_prepareCalls` answer, as viem types it. */
-function userOperationOf(data: Record<string, unknown>): UserOperation<'0.7'> {
+/**
+ * A v0.7 user operation in JSON-RPC form (a `wallet_prepareCalls` answer's, or a dapp's
+ * `eth_sendUserOperation`), as viem types it; the signature is left empty.
+ *
+ * @example
+ * const op = parseUserOperation(params[0] as Record<string, unknown>)
+ */
+export function parseUserOperation(data: Record<string, unknown>): UserOperation<'0.7'> {
   const hex = (name: string, optional = false): Hex | undefined => {
     const value = data[name]
     if (value === undefined && optional) return undefined
     if (typeof value !== 'string' || !isHex(value))
-      throw new InvalidParamsError(`preparedCalls.data.${name} must be hex`)
+      throw new InvalidParamsError(`The user operation's ${name} must be hex`)
     return value
   }
   const quantity = (name: string, optional = false) => {
@@ -399,7 +405,7 @@ function userOperationOf(data: Record<string, unknown>): UserOperation<'0.7'> {
   }
   const sender = hex('sender') as Hex
   if (!isAddress(sender, { strict: false }))
-    throw new InvalidParamsError('preparedCalls.data.sender must be an address')
+    throw new InvalidParamsError("The user operation's sender must be an address")
   const paymaster = hex('paymaster', true)
   return {
     sender: getAddress(sender),
@@ -450,7 +456,7 @@ export async function sendPreparedSessionCalls(
   const signature = request.signature
   if (typeof signature !== 'string' || !isHex(signature) || signature.length !== 132)
     throw new InvalidParamsError('signature must be the session key’s 65-byte signature')
-  const userOperation = userOperationOf(prepared.data as Record<string, unknown>)
+  const userOperation = parseUserOperation(prepared.data as Record<string, unknown>)
   const account = await sessionAccount(userOperation.sender)
   if (userOperation.nonce >> 64n !== sessionNonceKey(key))
     throw new InvalidParamsError('The operation was not prepared for this session key')

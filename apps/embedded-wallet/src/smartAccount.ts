@@ -431,7 +431,7 @@ function bundlerOf(chainId: number, account: ToSimpleAccountReturnType): Bundler
 }
 
 /** The most an operation can cost its payer: every gas limit at the max fee. */
-function maxCost(op: UserOperation<'0.7'>): bigint {
+export function maxCost(op: UserOperation<'0.7'>): bigint {
   return (
     (op.callGasLimit +
       op.verificationGasLimit +

@@ -1,7 +1,9 @@
 /**
  * The modal's one analytics client (spec §7): started at the handshake with the dapp's
  * `features.analytics`; a 403 shows 'Invalid App Configuration' once (spec §8). Events and
- * error reports never throw into the caller.
+ * error reports never throw into the caller. Nothing leaves the browser before the modal first
+ * opens: a page visit alone (a restored connection, the dapp's own calls) sends no telemetry,
+ * not even the analytics configuration request.
  */
 import {
   type Analytics,
@@ -16,6 +18,11 @@ import { store } from '../store/store.js'
 import * as Modal from './modal.js'
 
 let client: Analytics | undefined
+/** Whether the modal was opened in this page (events before that are dropped, not queued). */
+let opened = false
+store.subscribe((state) => {
+  if (state.open) opened = true
+})
 
 /**
  * Starts the client for this page (after the handshake, when the configuration is known).
@@ -45,6 +52,7 @@ export function track<name extends AnalyticsEventName>(
   event: name,
   properties: AnalyticsEventProperties[name],
 ): void {
+  if (!opened) return
   const address = store.getState().connection.address ?? undefined
   void client?.sendEvent(event, properties, { address })
 }
@@ -56,5 +64,6 @@ export function track<name extends AnalyticsEventName>(
  * reportError(error, { category: 'API_ERROR' })
  */
 export function reportError(error: unknown, options?: ReportErrorOptions): void {
+  if (!opened) return
   void client?.reportError(error, options)
 }

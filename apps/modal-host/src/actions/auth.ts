@@ -110,6 +110,13 @@ const embedded: Connector & { info: ConnectorInfo } = {
     await walletRequest('switchNetwork', { chainId: Number(network.id) })
     const user = await walletRequest('getUser', {})
     store.setState({ authUser: user })
+    // The account may differ there (a smart account only where the chain has them): the
+    // connection, and the dapp, follow the wallet's account on the new chain.
+    Connection.onConnectorEvent('AUTH', {
+      event: 'accountsChanged',
+      data: [user.address],
+      namespace: 'eip155',
+    })
   },
 }
 

@@ -1,0 +1,80 @@
+import { resolveNetwork } from '@porthole/shared'
+import { beforeEach, expect, test, vi } from 'vitest'
+
+// The wallet frame is replaced at its module edge by a wallet whose account depends on the
+// chain: a smart account on the devnet, the owner (EOA) on Ethereum, as for a chain without
+// smart accounts. The connection logic runs for real.
+const OWNER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const SMART = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+const wallet = vi.hoisted(() => ({ chainId: 31337 }))
+vi.mock('../wallet/frame.js', () => {
+  const user = () => ({
+    email: 'ada@example.com',
+    address: wallet.chainId === 31337 ? SMART : OWNER,
+    chainId: wallet.chainId,
+    accounts:
+      wallet.chainId === 31337
+        ? [
+            { address: SMART, type: 'smartAccount' },
+            { address: OWNER, type: 'eoa' },
+          ]
+        : [{ address: OWNER, type: 'eoa' }],
+    userName: null,
+    socialProvider: null,
+    preferredAccountType: wallet.chainId === 31337 ? 'smartAccount' : 'eoa',
+    smartAccountDeployed: false,
+  })
+  const answers: Record<string, (params: { chainId?: number }) => unknown> = {
+    connectEmail: () => ({ action: 'CONNECT' }),
+    getUser: user,
+    isConnected: () => ({ isConnected: true }),
+    switchNetwork: ({ chainId }) => {
+      wallet.chainId = chainId as number
+      return { chainId }
+    },
+  }
+  return {
+    walletRequest: async (method: string, params: { chainId?: number }) => {
+      const answer = answers[method]
+      if (!answer) throw new Error(`unexpected ${method}`)
+      return answer(params)
+    },
+    onWalletChannel: () => () => {},
+    showWalletFrame: () => {},
+    walletFrame: () => null,
+    walletFrameStarted: () => false,
+  }
+})
+
+const Auth = await import('./auth.js')
+const Network = await import('./network.js')
+const { store, initialState } = await import('../store/store.js')
+
+beforeEach(() => {
+  wallet.chainId = 31337
+  store.setState(initialState())
+  store.setState({
+    config: {
+      ...store.getState().config,
+      networks: [resolveNetwork('eip155:31337')!, resolveNetwork('eip155:1')!],
+    },
+    activeNetworkId: 'eip155:31337',
+  })
+})
+
+test('an embedded smart-account user who switches to a chain without smart accounts becomes the owner there, and back', async () => {
+  await Auth.emailLogin('ada@example.com')
+  expect(store.getState().connection).toMatchObject({
+    status: 'connected',
+    address: SMART,
+    caipNetworkId: 'eip155:31337',
+  })
+  await Network.performSwitch(Network.findNetwork('eip155:1'))
+  expect(store.getState().connection).toMatchObject({ address: OWNER, caipNetworkId: 'eip155:1' })
+  expect(store.getState().authUser?.address).toBe(OWNER)
+  await Network.performSwitch(Network.findNetwork('eip155:31337'))
+  expect(store.getState().connection).toMatchObject({
+    address: SMART,
+    caipNetworkId: 'eip155:31337',
+  })
+})
