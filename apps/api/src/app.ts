@@ -185,7 +185,7 @@ export function createApp({
   rpcRoutes(app, guard, {
     upstreams: config.upstreams,
     bundlers: config.bundlers,
-    paymaster: createPaymasterRpc({ db, config: config.paymaster }),
+    paymaster: createPaymasterRpc({ db, config: config.paymaster, onError: config.onError }),
     timeoutMs: config.rpcTimeoutMs,
   })
   authEmailRoutes(app, auth)

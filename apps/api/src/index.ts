@@ -66,6 +66,7 @@ export {
 } from './paymaster/paymasterRpc.js'
 export {
   DEFAULT_DAILY_CAP,
+  DEFAULT_PROJECT_DAILY_CAP,
   getSponsorshipRules,
   type SponsorshipRules,
   setSponsorshipRules,

@@ -45,57 +45,130 @@ describe('project sponsorship (admin CLI)', () => {
     await target.cleanup()
   })
 
-  test('shows the defaults: off for a new project, on with 20 a day for the demo', async () => {
+  test('shows the defaults: off for a new project, on with 20 and 1000 a day for the demo', async () => {
     expect(await run(['project', 'sponsorship', projectId])).toEqual({
       code: 0,
       out: `Project ${projectId}: gas sponsorship is off (default)`,
       err: '',
     })
     expect((await run(['project', 'sponsorship', DEMO_PROJECT_ID])).out).toBe(
-      `Project ${DEMO_PROJECT_ID}: gas sponsorship is on, 20 user operations per account a day (default)`,
+      `Project ${DEMO_PROJECT_ID}: gas sponsorship is on, 20 user operations per account and 1000 per project a day (default)`,
     )
   })
 
   test('turns it on with a daily cap, changes the cap, turns it off keeping the cap', async () => {
     expect(await run(['project', 'sponsorship', projectId, 'on', '--daily-cap', '5'])).toEqual({
       code: 0,
-      out: `Project ${projectId}: gas sponsorship is now on, 5 user operations per account a day`,
+      out: `Project ${projectId}: gas sponsorship is now on, 5 user operations per account and 1000 per project a day`,
       err: '',
     })
-    expect(await rules(projectId)).toEqual({ enabled: true, dailyCap: 5, isDefault: false })
+    expect(await rules(projectId)).toEqual({
+      enabled: true,
+      dailyCap: 5,
+      projectDailyCap: 1000,
+      isDefault: false,
+    })
     await run(['project', 'sponsorship', projectId, 'on', '--daily-cap', '1'])
     expect((await run(['project', 'sponsorship', projectId])).out).toBe(
-      `Project ${projectId}: gas sponsorship is on, 1 user operation per account a day`,
+      `Project ${projectId}: gas sponsorship is on, 1 user operation per account and 1000 per project a day`,
     )
     expect((await run(['project', 'sponsorship', projectId, 'off'])).out).toBe(
       `Project ${projectId}: gas sponsorship is now off`,
     )
-    expect(await rules(projectId)).toEqual({ enabled: false, dailyCap: 1, isDefault: false })
+    expect(await rules(projectId)).toEqual({
+      enabled: false,
+      dailyCap: 1,
+      projectDailyCap: 1000,
+      isDefault: false,
+    })
     expect((await run(['project', 'sponsorship', projectId, 'on'])).out).toContain(
-      'now on, 1 user operation per account a day',
+      'now on, 1 user operation per account and 1000 per project a day',
     )
   })
 
+  test('sets the daily cap per project, alone or with the one per account, and shows it', async () => {
+    expect(
+      await run(['project', 'sponsorship', projectId, 'on', '--project-daily-cap', '250']),
+    ).toEqual({
+      code: 0,
+      out: `Project ${projectId}: gas sponsorship is now on, 1 user operation per account and 250 per project a day`,
+      err: '',
+    })
+    expect(
+      (
+        await run([
+          'project',
+          'sponsorship',
+          projectId,
+          'on',
+          '--daily-cap',
+          '4',
+          '--project-daily-cap',
+          '1000000',
+        ])
+      ).out,
+    ).toBe(
+      `Project ${projectId}: gas sponsorship is now on, 4 user operations per account and 1000000 per project a day`,
+    )
+    expect(await rules(projectId)).toEqual({
+      enabled: true,
+      dailyCap: 4,
+      projectDailyCap: 1_000_000,
+      isDefault: false,
+    })
+    // Off keeps it; the demo project's default can be changed too.
+    await run(['project', 'sponsorship', projectId, 'off'])
+    expect(await rules(projectId)).toMatchObject({ enabled: false, projectDailyCap: 1_000_000 })
+    expect(
+      (await run(['project', 'sponsorship', DEMO_PROJECT_ID, 'on', '--project-daily-cap', '300']))
+        .out,
+    ).toBe(
+      `Project ${DEMO_PROJECT_ID}: gas sponsorship is now on, 20 user operations per account and 300 per project a day`,
+    )
+    expect((await run(['project', 'sponsorship', DEMO_PROJECT_ID])).out).toBe(
+      `Project ${DEMO_PROJECT_ID}: gas sponsorship is on, 20 user operations per account and 300 per project a day`,
+    )
+    await run(['project', 'sponsorship', DEMO_PROJECT_ID, 'on', '--project-daily-cap', '1000'])
+  })
+
   test('project list shows the sponsorship of each project', async () => {
-    await run(['project', 'sponsorship', projectId, 'on', '--daily-cap', '7'])
+    await run([
+      'project',
+      'sponsorship',
+      projectId,
+      'on',
+      '--daily-cap',
+      '7',
+      '--project-daily-cap',
+      '70',
+    ])
     const list = await run(['project', 'list'])
     expect(list.code).toBe(0)
     const lines = list.out.split('\n')
     expect(lines[0]).toMatch(/^ID\s+NAME\s+ORIGINS\s+GAS SPONSORSHIP$/)
     expect(list.out).toMatch(
       new RegExp(
-        `${projectId}\\s+S\\s+https://s\\.test\\s+on, 7 user operations per account a day`,
+        `${projectId}\\s+S\\s+https://s\\.test\\s+on, 7 user operations per account and 70 per project a day`,
       ),
     )
     expect(list.out).toMatch(
       new RegExp(
-        `${DEMO_PROJECT_ID}\\s+Porthole demo\\s+http://localhost:4000\\s+on, 20 user operations per account a day`,
+        `${DEMO_PROJECT_ID}\\s+Porthole demo\\s+http://localhost:4000\\s+on, 20 user operations per account and 1000 per project a day`,
       ),
     )
   })
 
   test('bad input is refused with a clear message and changes nothing', async () => {
-    await run(['project', 'sponsorship', projectId, 'on', '--daily-cap', '3'])
+    await run([
+      'project',
+      'sponsorship',
+      projectId,
+      'on',
+      '--daily-cap',
+      '3',
+      '--project-daily-cap',
+      '30',
+    ])
     const cases: [string[], string][] = [
       [
         ['project', 'sponsorship', projectId, 'maybe'],
@@ -111,18 +184,59 @@ describe('project sponsorship (admin CLI)', () => {
         '--daily-cap goes with on or off',
       ],
       [
+        ['project', 'sponsorship', projectId, 'on', '--daily-cap', '1000001'],
+        '--daily-cap must be a whole number from 1 to 1000000, not "1000001"',
+      ],
+      [
+        ['project', 'sponsorship', projectId, 'on', '--project-daily-cap', '0'],
+        '--project-daily-cap must be a whole number from 1 to 1000000, not "0"',
+      ],
+      [
+        ['project', 'sponsorship', projectId, 'on', '--project-daily-cap', '2.5'],
+        '--project-daily-cap must be a whole number from 1 to 1000000, not "2.5"',
+      ],
+      [
+        ['project', 'sponsorship', projectId, 'off', '--project-daily-cap', '1000001'],
+        '--project-daily-cap must be a whole number from 1 to 1000000, not "1000001"',
+      ],
+      [
+        ['project', 'sponsorship', projectId, 'on', '--project-daily-cap', '-5'],
+        '--project-daily-cap',
+      ],
+      [
+        ['project', 'sponsorship', projectId, '--project-daily-cap', '4'],
+        '--project-daily-cap goes with on or off',
+      ],
+      [
         ['project', 'sponsorship'],
-        'project sponsorship needs <projectId> [on|off] [--daily-cap <n>]',
+        'project sponsorship needs <projectId> [on|off] [--daily-cap <n>] [--project-daily-cap <n>]',
       ],
       [['project', 'sponsorship', 'nope', 'on'], 'Unknown project: nope'],
+      [
+        ['project', 'sponsorship', 'nope', 'on', '--project-daily-cap', '5'],
+        'Unknown project: nope',
+      ],
       [['project', 'list', '--daily-cap', '4'], 'project list takes no --daily-cap'],
+      [
+        ['project', 'list', '--project-daily-cap', '4'],
+        'project list takes no --project-daily-cap',
+      ],
+      [
+        ['project', 'create', '--origin', 'https://x.test', '--project-daily-cap', '4'],
+        'project create takes no --project-daily-cap: use project sponsorship',
+      ],
     ]
     for (const [argv, message] of cases) {
       const result = await run(argv)
       expect(result.code, argv.join(' ')).toBe(1)
       expect(result.err).toContain(message)
     }
-    expect(await rules(projectId)).toEqual({ enabled: true, dailyCap: 3, isDefault: false })
+    expect(await rules(projectId)).toEqual({
+      enabled: true,
+      dailyCap: 3,
+      projectDailyCap: 30,
+      isDefault: false,
+    })
   })
 
   test('npm run admin (spawned) sets it', { timeout: 90_000 }, () => {

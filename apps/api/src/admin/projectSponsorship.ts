@@ -11,11 +11,16 @@ import { ProjectNotFoundError } from '../projects/Project.js'
  * A project's sponsorship rules in words, for the admin CLI.
  *
  * @example
- * describeSponsorship({ enabled: true, dailyCap: 20 }) // 'on, 20 user operations per account a day'
+ * describeSponsorship({ enabled: true, dailyCap: 20, projectDailyCap: 1000 })
+ * // 'on, 20 user operations per account and 1000 per project a day'
  */
-export function describeSponsorship({ enabled, dailyCap }: SponsorshipRules): string {
+export function describeSponsorship({
+  enabled,
+  dailyCap,
+  projectDailyCap,
+}: SponsorshipRules): string {
   return enabled
-    ? `on, ${dailyCap} user operation${dailyCap === 1 ? '' : 's'} per account a day`
+    ? `on, ${dailyCap} user operation${dailyCap === 1 ? '' : 's'} per account and ${projectDailyCap} per project a day`
     : 'off'
 }
 
@@ -24,6 +29,7 @@ export type ProjectSponsorshipParameters = {
   projectId: string
   enabled?: boolean | undefined
   dailyCap?: number | undefined
+  projectDailyCap?: number | undefined
 }
 
 /**
@@ -32,19 +38,19 @@ export type ProjectSponsorshipParameters = {
  *
  * @example
  * await projectSponsorship(db, { projectId: 'porthole-demo', enabled: true, dailyCap: 5 })
- * // ['Project porthole-demo: gas sponsorship is now on, 5 user operations per account a day']
+ * // ['Project porthole-demo: gas sponsorship is now on, 5 user operations per account and 1000 per project a day']
  */
 export async function projectSponsorship(
   db: Db,
-  { projectId, enabled, dailyCap }: ProjectSponsorshipParameters,
+  { projectId, enabled, dailyCap, projectDailyCap }: ProjectSponsorshipParameters,
 ): Promise<string[]> {
-  if (enabled === undefined && dailyCap === undefined) {
+  if (enabled === undefined && dailyCap === undefined && projectDailyCap === undefined) {
     if (!(await getProject(db, projectId))) throw new ProjectNotFoundError(projectId)
     const rules = await getSponsorshipRules(db, projectId)
     return [
       `Project ${projectId}: gas sponsorship is ${describeSponsorship(rules)}${rules.isDefault ? ' (default)' : ''}`,
     ]
   }
-  const rules = await setSponsorshipRules(db, { projectId, enabled, dailyCap })
+  const rules = await setSponsorshipRules(db, { projectId, enabled, dailyCap, projectDailyCap })
   return [`Project ${projectId}: gas sponsorship is now ${describeSponsorship(rules)}`]
 }

@@ -40,10 +40,11 @@ Commands:
       default; without a feature, list them. Features: email, socials, activity, multiWallet,
       swaps, onramp, analytics; socials, swaps and onramp also take a comma list of providers
       (e.g. socials google,github). A running stack applies it within a second, no restart.
-  project sponsorship <projectId> [on|off] [--daily-cap <n>]
+  project sponsorship <projectId> [on|off] [--daily-cap <n>] [--project-daily-cap <n>]
       Whether the paymaster sponsors the gas of the project's user operations (ERC-7677 on the
-      RPC proxy), and how many per sending account and UTC day (default 20); without on/off,
-      show it. Default: on for the demo project, off for others. Applies to the next request.
+      RPC proxy), and how many per sending account (default 20) and for the whole project
+      (default 1000) a UTC day; without on/off, show it. Default: on for the demo project, off
+      for others. Applies to the next request.
 
 Origins are scheme://host[:port]; "*." may lead the host (any subdomain) and ":*" stands for
 any port, e.g. https://*.example.com or http://localhost:*.
@@ -81,6 +82,7 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
         origin: { type: 'string', multiple: true },
         name: { type: 'string' },
         'daily-cap': { type: 'string' },
+        'project-daily-cap': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -98,8 +100,9 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
     switch (command) {
       case 'create': {
         expectArgs(rest, 0, 'project create takes no positional arguments')
-        if (values['daily-cap'] !== undefined)
-          throw new UsageError('project create takes no --daily-cap: use project sponsorship')
+        for (const cap of ['daily-cap', 'project-daily-cap'] as const)
+          if (values[cap] !== undefined)
+            throw new UsageError(`project create takes no --${cap}: use project sponsorship`)
         const origins = values.origin ?? []
         if (origins.length === 0) throw new UsageError('project create needs at least one --origin')
         if (values.name !== undefined && !values.name.trim())
@@ -168,19 +171,20 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
         if (values.origin !== undefined || values.name !== undefined)
           throw new UsageError('project sponsorship takes no --origin or --name')
         if (rest.length !== 1 && rest.length !== 2)
-          throw new UsageError('project sponsorship needs <projectId> [on|off] [--daily-cap <n>]')
+          throw new UsageError(
+            'project sponsorship needs <projectId> [on|off] [--daily-cap <n>] [--project-daily-cap <n>]',
+          )
         const [projectId, setting] = rest as [string, string?]
         if (setting !== undefined && setting !== 'on' && setting !== 'off')
           throw new UsageError(`Unknown sponsorship setting "${setting}": use on or off`)
-        const cap = values['daily-cap']
-        if (cap !== undefined && setting === undefined)
-          throw new UsageError('--daily-cap goes with on or off')
-        if (cap !== undefined && !/^[1-9][0-9]{0,6}$/.test(cap))
-          throw new UsageError(`--daily-cap must be a whole number from 1 to 1000000, not "${cap}"`)
+        const caps = {
+          dailyCap: parseCap(values['daily-cap'], '--daily-cap', setting),
+          projectDailyCap: parseCap(values['project-daily-cap'], '--project-daily-cap', setting),
+        }
         const lines = await projectSponsorship(await open(), {
           projectId,
           enabled: setting === undefined ? undefined : setting === 'on',
-          dailyCap: cap === undefined ? undefined : Number(cap),
+          ...caps,
         })
         for (const line of lines) stdout(line)
         return 0
@@ -232,13 +236,32 @@ function expectArgs(args: readonly string[], count: number, message: string): vo
 }
 
 function noOptions(
-  values: { origin?: string[]; name?: string | undefined; 'daily-cap'?: string | undefined },
+  values: {
+    origin?: string[]
+    name?: string | undefined
+    'daily-cap'?: string | undefined
+    'project-daily-cap'?: string | undefined
+  },
   command: string,
 ): void {
   if (values.origin !== undefined || values.name !== undefined)
     throw new UsageError(`${command} takes no --origin or --name`)
-  if (values['daily-cap'] !== undefined)
-    throw new UsageError(`${command} takes no --daily-cap (it goes with project sponsorship)`)
+  for (const cap of ['daily-cap', 'project-daily-cap'] as const)
+    if (values[cap] !== undefined)
+      throw new UsageError(`${command} takes no --${cap} (it goes with project sponsorship)`)
+}
+
+/** A cap option of `project sponsorship`: a whole number from 1 to 1,000,000, with on or off. */
+function parseCap(
+  value: string | undefined,
+  option: string,
+  setting: string | undefined,
+): number | undefined {
+  if (value === undefined) return undefined
+  if (setting === undefined) throw new UsageError(`${option} goes with on or off`)
+  if (!/^[1-9][0-9]{0,6}$/.test(value) || Number(value) > 1e6)
+    throw new UsageError(`${option} must be a whole number from 1 to 1000000, not "${value}"`)
+  return Number(value)
 }
 
 function isParseArgsError(error: unknown): boolean {

@@ -408,6 +408,16 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 11,
+    name: 'gas sponsorship: a daily cap per project',
+    statements: [
+      // Most user operations sponsored per project and UTC day, all senders together. Rows of
+      // before this migration take the default. The project's count for a day is the
+      // sponsored_user_operations row whose sender is '*' (never an address).
+      'ALTER TABLE project_sponsorship ADD COLUMN project_daily_cap INTEGER NOT NULL DEFAULT 1000',
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

@@ -17,11 +17,21 @@ import {
 } from 'viem'
 import { createBundlerClient, toPackedUserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import { createTestApp, PROJECT_ID, type TestApp } from '../../test/testApp.js'
 import { getProject } from '../projects/getProject.js'
-import { PAYMASTER_ERRORS, PAYMASTER_GAS, type PaymasterRpcResult } from './paymasterRpc.js'
-import { setSponsorshipRules, sponsoredToday } from './sponsorship.js'
+import {
+  createPaymasterRpc,
+  PAYMASTER_ERRORS,
+  PAYMASTER_GAS,
+  type PaymasterRpcResult,
+} from './paymasterRpc.js'
+import {
+  projectSponsoredToday,
+  setSponsorshipRules,
+  sponsoredToday,
+  takeSponsorship,
+} from './sponsorship.js'
 import { parseVerifyingPaymasterData, verifyingPaymasterHash } from './verifyingPaymaster.js'
 
 const CHAIN = 'eip155:31337'
@@ -56,7 +66,14 @@ afterAll(async () => {
   await bundler?.stop()
   await devnet?.stop()
 })
-beforeEach(() => setSponsorshipRules(t.db, { projectId: PROJECT_ID, enabled: true, dailyCap: 20 }))
+beforeEach(() =>
+  setSponsorshipRules(t.db, {
+    projectId: PROJECT_ID,
+    enabled: true,
+    dailyCap: 20,
+    projectDailyCap: 1000,
+  }),
+)
 
 /** POSTs to the proxy: one request (params given) or a batch. */
 async function rpc(method: string, params: unknown[]): Promise<RpcAnswer>
@@ -277,6 +294,79 @@ describe('the paymaster (ERC-7677)', () => {
     expect(
       (await rpc('pm_getPaymasterData', [other, ENTRY_POINT_07, chainIdHex, {}])).result,
     ).toBeDefined()
+  })
+
+  test('the daily cap per project: once reached, a fresh account is refused too', async () => {
+    // Earlier tests sponsored some today: the cap leaves room for one more.
+    const already = await projectSponsoredToday(t.db, { projectId: PROJECT_ID })
+    await setSponsorshipRules(t.db, { projectId: PROJECT_ID, projectDailyCap: already + 1 })
+    const first = await userOperation()
+    expect(
+      (await rpc('pm_getPaymasterData', [first, ENTRY_POINT_07, chainIdHex, {}])).result,
+    ).toMatchObject({ paymasterData: expect.stringMatching(/^0x/) })
+    const refused = {
+      code: -32003,
+      message: 'Daily sponsorship limit reached for this project',
+      data: { projectDailyCap: already + 1 },
+    }
+    const fresh = await userOperation()
+    for (const method of ['pm_getPaymasterStubData', 'pm_getPaymasterData'])
+      expect((await rpc(method, [fresh, ENTRY_POINT_07, chainIdHex, {}])).error).toEqual(refused)
+    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: fresh.sender! })).toBe(0)
+    expect(await projectSponsoredToday(t.db, { projectId: PROJECT_ID })).toBe(already + 1)
+    // A higher cap lets it through at once.
+    await setSponsorshipRules(t.db, { projectId: PROJECT_ID, projectDailyCap: already + 2 })
+    expect(
+      (await rpc('pm_getPaymasterData', [fresh, ENTRY_POINT_07, chainIdHex, {}])).result,
+    ).toBeDefined()
+  })
+
+  test('a sponsorship deletes old counts in the background, once per UTC day', async () => {
+    const now = Date.UTC(2030, 0, 10, 12)
+    const paymaster = createPaymasterRpc({
+      db: t.db,
+      config: {
+        signerKey: PAYMASTER_SIGNER.privateKey,
+        addresses: { [CHAIN]: DEVNET_AA.paymaster },
+        validForSeconds: 3600,
+      },
+      now: () => now,
+    })
+    const project = (await getProject(t.db, PROJECT_ID))!
+    const methods = paymaster.methods({ chain: CHAIN, project })
+    const old = '0x00000000000000000000000000000000000000a1'
+    const takeOld = (daysBack: number) =>
+      takeSponsorship(t.db, {
+        projectId: PROJECT_ID,
+        sender: old,
+        dailyCap: 20,
+        projectDailyCap: 1000,
+        now: now - daysBack * 86_400_000,
+      })
+    await takeOld(1)
+    await takeOld(3)
+    const op = await userOperation()
+    await methods.pm_getPaymasterData!([op, ENTRY_POINT_07, chainIdHex, {}])
+    await vi.waitFor(async () =>
+      expect(
+        await sponsoredToday(t.db, {
+          projectId: PROJECT_ID,
+          sender: old,
+          now: now - 3 * 86_400_000,
+        }),
+      ).toBe(0),
+    )
+    expect(
+      await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: old, now: now - 86_400_000 }),
+    ).toBe(1)
+    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: op.sender!, now })).toBe(1)
+    // The same day again: no second run.
+    await takeOld(3)
+    await methods.pm_getPaymasterData!([op, ENTRY_POINT_07, chainIdHex, {}])
+    await new Promise((done) => setTimeout(done, 100))
+    expect(
+      await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: old, now: now - 3 * 86_400_000 }),
+    ).toBe(1)
   })
 
   test('invalid params are refused with -32602 and count nothing', async () => {

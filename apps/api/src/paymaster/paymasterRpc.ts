@@ -11,7 +11,13 @@ import type { Project } from '../projects/Project.js'
 import type { LocalRpcMethod } from '../rpc/proxyRpc.js'
 import { RpcMethodError } from '../rpc/RpcMethodError.js'
 import type { PaymasterConfig } from './config.js'
-import { getSponsorshipRules, sponsoredToday, takeSponsorship } from './sponsorship.js'
+import {
+  createSponsorshipCleanup,
+  getSponsorshipRules,
+  projectSponsoredToday,
+  sponsoredToday,
+  takeSponsorship,
+} from './sponsorship.js'
 import { STUB_SIGNATURE, signSponsorship, verifyingPaymasterData } from './verifyingPaymaster.js'
 
 /** The JSON-RPC errors of the paymaster methods (besides -32602 for invalid params). */
@@ -22,6 +28,8 @@ export const PAYMASTER_ERRORS = {
   off: { code: -32002, message: 'Gas sponsorship is off for this project' },
   /** The sender had its daily cap of sponsored user operations. */
   dailyCap: { code: -32003, message: 'Daily sponsorship limit reached for this account' },
+  /** The project had its daily cap of sponsored user operations, all senders together. */
+  projectDailyCap: { code: -32003, message: 'Daily sponsorship limit reached for this project' },
 } as const
 
 /**
@@ -67,6 +75,8 @@ export type CreatePaymasterRpcParameters = {
   config: PaymasterConfig
   /** Now, in milliseconds (tests); default `Date.now`. */
   now?: () => number
+  /** Receives a failed background cleanup of old sponsorship counts; default `console.error`. */
+  onError?: (error: unknown) => void
 }
 
 /** The paymaster methods for one request's chain and project. */
@@ -93,7 +103,9 @@ export type PaymasterRpcResult = {
  * - `pm_getPaymasterStubData`: data of the final length with a placeholder signature, for gas
  *   estimation (`isFinal: false`); counts nothing.
  * - `pm_getPaymasterData`: the signed sponsorship (valid for `config.validForSeconds`) over the
- *   user operation with its final gas values, counted against the sender's daily cap.
+ *   user operation with its final gas values, counted against the project's and the sender's
+ *   daily caps. Once per UTC day, a sponsorship also starts the deletion of old counts in the
+ *   background.
  * Refusals are JSON-RPC errors: {@link PAYMASTER_ERRORS}, and -32602 for invalid params.
  *
  * @example
@@ -104,8 +116,10 @@ export function createPaymasterRpc({
   db,
   config,
   now = Date.now,
+  onError = (error) => console.error('[api] sponsorship cleanup failed', error),
 }: CreatePaymasterRpcParameters): PaymasterRpc {
   const signer = config.signerKey ? privateKeyToAccount(config.signerKey) : undefined
+  const cleanup = createSponsorshipCleanup(db, { onError })
 
   async function sponsor(
     params: unknown,
@@ -179,16 +193,25 @@ export function createPaymasterRpc({
       paymasterPostOpGasLimit: numberToHex(gas.paymasterPostOpGasLimit),
       sponsor: { name: project.name },
     })
-    const capReached = () =>
-      new RpcMethodError(PAYMASTER_ERRORS.dailyCap.code, PAYMASTER_ERRORS.dailyCap.message, {
-        dailyCap: rules.dailyCap,
-      })
+    const capReached = (cap: 'project' | 'sender') =>
+      cap === 'project'
+        ? new RpcMethodError(
+            PAYMASTER_ERRORS.projectDailyCap.code,
+            PAYMASTER_ERRORS.projectDailyCap.message,
+            { projectDailyCap: rules.projectDailyCap },
+          )
+        : new RpcMethodError(PAYMASTER_ERRORS.dailyCap.code, PAYMASTER_ERRORS.dailyCap.message, {
+            dailyCap: rules.dailyCap,
+          })
 
     if (!complete) {
-      if (
-        (await sponsoredToday(db, { projectId: project.id, sender, now: now() })) >= rules.dailyCap
-      )
-        throw capReached()
+      const at = now()
+      const [projectCount, senderCount] = await Promise.all([
+        projectSponsoredToday(db, { projectId: project.id, now: at }),
+        sponsoredToday(db, { projectId: project.id, sender, now: at }),
+      ])
+      if (projectCount >= rules.projectDailyCap) throw capReached('project')
+      if (senderCount >= rules.dailyCap) throw capReached('sender')
       return {
         ...answer(
           verifyingPaymasterData({ validUntil: 0, validAfter: 0, signature: STUB_SIGNATURE }),
@@ -197,15 +220,16 @@ export function createPaymasterRpc({
       }
     }
 
-    if (
-      !(await takeSponsorship(db, {
-        projectId: project.id,
-        sender,
-        dailyCap: rules.dailyCap,
-        now: now(),
-      }))
-    )
-      throw capReached()
+    const at = now()
+    const take = await takeSponsorship(db, {
+      projectId: project.id,
+      sender,
+      dailyCap: rules.dailyCap,
+      projectDailyCap: rules.projectDailyCap,
+      now: at,
+    })
+    if (!take.taken) throw capReached(take.cap)
+    void cleanup.maybeRun(at)
     const validUntil = Math.floor(now() / 1000) + config.validForSeconds
     return answer(
       await signSponsorship({
