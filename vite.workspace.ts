@@ -3,6 +3,7 @@ export default [
   'packages/protocol',
   'packages/shared',
   'packages/sdk',
+  'packages/wagmi',
   'apps/modal-host',
   'apps/embedded-wallet',
   'apps/api',

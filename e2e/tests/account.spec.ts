@@ -125,7 +125,7 @@ test('Activity groups by month (the year added for last year), hides spam and sh
   await frame.getByRole('tab', { name: 'Activity' }).click()
   const activity = frame.getByTestId('activity')
   await expect(activity).toBeVisible()
-  const titles = await activity.locator('h4').allTextContents()
+  const titles = await activity.locator('h3').allTextContents()
   const now = new Date()
   const month = now.toLocaleString('en', { month: 'long' })
   expect(titles[0]).toBe(month)

@@ -165,6 +165,7 @@ test('budget on the wire: sdk.js at most 5,120 B, everything until the first usa
   await expect.poll(() => inFlight.size, { timeout: 10_000 }).toBe(0)
   const beforeFrame = porthole.filter((r) => r.startTime <= shown.at)
   const total = beforeFrame.reduce((sum, r) => sum + r.bytes, 0)
+  console.log(`first usable view: ${total} B on the wire (${beforeFrame.length} responses)`)
   const largest = [...beforeFrame]
     .sort((a, b) => b.bytes - a.bytes)
     .slice(0, 6)

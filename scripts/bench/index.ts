@@ -12,7 +12,7 @@ import { BENCH_ORIGIN, browserBenchmarks } from './browser.js'
 import { chainDataBenchmarks } from './chaindata.js'
 import { embeddedBenchmarks } from './embedded.js'
 import { quoteBenchmarks } from './quotes.js'
-import { SDK_BROTLI_BUDGET, sdkSize } from './sdkSize.js'
+import { localeSizes, npmPackageSize, SDK_BROTLI_BUDGET, sdkSize } from './sdkSize.js'
 import { bytes, ms } from './stats.js'
 import { userOpBenchmarks } from './userOps.js'
 import { relayThroughput, walletConnectBenchmarks } from './walletconnect.js'
@@ -64,6 +64,14 @@ console.log(`  (the file: raw ${size.raw} B, gzip 9 ${size.gzip} B, brotli 11 ${
 console.log(
   `  sdk-chains.js, loaded later by sdk.js: raw ${size.chains.raw} B, brotli 11 ${size.chains.brotli} B`,
 )
+const npm = npmPackageSize(ROOT)
+console.log(
+  `\n@porthole/sdk as imported from npm (dist/index.js, brotli 11): entry ${npm.entry.brotli} B; lazy chunks ${npm.lazyBrotli} B (${npm.lazy.map((f) => `${f.file} ${f.brotli} B`).join(', ')})`,
+)
+const locales = localeSizes(ROOT)
+console.log(
+  `Modal locale chunks (brotli 11, one loaded only when chosen): ${locales.map((l) => `${l.locale} ${l.brotli} B`).join(', ')}`,
+)
 console.log(
   '\nEverything fetched until the first usable view (preloaded: before the click), on the wire',
 )
@@ -101,7 +109,7 @@ console.log(`  added: ${ms(chainId.sdk.median - chainId.direct.median)} (median)
 if (only === 'browser') {
   writeFileSync(
     resolve(ROOT, 'bench-results.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), sdk: size, npm, locales, ...results }, null, 2)}\n`,
   )
   process.exit(sdkServed <= SDK_BROTLI_BUDGET ? 0 : 1)
 }
@@ -166,7 +174,7 @@ const userOps = await userOpBenchmarks()
 
 writeFileSync(
   resolve(ROOT, 'bench-results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, ...results, embedded, walletConnect, relay, relayFile, chaindata, quotes, userOps }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), sdk: size, npm, locales, ...results, embedded, walletConnect, relay, relayFile, chaindata, quotes, userOps }, null, 2)}\n`,
 )
 // Exit explicitly: the WalletConnect clients of the bench keep timers alive after their work.
 process.exit(sdkServed <= SDK_BROTLI_BUDGET ? 0 : 1)

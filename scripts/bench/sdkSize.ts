@@ -1,5 +1,5 @@
 /** sdk.js size: raw, gzip and brotli, against the 5 KiB brotli budget; and its lazy part's. */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
@@ -25,4 +25,29 @@ export function sdkSize(root: string) {
   const result = sizes(resolve(root, 'packages/sdk/dist/sdk.js'))
   const chains = sizes(resolve(root, 'packages/sdk/dist/sdk-chains.js'))
   return { ...result, chains, withinBudget: result.brotli <= SDK_BROTLI_BUDGET }
+}
+
+/**
+ * The npm package as a bundler imports it (`dist/index.js`, ES module): its entry, and the chunks
+ * it imports lazily (Solana, Bitcoin, headless), each brotli 11.
+ */
+export function npmPackageSize(root: string) {
+  const dir = resolve(root, 'packages/sdk/dist')
+  const entry = sizes(resolve(dir, 'index.js'))
+  const lazy = readdirSync(dir)
+    .filter((file) => file.endsWith('.js') && file !== 'index.js' && !file.startsWith('sdk'))
+    .map((file) => ({ file, ...sizes(resolve(dir, file)) }))
+  return { entry, lazy, lazyBrotli: lazy.reduce((sum, f) => sum + f.brotli, 0) }
+}
+
+/** The modal's locale chunks (`assets/locale-<locale>-<tag>.js`), brotli 11, by locale. */
+export function localeSizes(root: string): { locale: string; brotli: number }[] {
+  const dir = resolve(root, 'apps/modal-host/dist/assets')
+  return readdirSync(dir)
+    .filter((file) => /^locale-.+\.js$/.test(file))
+    .map((file) => ({
+      locale: file.replace(/^locale-/, '').replace(/-[^-]+\.js$/, ''),
+      brotli: sizes(resolve(dir, file)).brotli,
+    }))
+    .sort((a, b) => a.locale.localeCompare(b.locale))
 }

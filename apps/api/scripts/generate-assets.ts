@@ -1,16 +1,33 @@
 /**
  * Generates the API's image assets (SVG) into apps/api/assets, with no network access:
- * - wallets/<image_id>.svg: a monogram per catalogue wallet (brand colour, rounded square,
- *   white initials in the system sans-serif);
- * - networks/<id>.svg: network and namespace badges (`eip155-1`, `solana`, …);
- * - currencies/<code>.svg and tokens/<symbol>.svg: round symbol badges.
+ * - wallets/<image_id>.svg: the wallet's logo (brandIcons.ts), else a monogram (brand colour,
+ *   rounded square, white initials in the system sans-serif);
+ * - networks/<id>.svg: network and namespace logos (`eip155-1`, `solana`, …), else badges; the
+ *   devnets get a mark of our own;
+ * - currencies/<code>.svg and tokens/<symbol>.svg: token logos, else round symbol badges;
+ * - socials/<provider>.svg: the social login providers' logos;
+ * - THIRD_PARTY_NOTICES.md: which file comes from which icon set, and the sets' licences.
+ * Every file goes through the API's SVG sanitizer, as the API itself does when it loads them.
  *
- * Run: `npx tsx apps/api/scripts/generate-assets.ts`. The output is committed; re-run after
- * editing `src/catalogue/wallets.json` or the lists below. Stale files are removed.
+ * Run: `npm run assets -w @porthole/api`. The output is committed; re-run after editing
+ * `src/catalogue/wallets.json`, the lists below or brandIcons.ts. Stale files are removed.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sanitizeSvg } from '../src/assets/sanitizeSvg.js'
 import { loadCatalogue } from '../src/catalogue/catalogue.js'
+import {
+  type BrandSource,
+  brandSvg,
+  NETWORK_LOGOS,
+  SOCIAL_LOGOS,
+  sourceFile,
+  sourceTitle,
+  TOKEN_LOGOS,
+  WALLET_LOGOS,
+} from './brandIcons.js'
 
 const ASSETS = fileURLToPath(new URL('../assets/', import.meta.url))
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
@@ -153,13 +170,140 @@ function initials(name: string): string {
   )
 }
 
-function writeAll(kind: string, badges: Badge[], shape: string): void {
+/**
+ * The devnets' mark (ours): a terminal prompt on a slate square, one shade per devnet. The
+ * prompt's geometry is ours, drawn for these files.
+ */
+function devnetSvg(background: string): string {
+  return [
+    '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">',
+    `<path fill="${background}" d="M0 0h24v24H0z"/>`,
+    '<path fill="none" stroke="#FFF" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="M6 8l4 4-4 4m6 0h6"/>',
+    '</svg>',
+  ].join('')
+}
+
+/** Our own marks, by network asset id. */
+const OWN_NETWORK_MARKS: Record<string, string> = {
+  'eip155-31337': devnetSvg('#374151'),
+  'eip155-31338': devnetSvg('#4B5563'),
+}
+
+/** Every file taken from an icon set, for the notices: `<kind>/<id>.svg` → its source. */
+const shipped: [file: string, source: BrandSource][] = []
+
+async function writeAll(
+  kind: string,
+  badges: Badge[],
+  shape: string,
+  logos: Record<string, BrandSource> = {},
+  own: Record<string, string> = {},
+): Promise<void> {
   const dir = `${ASSETS}${kind}/`
   mkdirSync(dir, { recursive: true })
   const wanted = new Set(badges.map((badge) => `${badge.id}.svg`))
   for (const file of readdirSync(dir)) if (!wanted.has(file)) rmSync(`${dir}${file}`)
-  for (const badge of badges) writeFileSync(`${dir}${badge.id}.svg`, svg(shape, badge))
-  console.log(`${kind}: ${badges.length} files`)
+  let brands = 0
+  for (const badge of badges) {
+    const source = logos[badge.id]
+    let body = own[badge.id] ?? svg(shape, badge)
+    if (source) {
+      body = await brandSvg(source, sanitizeSvg)
+      shipped.push([`${kind}/${badge.id}.svg`, source])
+      brands++
+    }
+    writeFileSync(`${dir}${badge.id}.svg`, `${sanitizeSvg(body)}\n`)
+  }
+  const unknown = Object.keys(logos).filter((id) => !badges.some((badge) => badge.id === id))
+  if (unknown.length) throw new Error(`${kind}: logos for unknown ids ${unknown.join(', ')}`)
+  console.log(`${kind}: ${badges.length} files, ${brands} brand logos`)
+}
+
+/** Social login providers (the modal's names), titled for the monogram they never need. */
+const SOCIALS: Badge[] = Object.keys(SOCIAL_LOGOS).map((id) => ({
+  id,
+  label: id[0]!.toUpperCase(),
+  title: id,
+  background: '#6B7280',
+}))
+
+const require = createRequire(import.meta.url)
+
+/** An installed package's version (neither set exports its package.json: found from its entry). */
+function packageVersion(name: string): string {
+  let dir = dirname(require.resolve(name))
+  for (;;) {
+    const file = `${dir}/package.json`
+    if (existsSync(file)) {
+      const json = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string }
+      if (json.name === name) return json.version
+    }
+    if (dirname(dir) === dir) throw new Error(`${name}: no package.json`)
+    dir = dirname(dir)
+  }
+}
+
+/** THIRD_PARTY_NOTICES.md: the sets, their licences, and each file taken from them. */
+function writeNotices(): void {
+  const web3icons = shipped.filter(([, source]) => source.set === 'web3icons')
+  const simple = shipped.filter(([, source]) => source.set === 'simple-icons')
+  const rows = (list: typeof shipped) =>
+    list
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(
+        ([file, source]) => `| \`${file}\` | ${sourceTitle(source)} | \`${sourceFile(source)}\` |`,
+      )
+      .join('\n')
+  const text = `# Third-party notices: image assets
+
+Generated by \`scripts/generate-assets.ts\`; do not edit by hand. The API serves the files below
+(sanitized and minified from the icon sets' SVGs, the Simple Icons glyphs drawn on their brand
+colour); every other image under \`assets/\` is Porthole's own (generated monograms and badges,
+the devnet mark). Logos are trademarks of their owners, shown only to name their products; the
+licences below cover the drawings, not the marks.
+
+## Web3 Icons (\`@web3icons/core\` ${packageVersion('@web3icons/core')})
+
+https://github.com/0xa3k5/web3icons, MIT License:
+
+> MIT License
+>
+> Copyright (c) 2024 0xa3k5
+>
+> Permission is hereby granted, free of charge, to any person obtaining a copy
+> of this software and associated documentation files (the "Software"), to deal
+> in the Software without restriction, including without limitation the rights
+> to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+> copies of the Software, and to permit persons to whom the Software is
+> furnished to do so, subject to the following conditions:
+>
+> The above copyright notice and this permission notice shall be included in all
+> copies or substantial portions of the Software.
+>
+> THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+> IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+> FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+> AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+> LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+> OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+> SOFTWARE.
+
+| file | logo | source |
+| --- | --- | --- |
+${rows(web3icons)}
+
+## Simple Icons (\`simple-icons\` ${packageVersion('simple-icons')})
+
+https://github.com/simple-icons/simple-icons, CC0 1.0 Universal
+(https://creativecommons.org/publicdomain/zero/1.0/). None of the glyphs below carries a licence
+of its own in the set's data; their brands' guidelines are linked from https://simpleicons.org.
+
+| file | logo | source |
+| --- | --- | --- |
+${rows(simple)}
+`
+  writeFileSync(`${ASSETS}THIRD_PARTY_NOTICES.md`, text)
+  console.log(`THIRD_PARTY_NOTICES.md: ${shipped.length} files`)
 }
 
 const wallets: Badge[] = loadCatalogue().map((wallet) => ({
@@ -169,7 +313,9 @@ const wallets: Badge[] = loadCatalogue().map((wallet) => ({
   background: wallet.color,
 }))
 
-writeAll('wallets', wallets, ROUNDED_SQUARE)
-writeAll('networks', NETWORKS, CIRCLE)
-writeAll('currencies', CURRENCIES, CIRCLE)
-writeAll('tokens', TOKENS, CIRCLE)
+await writeAll('wallets', wallets, ROUNDED_SQUARE, WALLET_LOGOS)
+await writeAll('networks', NETWORKS, CIRCLE, NETWORK_LOGOS, OWN_NETWORK_MARKS)
+await writeAll('currencies', CURRENCIES, CIRCLE)
+await writeAll('tokens', TOKENS, CIRCLE, TOKEN_LOGOS)
+await writeAll('socials', SOCIALS, ROUNDED_SQUARE, SOCIAL_LOGOS)
+writeNotices()

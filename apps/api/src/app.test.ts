@@ -1,3 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { KNOWN_NETWORKS } from '@porthole/shared'
 import { afterEach, describe, expect, test } from 'vitest'
 import {
   createTestApp,
@@ -9,7 +14,7 @@ import {
 import type { Db } from './db/Db.js'
 import { allowOrigin } from './projects/allowOrigin.js'
 import { createProject } from './projects/createProject.js'
-import { DEFAULT_REMOTE_FEATURES } from './projects/features.js'
+import { DEFAULT_REMOTE_FEATURES, SocialProvider } from './projects/features.js'
 import { setProjectFeatures } from './projects/setProjectFeatures.js'
 
 let t: TestApp
@@ -179,6 +184,8 @@ describe('images', () => {
       '/public/getAssetImage/bip122',
       '/public/getCurrencyImage/USD',
       '/public/getTokenImage/USDC',
+      '/public/getSocialImage/google',
+      '/public/getSocialImage/GitHub',
     ]) {
       const response = await t.get(path)
       expect(response.status, path).toBe(200)
@@ -189,6 +196,97 @@ describe('images', () => {
       )
       expect(response.headers.get('cache-control')).toMatch(/max-age=\d{6,}/)
       expect(await response.text()).toMatch(/^<svg /)
+    }
+  })
+
+  test('every known network and every social provider has an image', async () => {
+    t = await createTestApp()
+    for (const network of KNOWN_NETWORKS) {
+      const path = `/public/getAssetImage/${network.assets.imageId}`
+      expect((await t.get(path)).status, path).toBe(200)
+    }
+    for (const provider of SocialProvider.options) {
+      const path = `/public/getSocialImage/${provider}`
+      expect((await t.get(path)).status, path).toBe(200)
+    }
+  })
+
+  test('brand logos replace the monograms: MetaMask, Ethereum and Google are drawn, not lettered', async () => {
+    t = await createTestApp()
+    for (const path of [
+      '/getWalletImage/metamask',
+      '/public/getAssetImage/eip155:1',
+      '/public/getSocialImage/google',
+    ]) {
+      const body = await (await t.get(path)).text()
+      expect(body, path).toMatch(/<path [^>]*d="M/)
+      expect(body, path).not.toMatch(/<text/)
+    }
+  })
+
+  test('SVGs come brotli- or gzip-compressed as the request accepts, with Vary and an ETag per encoding', async () => {
+    t = await createTestApp()
+    const plain = await t.get('/getWalletImage/metamask')
+    const text = await plain.text()
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(plain.headers.get('vary')).toMatch(/Accept-Encoding/)
+    const br = await t.get('/getWalletImage/metamask', { 'accept-encoding': 'gzip, deflate, br' })
+    expect(br.headers.get('content-encoding')).toBe('br')
+    expect(br.headers.get('content-type')).toBe('image/svg+xml')
+    expect(br.headers.get('vary')).toMatch(/Accept-Encoding/)
+    const brBody = Buffer.from(await br.arrayBuffer())
+    expect(brBody.length).toBeLessThan(text.length)
+    expect(brotliDecompressSync(brBody).toString()).toBe(text)
+    const gzip = await t.get('/getWalletImage/metamask', { 'accept-encoding': 'gzip' })
+    expect(gzip.headers.get('content-encoding')).toBe('gzip')
+    expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).toString()).toBe(text)
+    const etags = [plain, br, gzip].map((response) => response.headers.get('etag'))
+    expect(new Set(etags).size).toBe(3)
+    const again = await t.get('/getWalletImage/metamask', {
+      'accept-encoding': 'br',
+      'if-none-match': etags[1]!,
+    })
+    expect(again.status).toBe(304)
+    expect(
+      (
+        await t.get('/getWalletImage/metamask', {
+          'accept-encoding': 'br',
+          'if-none-match': etags[0]!,
+        })
+      ).status,
+    ).toBe(200)
+  })
+
+  test('an assets directory given to the app is what it serves, in place of the bundled logos', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'porthole-assets-'))
+    try {
+      mkdirSync(join(dir, 'wallets'))
+      const own =
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="#123456" d="M0 0h24v24H0z"/></svg>'
+      writeFileSync(join(dir, 'wallets', 'metamask.svg'), own)
+      t = await createTestApp({ assetsDir: dir })
+      const response = await t.get('/getWalletImage/metamask')
+      expect(response.status).toBe(200)
+      expect(await response.text()).toBe(own)
+      expect((await t.get('/getWalletImage/trust')).status).toBe(404)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('an assets directory holding an SVG with a script stops the app from starting', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'porthole-assets-'))
+    try {
+      mkdirSync(join(dir, 'socials'))
+      writeFileSync(
+        join(dir, 'socials', 'google.svg'),
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      )
+      await expect(createTestApp({ assetsDir: dir })).rejects.toThrow(
+        /socials\/google\.svg: refused SVG/,
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 
@@ -213,6 +311,8 @@ describe('images', () => {
       '/getWalletImage/..%2F..%2Fpackage.json',
       '/public/getAssetImage/eip155:999',
       '/public/getCurrencyImage/XXX',
+      '/public/getSocialImage/myspace',
+      '/public/getSocialImage/..%2Fwallets%2Fmetamask',
     ]) {
       const response = await t.get(path)
       expect(response.status, path).toBe(404)

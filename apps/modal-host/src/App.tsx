@@ -7,12 +7,11 @@ import { dismissAlert } from './actions/alerts.js'
 import * as Modal from './actions/modal.js'
 import { Icon } from './components/Icon.js'
 import { LegalGate } from './components/LegalGate.js'
-import { t } from './i18n/en.js'
+import { locale, t } from './i18n/en.js'
 import { socialName } from './rules/socials.js'
 import { useModal } from './store/store.js'
 import type { Screen } from './store/types.js'
 import { Account } from './views/Account.js'
-import { AllWallets } from './views/AllWallets.js'
 import { ApproveTransaction } from './views/ApproveTransaction.js'
 import { Connect } from './views/Connect.js'
 import { ConnectingExternal } from './views/ConnectingExternal.js'
@@ -20,6 +19,7 @@ import { EmailLogin, EmailVerifyDevice, EmailVerifyOtp, UpdateEmailWallet } from
 import { ConnectingFarcasterView } from './views/lazyFarcasterView.js'
 import { RegisterAccountNameSuccessView, RegisterAccountNameView } from './views/lazyNameViews.js'
 import {
+  AllWalletsView,
   ConnectingWalletConnectView,
   OnRampStatusView,
   OnRampView,
@@ -51,7 +51,7 @@ function title(screen: Screen): string {
     case 'ConnectingExternal':
       return screen.wallet.name
     case 'ConnectingWalletConnect':
-      return screen.wallet?.name ?? 'WalletConnect'
+      return screen.wallet?.name ?? t('walletConnect')
     case 'Account':
       return t('account')
     case 'Networks':
@@ -120,7 +120,7 @@ function View({ screen }: { screen: Screen }) {
     case 'AllWallets':
       return (
         <LegalGate>
-          <AllWallets />
+          <AllWalletsView.View />
         </LegalGate>
       )
     case 'WhatIsAWallet':
@@ -195,8 +195,7 @@ function View({ screen }: { screen: Screen }) {
   }
 }
 
-const FOCUSABLE =
-  'button:not([disabled]), a[href], input:not([disabled]), [tabindex]:not([tabindex="-1"])'
+const FOCUSABLE = ':is(button:enabled, a[href], input:enabled, [tabindex]):not([tabindex="-1"])'
 
 /**
  * Keeps Tab inside the card and moves focus in when the view changes. The host focuses this frame
@@ -205,12 +204,15 @@ const FOCUSABLE =
 function useFocus(card: React.RefObject<HTMLDivElement | null>, key: string, open: boolean) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` changes with the view; that is the trigger
   useEffect(() => {
-    // A view may name its first control (a search box); otherwise the dialog itself takes
-    // focus, so screen readers announce it and Tab starts at the first control.
+    // A view may name its first control (a search box); otherwise its title takes focus, so
+    // screen readers announce the new view and Tab goes on from there.
     const focus = (force: boolean) => {
       const node = card.current
       if (!node || (!force && node.contains(document.activeElement))) return
-      const target = node.querySelector<HTMLElement>('[data-autofocus]') ?? node
+      const target =
+        node.querySelector<HTMLElement>('[data-autofocus]') ??
+        node.querySelector<HTMLElement>('#ph-title') ??
+        node
       target.focus({ preventScroll: true })
     }
     if (open) focus(true)
@@ -239,28 +241,49 @@ function useOpenMark(open: boolean, view: string) {
   }, [open])
 }
 
+/**
+ * Arrow keys move focus between the buttons of a `data-roving` list: one by one, or a row at a
+ * time in a grid (left and right swap places in a right-to-left layout).
+ */
+function rove(event: React.KeyboardEvent<HTMLDivElement>): void {
+  const { key } = event
+  const item = event.target as HTMLElement
+  const list = item.closest('[data-roving]')
+  let step = /Down|Right/.test(key) ? 1 : /Up|Left/.test(key) ? -1 : 0
+  if (!list || !step) return
+  const style = getComputedStyle(list)
+  if (/Up|Down/.test(key)) step *= style.gridTemplateColumns.split(' ').length
+  else if (style.direction === 'rtl') step = -step
+  const items = [...list.querySelectorAll<HTMLElement>('button:enabled')]
+  items[items.indexOf(item) + step]?.focus()
+  event.preventDefault()
+}
+
+/** A `data-roving` list is one Tab stop: the button last focused in it. */
+function onFocus({ target }: React.FocusEvent<HTMLElement>): void {
+  const list = target.closest('[data-roving]')
+  if (list)
+    for (const button of list.querySelectorAll('button'))
+      button.tabIndex = button === target ? 0 : -1
+}
+
 function onKeyDown(event: React.KeyboardEvent<HTMLDivElement>) {
   if (event.key === 'Escape') {
     event.preventDefault()
     Modal.requestClose()
     return
   }
-  if (event.key !== 'Tab') return
+  if (event.key !== 'Tab') return rove(event)
+  // The next (or previous) control in document order from wherever focus is (the card, the
+  // title, a control), around at either end.
+  const active = document.activeElement as Node
   const items = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)]
-  if (!items.length) return
-  const first = items[0]!
-  const last = items.at(-1)!
-  const onCard = document.activeElement === event.currentTarget
-  if (onCard) {
-    event.preventDefault()
-    ;(event.shiftKey ? last : first).focus()
-  } else if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault()
-    last.focus()
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault()
-    first.focus()
-  }
+  const next = event.shiftKey
+    ? (items.findLast((item) => active.compareDocumentPosition(item) & 2) ?? items.at(-1))
+    : (items.find((item) => active.compareDocumentPosition(item) & 4) ?? items[0])
+  if (!next) return
+  event.preventDefault()
+  next.focus()
 }
 
 /** Animates the body's height between views (spec: modal height 150 ms). */
@@ -298,13 +321,17 @@ function Alert() {
   )
 }
 
+/** The toast, in a live region that is always there (so screen readers announce each one). */
 function Toast() {
   const toast = useModal((s) => s.toast)
-  if (!toast?.open) return null
   return (
-    <div className="ph-toast" role="status" data-variant={toast.variant}>
-      {toast.variant === 'loading' ? <span className="ph-spinner" /> : null}
-      {toast.message}
+    <div className="ph-toasts" role="status">
+      {toast?.open ? (
+        <div className="ph-toast" data-variant={toast.variant}>
+          {toast.variant === 'loading' ? <span className="ph-spinner" /> : null}
+          {toast.message}
+        </div>
+      ) : null}
     </div>
   )
 }
@@ -341,7 +368,13 @@ function Shell() {
   const canGoBack = history.length > 1 || (screen.view === 'Connect' && connected)
 
   return (
-    <div className="ph-root" data-theme={config.themeMode} data-open={open} style={style}>
+    <div
+      className="ph-root"
+      data-theme={config.themeMode}
+      data-open={open}
+      style={style}
+      dir={locale() === 'ar' ? 'rtl' : 'ltr'}
+    >
       <div
         className="ph-backdrop"
         data-testid="backdrop"
@@ -359,6 +392,7 @@ function Shell() {
           data-view={screen.view}
           tabIndex={-1}
           onKeyDown={onKeyDown}
+          onFocus={onFocus}
         >
           <header className="ph-header">
             {canGoBack && !unconfigured ? (
@@ -382,7 +416,7 @@ function Shell() {
             ) : (
               <span />
             )}
-            <h2 id="ph-title" className="ph-title" key={screen.view}>
+            <h2 id="ph-title" className="ph-title" key={screen.view} tabIndex={-1}>
               {unconfigured ? t('connectWallet') : title(screen)}
             </h2>
             <button

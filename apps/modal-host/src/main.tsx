@@ -19,6 +19,7 @@ import * as Analytics from './actions/analytics.js'
 import * as Auth from './actions/auth.js'
 import * as Config from './actions/config.js'
 import * as Connection from './actions/connection.js'
+import * as Headless from './actions/headless.js'
 import * as Modal from './actions/modal.js'
 import * as NetworkActions from './actions/network.js'
 import * as RemoteFeatures from './actions/remoteFeatures.js'
@@ -29,6 +30,7 @@ import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
 import * as Injected from './connectors/injected.js'
 import { attachHost, resendState } from './host/bridge.js'
 import { t } from './i18n/en.js'
+import { loadLocale } from './i18n/locales.js'
 import { runtime } from './runtime.js'
 import { frameStorageAvailable, keepStateInHost, STORAGE_KEY } from './store/persist.js'
 import { store } from './store/store.js'
@@ -86,6 +88,10 @@ function start(): void {
         if (!runtime.projectId) throw new UnauthorizedError(NOT_CONFIGURED)
         return Waiters.wait(namespace)
       },
+      // Headless mode: the host draws the wallet list; Connect never shows.
+      wallets: () => Headless.wallets(),
+      connectWallet: ({ wallet }, { signal }) => Headless.connectWallet(wallet, signal),
+      connectEmail: ({ email }) => Headless.connectEmail(email),
       disconnect: async () => {
         await Connection.disconnect()
         return null
@@ -118,7 +124,7 @@ function start(): void {
       // The persisted slice (recent wallets, saved connections) arrives now, from whichever
       // storage holds it.
       void store.persist.rehydrate()
-      Config.applyHello(hello)
+      const { locale } = Config.applyHello(hello)
       Alerts.watchAlerts()
       Analytics.startAnalytics()
       if (!runtime.projectId)
@@ -126,7 +132,11 @@ function start(): void {
       channel.on('injectedProviders', ({ providers }) => Injected.setInjectedProviders(providers))
       channel.on('injectedEvent', (event) => Injected.onInjectedEvent(event))
       attachHost(channel as never)
-      store.setState({ ready: true })
+      // The chosen language's strings are in before the first render (the page's skeleton stands
+      // in meanwhile); a locale whose chunk cannot be fetched stays English.
+      void loadLocale(locale)
+        .catch(() => {})
+        .then(() => store.setState({ ready: true }))
       Modal.prepare()
       // While closed, the prepared view follows the connection (Account once connected).
       store.subscribe((next, previous) => {

@@ -3,12 +3,13 @@
  * Farcaster IdRegistry, the AMM and the ERC-4337 contracts) and an ERC-4337 bundler each, a
  * Bitcoin regtest stand-in, a local Solana chain, a Farcaster auth relay stand-in, an on-ramp
  * provider stand-in (test checkout), the API with the demo project, the modal and wallet apps on
- * their own origins, and the demo host site. Every address comes from `endpoints()`, so tests
- * can move the stack elsewhere.
+ * their own origins, and the demo host site and the wagmi example. Every address comes from
+ * `endpoints()`, so tests can move the stack elsewhere.
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { type OnrampConfig, resolveOnrampConfig, startApi } from '@porthole/api'
+import { allowOrigin } from '@porthole/api/projects'
 import { startBitcoin } from '@porthole/bitcoin'
 import { startBundler } from '@porthole/bundler'
 import { startDemoServer } from '@porthole/demo/server'
@@ -22,6 +23,7 @@ import { startRelay } from '@porthole/relay'
 import { DEMO_PROJECT_ID, endpoints, listenHostOf, portOf } from '@porthole/shared'
 import { startSolana } from '@porthole/solana'
 import { readSdkVersion, sdkFiles, startStaticServer } from '@porthole/static-hosting'
+import { startWagmiExampleServer } from './wagmiExample.js'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 
@@ -31,6 +33,7 @@ export const BUILD_OUTPUTS = {
   wallet: resolve(ROOT, 'apps/embedded-wallet/dist'),
   sdk: resolve(ROOT, 'packages/sdk/dist/sdk.js'),
   demo: resolve(ROOT, 'apps/demo/dist'),
+  wagmiExample: resolve(ROOT, 'apps/wagmi-example/dist'),
 }
 
 /** Options of {@link startStack}. */
@@ -213,6 +216,8 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
       ...(parameters.databaseUrl ? { databaseUrl: parameters.databaseUrl } : {}),
     })
     stops.push(api.close)
+    // The wagmi example is a second host site of the demo project.
+    await allowOrigin(api.db, { projectId: DEMO_PROJECT_ID, origin: urls.wagmiExample })
     log(`api       ${api.url}`)
 
     const frames = {
@@ -250,6 +255,16 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     })
     stops.push(demo.close)
     log(`demo      ${urls.demo}`)
+    const wagmiExample = await startWagmiExampleServer({
+      port: portOf(urls.wagmiExample),
+      root: BUILD_OUTPUTS.wagmiExample,
+      modalUrl: urls.modal,
+      projectId: DEMO_PROJECT_ID,
+      devnetRpc: urls.devnet,
+      devnetBRpc: urls.devnetB,
+    })
+    stops.push(wagmiExample.close)
+    log(`wagmi     ${urls.wagmiExample} (the wagmi example: porthole() from @porthole/wagmi)`)
 
     const bundlers = await bundlersStarting
     for (const started of bundlers) if (started.status === 'rejected') throw started.reason

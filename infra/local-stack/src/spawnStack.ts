@@ -34,6 +34,7 @@ export async function spawnStack(
   const urls = endpoints({ ...process.env, ...env })
   const ports = [
     urls.demo,
+    urls.wagmiExample,
     urls.modal,
     urls.wallet,
     urls.api,

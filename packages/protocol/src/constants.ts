@@ -27,3 +27,13 @@ export const TIMEOUTS = {
 
 /** Liveness probing of requests that wait on a user (no timeout of their own). */
 export const LIVENESS = { interval: 5_000, timeout: 5_000 } as const
+
+/**
+ * The modal's languages (BCP 47 tags), English first: the `locale` option takes one of them (a
+ * regional variant such as `'de-AT'` picks its language), and without it the browser's preferred
+ * languages choose.
+ */
+export const LOCALES = ['en', 'de', 'es', 'fr', 'pt-BR', 'ja', 'ko', 'zh-CN', 'tr', 'ar'] as const
+
+/** A language of the modal: one of {@link LOCALES}. */
+export type Locale = (typeof LOCALES)[number]

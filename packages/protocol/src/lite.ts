@@ -12,6 +12,7 @@ export type {
   ConnectorType,
   ConnectResult,
   Features,
+  HeadlessWallet,
   HostToModal,
   InjectedEventName,
   InjectedProviderInfo,
@@ -25,7 +26,12 @@ export type {
 } from './contracts/hostModal.js'
 export * from './errors.js'
 export { isReady, parseAck, parseEnvelope } from './guards/envelope.js'
-export { isPortholeState, modalToHostValidator } from './guards/hostModal.js'
+export {
+  isConnectResult,
+  isHeadlessWallets,
+  isPortholeState,
+  modalToHostValidator,
+} from './guards/hostModal.js'
 export * as Parent from './Parent.js'
 export type { ErrorObject } from './schemas.js'
 export type { Contract, Validator } from './types.js'

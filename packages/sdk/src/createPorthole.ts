@@ -21,11 +21,11 @@ import {
   TIMEOUTS,
   UnauthorizedError,
 } from '@porthole/protocol/lite'
-import type { Calls } from './internal/calls.js'
 import { mountDialog } from './internal/dialog.js'
 import { createEmitter } from './internal/emitter.js'
 import { loadChains } from './internal/loadChains.js'
 import { announceProvider as announce, createProvider, eventPrefix } from './internal/provider.js'
+import type { Chains } from './internal/startChains.js'
 import type {
   ConnectResult,
   EIP1193Provider,
@@ -36,8 +36,19 @@ import type {
 
 type ModalChannel = Channel.Channel<HostToModal, ModalToHost>
 
-/** The script tag that loaded this code, captured while it runs (`sdk.js` reads its data too). */
-export const currentScript = document.currentScript as HTMLScriptElement | null
+/** Set by the script-tag build (vite.config.ts); absent in the npm entry. */
+declare const __PORTHOLE_CHAINS_SRI__: string | undefined
+
+/**
+ * The script tag that loaded this code, captured while it runs (`sdk.js` reads its data too).
+ * Only the script-tag build has one: the npm entry reads nothing of the page when it is
+ * imported, so it can be imported where there is no DOM (server rendering); the build folds the
+ * test away.
+ */
+export const currentScript =
+  typeof __PORTHOLE_CHAINS_SRI__ === 'string'
+    ? (document.currentScript as HTMLScriptElement | null)
+    : null
 /** Where this script was loaded from. */
 const scriptUrl = currentScript?.src
 
@@ -142,8 +153,8 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   // runs, in sdk-chains.js: loaded at once, beside the modal frame, so wallets are listed
   // before the first click and sdk.js stays within its budget.
   const sendInjected = () => channel?.emit('injectedProviders', { providers: calls?.list() ?? [] })
-  let calls: Calls | undefined
-  let loading: Promise<Calls> | undefined
+  let calls: Chains | undefined
+  let loading: Promise<Chains> | undefined
   const load = () =>
     (loading ??= loadChains(scriptUrl ?? base).then(
       (chains) =>
@@ -226,7 +237,12 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
       await show('open', openOptions)
     },
     close,
-    async connect({ namespace } = {}) {
+    // Headless mode (wallets, connect({ wallet }) / connect({ email })) lives in sdk-chains.js.
+    wallets: async () => (await load()).wallets(),
+    async connect(connectOptions = {}) {
+      if ('wallet' in connectOptions || 'email' in connectOptions)
+        return (await load()).connect(connectOptions)
+      const { namespace } = connectOptions
       // Already connected (in that namespace): its CAIP-10 account, `<namespace>:<ref>:<address>`.
       const caipAddress = namespace
         ? state.connections.find((c) => c.active && c.namespace === namespace)?.caipAddress

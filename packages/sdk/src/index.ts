@@ -9,8 +9,11 @@
 export { createPorthole } from './createPorthole.js'
 export type {
   ConnectionInfo,
+  ConnectOptions,
   ConnectResult,
   EIP1193Provider,
+  HeadlessWallet,
+  Locale,
   Porthole,
   PortholeOptions,
   PortholeState,

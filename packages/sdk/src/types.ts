@@ -1,13 +1,23 @@
 import type {
   CaipNetworkId,
   Features,
+  HeadlessWallet,
+  Locale,
   Metadata,
   NetworkInput,
   OpenableView,
   PortholeState,
 } from '@porthole/protocol/lite'
 
-export type { CaipNetworkId, Metadata, NetworkInput, OpenableView, PortholeState }
+export type {
+  CaipNetworkId,
+  HeadlessWallet,
+  Locale,
+  Metadata,
+  NetworkInput,
+  OpenableView,
+  PortholeState,
+}
 
 /** One connection of `getState().connections` (`{ connectorId, namespace, address, caipAddress, active }`). */
 export type ConnectionInfo = PortholeState['connections'][number]
@@ -57,6 +67,13 @@ export type PortholeOptions = {
    * {@link Porthole.getSession}. Script tag: `data-siwx="required"` or `"optional"`.
    */
   siwx?: { required: boolean; statement?: string } | 'required' | 'optional' | undefined
+  /**
+   * The modal's language: `'en'`, `'de'`, `'es'`, `'fr'`, `'pt-BR'`, `'ja'`, `'ko'`, `'zh-CN'`,
+   * `'tr'` or `'ar'` (right to left); a regional variant (`'de-AT'`) picks its language, any
+   * other tag is refused with a console error. Default: the browser's preferred languages, else
+   * English. Script tag: `data-locale="ja"`.
+   */
+  locale?: Locale | (string & {}) | undefined
 }
 
 /** A wallet sign-in: the signed message and its signature, for your server to verify. */
@@ -74,6 +91,15 @@ export type ConnectResult = {
   chainId: number | string
   caipNetworkId: CaipNetworkId
 }
+
+/**
+ * What {@link Porthole.connect} takes: nothing or `{ namespace }` opens the modal; `{ wallet }`
+ * (an id of {@link Porthole.wallets}) or `{ email }` connects headless, without the Connect view.
+ */
+export type ConnectOptions =
+  | { namespace?: ProviderNamespace; wallet?: never; email?: never }
+  | { wallet: string; namespace?: never; email?: never }
+  | { email: string; namespace?: never; wallet?: never }
 
 /** An EIP-1193 request. */
 export type RequestArguments = { method: string; params?: readonly unknown[] | object | undefined }
@@ -107,8 +133,25 @@ export type Porthole = {
    * Solana). Rejects with 'Modal closed' (code 4001) if the user closes the modal first.
    * @example const { address, chainId } = await porthole.connect()
    * @example const { address } = await porthole.connect({ namespace: 'solana' })
+   *
+   * Headless: `{ wallet: id }` connects a wallet of {@link Porthole.wallets} without showing
+   * Connect (an installed one asks its user in the page; any other, and `'walletConnect'`,
+   * pairs: draw the URI of the `display_uri` event as a QR code); `{ email }` starts the e-mail
+   * sign-in, and the modal shows only the code entry. Rejects with 'Connection rejected' (4001)
+   * when the wallet refuses, 'Modal closed' (4001) when the code entry is closed.
+   * @example porthole.on('display_uri', drawQr); await porthole.connect({ wallet: 'walletConnect' })
+   * @example await porthole.connect({ email: 'ada@example.com' })
    */
-  connect(options?: { namespace?: ProviderNamespace }): Promise<ConnectResult>
+  connect(options?: ConnectOptions): Promise<ConnectResult>
+  /**
+   * Headless mode: the wallets the Connect view would list, in its order — `section` `recent`,
+   * `installed`, `featured`, `custom`, `recommended`, then the plain `walletConnect` entry — each
+   * `{ id, name, icon, type, section, installed, namespace? }`. `type` is how
+   * `connect({ wallet: id })` reaches it: `'injected'` (installed in this page) or
+   * `'walletConnect'` (a pairing; its URI comes as the `display_uri` event).
+   * @example const list = await porthole.wallets()
+   */
+  wallets(): Promise<HeadlessWallet[]>
   /**
    * Disconnects the current wallet; the session is not restored after a reload.
    * @example await porthole.disconnect()

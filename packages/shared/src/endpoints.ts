@@ -6,6 +6,8 @@
 /** Default address of each local service. */
 export const DEFAULT_ENDPOINTS = {
   demo: 'http://localhost:4000',
+  // The wagmi example app (`apps/wagmi-example`), another host site of the demo project.
+  wagmiExample: 'http://localhost:4030',
   modal: 'http://127.0.0.1:4100',
   // A domain, not an IP address: passkeys (WebAuthn) refuse IP addresses as relying parties.
   // Browsers resolve every `*.localhost` name to loopback and treat it as a secure context.
@@ -37,6 +39,7 @@ export type Endpoint = keyof typeof DEFAULT_ENDPOINTS
 /** The environment variable that overrides each address. */
 export const ENDPOINT_ENV: Record<Endpoint, string> = {
   demo: 'PORTHOLE_DEMO_URL',
+  wagmiExample: 'PORTHOLE_WAGMI_EXAMPLE_URL',
   modal: 'PORTHOLE_MODAL_URL',
   wallet: 'PORTHOLE_WALLET_URL',
   api: 'PORTHOLE_API_URL',

@@ -16,12 +16,15 @@ export function truncateAddress(value: string, start = 4, end = 6): string {
 
 /**
  * Formats an integer amount with `decimals` to a fixed number of fraction digits, rounding
- * down (balances show 3 decimals; currency totals 2).
+ * down (balances show 3 decimals; currency totals 2). With a `locale`, `Intl` writes the digits
+ * and separators of that locale (exactly: the decimal text is formatted, not a float); without
+ * one, thousands are grouped with commas.
  *
  * @example
  * formatAmount(1234567890000000000n, 18) // '1.234'
+ * formatAmount(1234567890000000000000n, 18, 3, 'de') // '1.234,567'
  */
-export function formatAmount(value: bigint, decimals: number, digits = 3): string {
+export function formatAmount(value: bigint, decimals: number, digits = 3, locale?: string): string {
   const negative = value < 0n
   const abs = negative ? -value : value
   const base = 10n ** BigInt(decimals)
@@ -29,6 +32,10 @@ export function formatAmount(value: bigint, decimals: number, digits = 3): strin
   const scale = 10n ** BigInt(digits)
   const fraction = ((abs % base) * scale) / base
   const text = digits ? `${whole}.${fraction.toString().padStart(digits, '0')}` : `${whole}`
+  if (locale)
+    return new Intl.NumberFormat(locale, { minimumFractionDigits: digits }).format(
+      `${negative ? '-' : ''}${text}` as `${number}`,
+    )
   return `${negative ? '-' : ''}${groupThousands(text)}`
 }
 

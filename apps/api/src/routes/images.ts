@@ -1,3 +1,4 @@
+import { negotiateEncoding } from '@porthole/shared'
 import type { Hono, MiddlewareHandler } from 'hono'
 import { type ImageAssets, type ImageKind, normaliseImageId } from '../assets/loadImageAssets.js'
 import { ApiError } from '../errors.js'
@@ -12,13 +13,16 @@ export const IMAGE_ROUTES: readonly [path: string, kind: ImageKind][] = [
   ['/public/getAssetImage/:id', 'networks'],
   ['/public/getCurrencyImage/:id', 'currencies'],
   ['/public/getTokenImage/:id', 'tokens'],
+  ['/public/getSocialImage/:id', 'socials'],
 ]
 
 /**
  * Image endpoints (spec §7): wallet logos, network logos (`eip155:1` or `eip155-1`, `solana`,
- * `bip122`, …), currency (`USD`) and token (`USDC`) images, from local files only. SVGs carry
- * `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'` and `nosniff`;
- * unknown ids answer 404 JSON.
+ * `bip122`, …), currency (`USD`) and token (`USDC`) images, and (beyond the spec) the social
+ * login providers' logos (`google`, `x`, …), from local files only. SVGs carry
+ * `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'` and `nosniff`, and
+ * come brotli- or gzip-compressed when the request accepts it (`Vary: Accept-Encoding`, the
+ * encoding added to the ETag); unknown ids answer 404 JSON.
  *
  * @example
  * imageRoutes(app, guard, loadImageAssets())
@@ -43,8 +47,16 @@ export function imageRoutes(
       }
       if (asset.contentType === 'image/svg+xml')
         headers['Content-Security-Policy'] = "default-src 'none'; style-src 'unsafe-inline'"
-      if (c.req.header('if-none-match') === asset.etag) return c.body(null, 304, headers)
-      return c.body(asset.body, 200, headers)
+      const encoding = negotiateEncoding(c.req.header('accept-encoding'))
+      const encoded = encoding === 'identity' ? undefined : asset.encoded[encoding]
+      if (asset.encoded.br || asset.encoded.gzip)
+        c.header('Vary', 'Accept-Encoding', { append: true })
+      if (encoded) {
+        headers['Content-Encoding'] = encoding
+        headers.ETag = `${asset.etag.slice(0, -1)}-${encoding}"`
+      }
+      if (c.req.header('if-none-match') === headers.ETag) return c.body(null, 304, headers)
+      return c.body(encoded ?? asset.body, 200, headers)
     })
   }
 }

@@ -4,7 +4,7 @@
  * shows 'Failed to fetch transactions' (spec §8).
  */
 import { getHistory } from '../api/blockchain.js'
-import { t } from '../i18n/en.js'
+import { ta } from '../i18n/accountTabs.js'
 import {
   initialTransactionListState,
   transactionsFetched,
@@ -50,7 +50,7 @@ export async function loadTransactions(
   } catch (error) {
     if (store.getState().activity.account !== account) return
     store.setState((s) => ({ activity: { ...transactionsFetchFailed(s.activity), account } }))
-    Modal.showToast(t('failedToFetchTransactions'), 'error')
+    Modal.showToast(ta('failedToFetchTransactions'), 'error')
     reportError(error, { category: 'API_ERROR' })
   }
 }

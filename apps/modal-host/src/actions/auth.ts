@@ -27,6 +27,7 @@ import {
 import * as Connection from './connection.js'
 import * as Modal from './modal.js'
 import * as NetworkActions from './network.js'
+import * as Waiters from './waiters.js'
 
 /** E-mail login cooldown (spec §5, §9). */
 export const EMAIL_COOLDOWN_MS = 30_000
@@ -211,7 +212,13 @@ async function finish(silent: boolean): Promise<void> {
   } catch (error) {
     Modal.showToast('A problem occurred while trying initialize authentication', 'error')
     await signOut().catch(() => {})
-    store.setState({ history: [{ view: 'Connect' }] })
+    const { open, history } = store.getState()
+    // Opened on the sign-in steps alone (headless `connect({ email })`): Connect never shows
+    // there, so the modal closes and the waiting `connect()` calls fail with this error.
+    if (open && !history.some((screen) => screen.view === 'Connect')) {
+      Waiters.rejectAll(error)
+      Modal.close()
+    } else store.setState({ history: [{ view: 'Connect' }] })
     throw error
   }
 }

@@ -66,3 +66,37 @@ describe('configuration from the host', () => {
     expect(errors[1]).toMatch(/^Invalid option "themeMode" ignored/)
   })
 })
+
+describe('the locale option', () => {
+  test('picks the language: the option first, else the browser’s best match, else English', () => {
+    const locale = (config: object, languages: string[]) =>
+      resolveConfig(hello({ networks: [], ...config }), false, null, languages).config.locale
+    expect(locale({ locale: 'ja' }, ['de-DE'])).toBe('ja')
+    // A regional variant picks its language.
+    expect(locale({ locale: 'pt-PT' }, [])).toBe('pt-BR')
+    expect(locale({}, ['de-DE', 'en'])).toBe('de')
+    expect(locale({}, ['nl-NL', 'fr-CA'])).toBe('fr')
+    expect(locale({}, ['nl-NL'])).toBe('en')
+    expect(locale({}, [])).toBe('en')
+  })
+
+  test('an unknown locale is refused with an error naming the option and the choices', () => {
+    const { config, errors } = resolveConfig(
+      hello({ networks: [], locale: 'xx-YY' }),
+      false,
+      null,
+      ['es-MX'],
+    )
+    expect(errors).toEqual([
+      'Invalid option "locale" ignored: "xx-YY" is not one of en, de, es, fr, pt-BR, ja, ko, zh-CN, tr, ar',
+    ])
+    // The browser's language still applies.
+    expect(config.locale).toBe('es')
+  })
+
+  test('a locale that is not text is refused by the schema', () => {
+    const { config, errors } = resolveConfig(hello({ networks: [], locale: 42 }), false, null, [])
+    expect(errors[0]).toMatch(/^Invalid option "locale" ignored/)
+    expect(config.locale).toBe('en')
+  })
+})

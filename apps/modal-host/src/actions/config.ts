@@ -2,8 +2,9 @@
  * Turns the host's `hello` into the modal's configuration: validated, defaults applied,
  * networks resolved (spec §3 "Configuration options", §9 defaults).
  */
-import { type HelloMessage, Metadata, type RemoteFeatures } from '@porthole/protocol'
+import { type HelloMessage, LOCALES, Metadata, type RemoteFeatures } from '@porthole/protocol'
 import { resolveNetworks } from '@porthole/shared'
+import { matchLocale } from '../i18n/locales.js'
 import { checkAccountTypes, evmAccountType } from '../rules/accountTypes.js'
 import { readOptions } from '../rules/configOptions.js'
 import { fromCustomWallet } from '../rules/customWallets.js'
@@ -27,7 +28,8 @@ export function detectMobile(): boolean {
 /**
  * Resolves a `hello` into configuration, merged with the project's remote features (`remote`;
  * null: the spec's defaults). Problems are returned, never thrown: `errors` name each option
- * refused (unknown, invalid, or not available yet), `warnings` the rest.
+ * refused (unknown, invalid, or not available yet), `warnings` the rest. The language is the
+ * `locale` option's, else the best match of the browser's preferred `languages`, else English.
  *
  * @example
  * const { config, errors, warnings } = resolveConfig(hello, false, remote)
@@ -36,6 +38,7 @@ export function resolveConfig(
   hello: HelloMessage,
   isMobile = detectMobile(),
   remote: RemoteFeatures | null = null,
+  languages: readonly string[] = globalThis.navigator?.languages ?? [],
 ): {
   config: ResolvedConfig
   errors: string[]
@@ -63,6 +66,11 @@ export function resolveConfig(
     if (THEME_VARIABLE.test(key)) themeVariables[key.replace(/^--w3m-/, '--ph-')] = value
     else
       errors.push(`Option "themeVariables": "${key}" is not a --ph-* or --w3m-* variable; ignored`)
+  const locale = options.locale === undefined ? undefined : matchLocale([options.locale])
+  if (options.locale !== undefined && !locale)
+    errors.push(
+      `Invalid option "locale" ignored: "${options.locale}" is not one of ${LOCALES.join(', ')}`,
+    )
   const config: ResolvedConfig = {
     ...DEFAULT_CONFIG,
     projectId: hello.projectId,
@@ -84,6 +92,7 @@ export function resolveConfig(
     debug: options.debug ?? false,
     isMobile,
     siwx: siwxOption(options.siwx),
+    locale: locale ?? matchLocale(languages) ?? 'en',
   }
   return { config, errors, warnings }
 }

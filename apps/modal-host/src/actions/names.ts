@@ -19,7 +19,7 @@ import {
 } from '@porthole/shared'
 import { toHex } from 'viem'
 import * as Api from '../api/names.js'
-import { t } from '../i18n/en.js'
+import { tn } from '../i18n/names.js'
 import { writeCache } from '../rules/caches.js'
 import { canRegisterName, evmChainIdOf } from '../rules/nameRegistration.js'
 import { store } from '../store/store.js'
@@ -41,7 +41,7 @@ export async function suggestNames(label: string): Promise<NameSuggestionsRespon
   try {
     return (await Api.getNameSuggestions(label)).suggestions
   } catch (cause) {
-    throw new BaseError(Api.nameApiReason(cause) ?? t('errorFetchingNameSuggestions'), { cause })
+    throw new BaseError(Api.nameApiReason(cause) ?? tn('errorFetchingNameSuggestions'), { cause })
   }
 }
 
@@ -74,7 +74,7 @@ export async function registerAccountName(name: string): Promise<void> {
     storeProfileName(address, name)
     navigateFromRegistration({ view: 'RegisterAccountNameSuccess', name })
   } catch (cause) {
-    const message = Api.nameApiReason(cause) ?? t('errorRegisteringName', { name })
+    const message = Api.nameApiReason(cause) ?? tn('errorRegisteringName', { name })
     navigateFromRegistration({ view: 'RegisterAccountName', name, error: message })
     throw new BaseError(message, { cause })
   } finally {

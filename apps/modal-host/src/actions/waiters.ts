@@ -12,9 +12,21 @@ type Waiter = {
 }
 let waiters: Waiter[] = []
 
-/** Registers a waiter (for `namespace` only, when given). */
-export function wait(namespace?: ChainNamespace): Promise<ConnectResult> {
-  return new Promise((resolve, reject) => waiters.push({ namespace, resolve, reject }))
+/**
+ * Registers a waiter (for `namespace` only, when given). Aborting `signal` removes it and
+ * rejects with the signal's reason (a headless connect whose wallet refused).
+ */
+export function wait(namespace?: ChainNamespace, signal?: AbortSignal): Promise<ConnectResult> {
+  if (signal?.aborted) return Promise.reject(signal.reason)
+  return new Promise((resolve, reject) => {
+    const waiter = { namespace, resolve, reject }
+    waiters.push(waiter)
+    signal?.addEventListener('abort', () => {
+      if (!waiters.includes(waiter)) return
+      waiters = waiters.filter((w) => w !== waiter)
+      reject(signal.reason)
+    })
+  })
 }
 
 /**

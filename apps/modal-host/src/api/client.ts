@@ -2,7 +2,7 @@
  * The modal's API calls (spec §7 "Wallet provider configuration service"), with failures
  * mapped to the spec's alerts.
  */
-import { RemoteFeatures } from '@porthole/protocol'
+import { type LoginProvider, RemoteFeatures } from '@porthole/protocol'
 import { createHttpClient, type HttpClient, HttpError } from '@porthole/shared'
 import type { CatalogueWallet } from '../rules/walletLists.js'
 import { SDK_TYPE, SDK_VERSION } from '../runtime.js'
@@ -99,6 +99,16 @@ export async function getWallets(
 /** An absolute URL for a network image. */
 export function networkImageUrl(imageId: string): string {
   return client().url(`/public/getAssetImage/${encodeURIComponent(imageId)}`)
+}
+
+/**
+ * An absolute URL for a social login provider's logo (the API's `/public/getSocialImage`).
+ *
+ * @example
+ * socialImageUrl('google') // 'https://api…/public/getSocialImage/google?projectId=…'
+ */
+export function socialImageUrl(provider: LoginProvider): string {
+  return client().url(`/public/getSocialImage/${encodeURIComponent(provider)}`)
 }
 
 /**

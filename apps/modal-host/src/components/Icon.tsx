@@ -27,10 +27,14 @@ const paths = {
 /** An icon name. */
 export type IconName = keyof typeof paths
 
-/** A 24×24 stroke icon, hidden from screen readers (its button carries the name). */
+/**
+ * A 24×24 stroke icon, hidden from screen readers (its button carries the name). Arrows that say
+ * "back" and "forward" are mirrored in a right-to-left layout (`ph-flip`).
+ */
 export function Icon({ name, size = 20 }: { name: IconName; size?: number }) {
   return (
     <svg
+      className={name === 'back' || name === 'chevron' ? 'ph-flip' : undefined}
       width={size}
       height={size}
       viewBox="0 0 24 24"

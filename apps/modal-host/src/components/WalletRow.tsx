@@ -2,7 +2,10 @@ import type { WalletEntry } from '../store/types.js'
 import { Icon } from './Icon.js'
 import { Picture } from './Images.js'
 
-/** A wallet in a list: its image, its name (the button's accessible name) and a tag. */
+/**
+ * A wallet in a list: its image, its name and a tag. The button is named by what it shows (the
+ * name, then the tag), so a voice command with the visible name reaches it.
+ */
 export function WalletRow(props: {
   wallet: WalletEntry
   tag?: { label: string; tone?: 'accent' | 'success' } | undefined
@@ -14,12 +17,11 @@ export function WalletRow(props: {
       <button
         type="button"
         className="ph-row"
-        aria-label={wallet.name}
         data-wallet-id={wallet.id}
         onClick={() => onSelect(wallet)}
       >
         <Picture src={wallet.image} name={wallet.name} size={40} />
-        <span className="ph-row-name">{wallet.name}</span>
+        <span className="ph-row-name">{wallet.name}</span>{' '}
         {tag ? (
           <span className="ph-tag" data-tone={tag.tone}>
             {tag.label}

@@ -1,24 +1,12 @@
 /**
- * The Account tabs' strings (Tokens, NFTs, Activity and its relative times): a catalogue of its
- * own, loaded with the tabs so the modal's first download does not carry them.
+ * The Account tabs' strings (Tokens, NFTs, Activity): a catalogue of its own, loaded with the tabs
+ * so the modal's first download does not carry them. Relative times other than 'just now' come
+ * from `Intl.RelativeTimeFormat` in the chosen locale.
  */
-import { fill } from './en.js'
+import { catalogue } from './en.js'
 
 export const accountTabs = {
   timeJustNow: 'just now',
-  timeSeconds: '{n} sec',
-  timeMinute: '1 min',
-  timeMinutes: '{n} min',
-  timeHour: '1 hour',
-  timeHours: '{n} hours',
-  timeDay: '1 day',
-  timeDays: '{n} days',
-  timeMonth: '1 month',
-  timeMonths: '{n} months',
-  timeYear: '1 year',
-  timeYears: '{n} years',
-  timeAgo: '{time} ago',
-  timeIn: 'in {time}',
   activitySent: 'Sent',
   activityReceived: 'Received',
   activityMinted: 'Minted',
@@ -39,6 +27,7 @@ export const accountTabs = {
   tabNfts: 'NFTs',
   tabActivity: 'Activity',
   accountTabs: 'Account',
+  noTokens: 'No tokens yet',
   noTokensHint: 'Buy or receive tokens to see them here.',
   noNfts: 'No NFTs yet',
   noNftsHint: 'NFTs this account holds show here.',
@@ -47,6 +36,8 @@ export const accountTabs = {
   loadMore: 'Load more',
   totalBalance: 'Total balance',
   pending: 'Pending',
+  failed: 'Failed',
+  failedToFetchTransactions: 'Failed to fetch transactions',
 } as const
 
 /** A key of {@link accountTabs}. */
@@ -58,6 +49,4 @@ export type AccountTabsKey = keyof typeof accountTabs
  * @example
  * ta('tabTokens') // 'Tokens'
  */
-export function ta(key: AccountTabsKey, values: Record<string, string | number> = {}): string {
-  return fill(accountTabs[key], values)
-}
+export const ta = catalogue('accountTabs', accountTabs)

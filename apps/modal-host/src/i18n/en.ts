@@ -1,6 +1,9 @@
 /**
- * The English string catalogue. Keys are derived from this object, so another locale is a
- * `Record<StringKey, string>` loaded on demand.
+ * The English string catalogue of the modal's first download, and the look-up every catalogue
+ * shares. Keys are derived from the English objects; another locale is one lazy chunk
+ * (`locales/*.ts`, typed by `translation.ts`) holding every catalogue's translations, installed
+ * with {@link setTranslations} before the first render. Views loaded on demand keep their strings
+ * in catalogues of their own (`trade.ts`, `accountTabs.ts`, …).
  */
 export const en = {
   connectWallet: 'Connect Wallet',
@@ -12,7 +15,6 @@ export const en = {
   back: 'Back',
   recent: 'Recent',
   installed: 'Installed',
-  featured: 'Featured',
   chooseNetwork: 'Choose Network',
   switchNetwork: 'Switch Network',
   account: 'Account',
@@ -69,16 +71,6 @@ export const en = {
   getAWallet: 'Get a wallet',
   walletConnect: 'WalletConnect',
   qrCode: 'QR code',
-  scanWithPhone: 'Scan with your phone',
-  scanWithWallet: 'Scan this QR code with {name}',
-  copyLink: 'Copy link',
-  linkCopied: 'Link copied',
-  openInApp: 'Open in app',
-  scanWithFarcaster: 'Scan this QR code with your phone’s camera or the Farcaster app',
-  farcasterQr: 'QR code to sign in with Farcaster',
-  openFarcaster: 'Open in Farcaster',
-  waitingForFarcaster: 'Waiting for approval in Farcaster…',
-  farcasterFailed: 'Failed to connect to farcaster',
   loading: 'Loading',
   projectIdNotConfigured: 'Project ID Not Configured',
   projectIdNotConfiguredHint:
@@ -116,34 +108,12 @@ export const en = {
   reviewInWallet: 'Review the request in the wallet window',
   or: 'or',
   tokenBalanceUnavailable: 'Token Balance Unavailable',
-  failedToFetchTransactions: 'Failed to fetch transactions',
   invalidAppConfiguration: 'Invalid App Configuration',
-  unsupportedChain: 'Unsupported chain',
-  errorResolvingName: 'Error resolving name',
   chooseName: 'Choose a name',
-  nameLabel: 'Name',
-  nameHint: 'Letters, digits and hyphens, at least 4 characters.',
-  nameTooShort: 'Name must be at least 4 characters long',
-  nameTooLong: 'Name must be at most 63 characters long',
-  nameInvalidCharacters: 'Name can only contain letters, digits and hyphens',
-  nameTaken: 'Name is already taken',
-  nameAvailable: 'Available',
-  nameRegistered: 'Registered',
-  nameSuggestions: 'Suggestions',
-  registerName: 'Register name',
   nameRegisteredTitle: 'Name registered',
-  nameRegisteredHint: 'This account is now {name}.',
-  backToAccount: 'Back to account',
-  errorRegisteringName: 'Error registering name {name}',
-  errorFetchingNameSuggestions: 'Error fetching name suggestions',
   send: 'Send',
-  noTokens: 'No tokens yet',
-  failed: 'Failed',
   selectToken: 'Select token',
-  searchToken: 'Search token',
-  max: 'Max',
   reviewSend: 'Review send',
-  network: 'Network',
   cancel: 'Cancel',
   receive: 'Receive',
   copyFailed: 'Could not copy',
@@ -158,15 +128,53 @@ export const en = {
 /** A key of the string catalogue. */
 export type StringKey = keyof typeof en
 
+/** The chosen locale's translations, by catalogue (`{ main: {…}, trade: {…} }`); none for English. */
+let translations: Readonly<Record<string, Readonly<Record<string, string>> | undefined>> = {}
+let current = 'en'
+
 /**
- * Looks up a string and fills `{placeholders}`.
+ * Installs a locale: `strings` is its chunk's translations by catalogue name. A key it leaves out
+ * (the spec's error strings) stays English.
+ *
+ * @example
+ * setTranslations('de', (await import('./locales/de.js')).default)
+ */
+export function setTranslations(locale: string, strings: typeof translations): void {
+  current = locale
+  translations = strings
+}
+
+/**
+ * The locale the strings are in ('en' until another is installed): what `Intl` formats numbers,
+ * currencies and dates with.
+ *
+ * @example
+ * new Intl.NumberFormat(locale()).format(1234.5) // '1,234.5'; '1.234,5' in German
+ */
+export function locale(): string {
+  return current
+}
+
+/**
+ * The look-up function of a catalogue: the installed locale's text for a key (else the English
+ * one), with `{placeholders}` filled.
+ *
+ * @example
+ * export const tt = catalogue('trade', trade)
+ * tt('approveToken', { symbol: 'pUSD' }) // 'Approve pUSD'
+ */
+export function catalogue<K extends string>(name: string, english: Readonly<Record<K, string>>) {
+  return (key: K, values?: Record<string, string | number>): string =>
+    fill(translations[name]?.[key] ?? english[key], values)
+}
+
+/**
+ * Looks up a string of the main catalogue and fills `{placeholders}`.
  *
  * @example
  * t('continueIn', { name: 'MetaMask' }) // 'Continue in MetaMask'
  */
-export function t(key: StringKey, values: Record<string, string | number> = {}): string {
-  return fill(en[key], values)
-}
+export const t = catalogue('main', en)
 
 /**
  * Fills a template's `{placeholders}`; unknown ones stay as they are.

@@ -2,10 +2,13 @@
  * The send, receive, swap and on-ramp views' strings: a catalogue of its own, loaded with those
  * views so the modal's first download does not carry them.
  */
-import { fill } from './en.js'
+import { catalogue } from './en.js'
 
 export const trade = {
   // Send and receive.
+  unsupportedChain: 'Unsupported chain',
+  errorResolvingName: 'Error resolving name',
+  somethingWentWrong: 'Something went wrong',
   sendAmountAndReceiverRequired: 'An amount and receiver address are required',
   sendTokenRequired: 'A token is required',
   sendTokenAddressRequired: 'A token address is required for ERC-20 tokens',
@@ -20,6 +23,7 @@ export const trade = {
   sendNameNotFound: 'No address found for {name}',
   amount: 'Amount',
   receiverAddress: 'Receiver address',
+  network: 'Network',
   receiverPlaceholder: 'Address (0x…) or name',
   balanceOf: 'Balance: {amount}',
   previewSend: 'Preview send',
@@ -48,7 +52,7 @@ export const trade = {
   reviewSwap: 'Review swap',
   rate: 'Rate',
   priceImpact: 'Price impact',
-  highPriceImpact: 'High price impact: you get {impact}% less than the market price',
+  highPriceImpact: 'High price impact: you get {impact} less than the market price',
   networkFee: 'Network fee',
   poolFee: 'Pool fee',
   minimumReceived: 'Minimum received',
@@ -62,13 +66,12 @@ export const trade = {
   swapConfirm: 'Swap',
   swapped: 'Swapped {from} for {to}',
   slippageExceeded:
-    'The price moved more than the {slippage}% slippage tolerance, so nothing was swapped. Get a new quote and try again.',
+    'The price moved more than the {slippage} slippage tolerance, so nothing was swapped. Get a new quote and try again.',
   swapReverted: 'The swap failed on chain, so nothing was swapped.',
   insufficientLiquidity: 'Not enough liquidity for this amount',
   sameToken: 'Choose two different tokens',
   rejected: 'You declined the request in your wallet',
   insufficientBalance: 'Insufficient {symbol} balance',
-  buyTitle: 'Buy crypto',
   youPay: 'You pay',
   youGet: 'You get',
   purchaseCurrency: 'Token',
@@ -80,7 +83,6 @@ export const trade = {
   outOfLimits: 'Enter an amount between {min} and {max} {currency}',
   fee: 'Fees',
   total: 'Total',
-  buyArrivesOn: 'Arrives on {network} at {address}',
   continueWith: 'Continue with {provider}',
   providerOffline: '{provider} cannot be reached; showing its usual limits',
   noProviders: 'Buying crypto is not available for this app',
@@ -101,11 +103,9 @@ export const trade = {
 export type TradeKey = keyof typeof trade
 
 /**
- * Looks up a swap or on-ramp string and fills its `{placeholders}`.
+ * Looks up a send, receive, swap or on-ramp string and fills its `{placeholders}`.
  *
  * @example
  * tt('approveToken', { symbol: 'pUSD' }) // 'Approve pUSD'
  */
-export function tt(key: TradeKey, values: Record<string, string | number> = {}): string {
-  return fill(trade[key], values)
-}
+export const tt = catalogue('trade', trade)

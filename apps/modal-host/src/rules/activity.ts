@@ -122,7 +122,7 @@ export type TransactionGroup = {
   year: number
   /** 0 = January. */
   month: number
-  /** 'March', or 'March 2023' when not the current year. */
+  /** 'March', or 'March 2023' when not the current year (in the locale's words and order). */
   title: string
   /** Newest first. */
   transactions: Transaction[]
@@ -134,19 +134,25 @@ export type TransactionGroupsParameters = {
   /** The current time: the year is added to titles of other years. */
   now: Date | number
   timeZone?: string | undefined
-  /** Locale of month names; 'en' by default. */
+  /** Locale of month names ('März 2023', '2023年3月'); 'en' by default. */
   locale?: string | undefined
 }
 
 const monthFormatters = new Map<string, Intl.DateTimeFormat>()
 
-function monthName(month: number, locale: string): string {
-  let format = monthFormatters.get(locale)
+/** The month's name in `locale` ('March'), with the year when one is given ('March 2023'). */
+function monthName(month: number, year: number | undefined, locale: string): string {
+  const key = `${locale}:${year === undefined}`
+  let format = monthFormatters.get(key)
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' })
-    monthFormatters.set(locale, format)
+    format = new Intl.DateTimeFormat(locale, {
+      month: 'long',
+      ...(year === undefined ? {} : { year: 'numeric' }),
+      timeZone: 'UTC',
+    })
+    monthFormatters.set(key, format)
   }
-  return format.format(Date.UTC(2000, month, 15))
+  return format.format(Date.UTC(year ?? 2000, month, 15))
 }
 
 /**
@@ -166,11 +172,10 @@ export function transactionGroups(parameters: TransactionGroupsParameters): Tran
       if (!transactions.length) continue
       const year = Number(yearKey)
       const month = Number(monthKey)
-      const name = monthName(month, locale)
       groups.push({
         year,
         month,
-        title: year === current ? name : `${name} ${year}`,
+        title: monthName(month, year === current ? undefined : year, locale),
         transactions: [...transactions].sort(
           (a, b) => minedAtOrder(b.metadata.minedAt) - minedAtOrder(a.metadata.minedAt),
         ),
@@ -356,7 +361,7 @@ export function transactionsFetched(
 
 /**
  * A fetch failed (spec §4, issue 5): the list is emptied, `empty` set, the cursor cleared; the
- * caller shows the 'Failed to fetch transactions' toast (`t('failedToFetchTransactions')`).
+ * caller shows the 'Failed to fetch transactions' toast (`ta('failedToFetchTransactions')`).
  *
  * @example
  * setState((s) => ({ transactions: transactionsFetchFailed(s.transactions) }))

@@ -4,6 +4,7 @@
  * so that no float rounding shows up on screen ('1.005' stays 1.005, not 1.00499…).
  */
 import { formatAmount } from '@porthole/shared'
+import { locale } from '../i18n/en.js'
 
 const DECIMAL = /^([+-])?(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i
 
@@ -51,14 +52,33 @@ export type FormatDecimalParameters = {
 
 /**
  * Formats a decimal string or number with exactly `digits` fraction digits, rounding toward
- * zero, thousands grouped with commas. A value that is not a number shows as '—'.
+ * zero, in the chosen locale's digits and separators (English: thousands grouped with commas).
+ * A value that is not a number shows as '—'.
  *
  * @example
  * formatDecimal({ value: '1.5', digits: 3 }) // '1.500'
- * formatDecimal({ value: 1234.567, digits: 2 }) // '1,234.56'
+ * formatDecimal({ value: 1234.567, digits: 2 }) // '1,234.56'; '1.234,56' in German
  */
 export function formatDecimal(parameters: FormatDecimalParameters): string {
   const { value, digits } = parameters
   const scaled = parseDecimal({ value, decimals: digits })
-  return scaled === undefined ? '—' : formatAmount(scaled, digits, digits)
+  return scaled === undefined ? '—' : formatAmount(scaled, digits, digits, locale())
+}
+
+/**
+ * A decimal text ('1234.5', as the swap rules write amounts) in the chosen locale's digits and
+ * decimal separator, with the fraction digits it has and no grouping (as the swap view has always
+ * shown them); a text that is not a decimal stays as it is.
+ *
+ * @example
+ * localizeDecimal('2990.125') // '2990.125'; '2990,125' in German
+ */
+export function localizeDecimal(text: string): string {
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return text
+  const digits = text.split('.')[1]?.length ?? 0
+  return new Intl.NumberFormat(locale(), {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    useGrouping: false,
+  }).format(text as `${number}`)
 }

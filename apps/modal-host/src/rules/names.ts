@@ -4,13 +4,13 @@
  * `nameRegistration.ts` (kept apart: the Account view's first download needs only that).
  */
 import { type NameProblem, nameProblem } from '@porthole/shared'
-import type { StringKey } from '../i18n/en.js'
+import type { NamesKey } from '../i18n/names.js'
 
 const PROBLEM_MESSAGES = {
   tooShort: 'nameTooShort',
   tooLong: 'nameTooLong',
   invalidCharacters: 'nameInvalidCharacters',
-} as const satisfies Record<NameProblem, StringKey>
+} as const satisfies Record<NameProblem, NamesKey>
 
 /**
  * The catalogue key of what is wrong with a typed label, or null when it follows the rule
@@ -20,7 +20,7 @@ const PROBLEM_MESSAGES = {
  * nameInputMessage('bob') // 'nameTooShort'
  * nameInputMessage('alice') // null
  */
-export function nameInputMessage(label: string): StringKey | null {
+export function nameInputMessage(label: string): NamesKey | null {
   if (!label) return null
   const problem = nameProblem(label)
   return problem ? PROBLEM_MESSAGES[problem] : null

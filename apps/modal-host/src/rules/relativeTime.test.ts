@@ -11,13 +11,13 @@ describe('relative-time thresholds (spec §9)', () => {
   test.each<[number, string]>([
     [0, 'just now'],
     [400, 'just now'],
-    [1 * s, '1 sec ago'],
-    [12 * s, '12 sec ago'],
-    [44 * s, '44 sec ago'],
-    [45 * s, '1 min ago'],
-    [89 * s, '1 min ago'],
-    [90 * s, '2 min ago'],
-    [44 * min, '44 min ago'],
+    [1 * s, '1 second ago'],
+    [12 * s, '12 seconds ago'],
+    [44 * s, '44 seconds ago'],
+    [45 * s, '1 minute ago'],
+    [89 * s, '1 minute ago'],
+    [90 * s, '2 minutes ago'],
+    [44 * min, '44 minutes ago'],
     [45 * min, '1 hour ago'],
     [89 * min, '1 hour ago'],
     [90 * min, '2 hours ago'],
@@ -40,15 +40,25 @@ describe('relative-time thresholds (spec §9)', () => {
   })
 
   test.each<[number, string]>([
-    [12 * s, 'in 12 sec'],
-    [60 * s, 'in 1 min'],
-    [5 * min, 'in 5 min'],
+    [12 * s, 'in 12 seconds'],
+    [60 * s, 'in 1 minute'],
+    [5 * min, 'in 5 minutes'],
     [3 * h, 'in 3 hours'],
     [2 * d, 'in 2 days'],
     [60 * d, 'in 2 months'],
     [400 * d, 'in 1 year'],
   ])('%i ms in the future → %s', (ahead, expected) => {
     expect(relativeTime({ time: now + ahead, now })).toBe(expected)
+  })
+
+  test.each<[string, number, string]>([
+    ['de', -3 * h, 'vor 3 Stunden'],
+    ['de', 2 * d, 'in 2 Tagen'],
+    ['ja', -3 * h, '3 時間前'],
+    ['fr', -1 * min, 'il y a 1 minute'],
+    ['ar', -2 * d, 'قبل يومين'],
+  ])('in %s, %i ms from now → %s', (locale, offset, expected) => {
+    expect(relativeTime({ time: now + offset, now, locale })).toBe(expected)
   })
 
   test('accepts ISO texts and Dates', () => {

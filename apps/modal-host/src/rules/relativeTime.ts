@@ -3,12 +3,14 @@
  * minute up to 89 seconds, and so on"): the usual ladder — 44 s, 89 s, 44 min, 89 min, 21 h,
  * 35 h, 25 d, 45 d, 10 months, 17 months — past and future.
  *
- * Labels are short for the 360 px modal and come from the string catalogue: '12 sec ago',
- * '1 min ago', '5 min ago', '1 hour ago', '3 hours ago', '1 day ago', '2 days ago',
- * '1 month ago', '4 months ago', '1 year ago', '2 years ago', 'in 3 hours', and 'just now' under
- * half a second. Numerals everywhere (never 'a month') keep the column narrow and scannable.
+ * Labels come from `Intl.RelativeTimeFormat` in the chosen locale, so every language gets its own
+ * plural forms and word order: '12 seconds ago', '1 minute ago', '3 hours ago', '2 days ago',
+ * '1 month ago', '2 years ago', 'in 3 hours' ('vor 3 Stunden', '3 時間前'); 'just now' under half a
+ * second comes from the string catalogue. Numerals everywhere (never 'a month', 'yesterday') keep
+ * the column scannable.
  */
 import { ta } from '../i18n/accountTabs.js'
+import { locale } from '../i18n/en.js'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -27,6 +29,8 @@ export type RelativeTimeParameters = {
   time: Date | number | string
   /** The current time (injected, so tests and the view's ticker decide). */
   now: Date | number
+  /** The language of the label; the chosen locale by default. */
+  locale?: string | undefined
 }
 
 /** The unit, the rounded count in it, and whether the moment is in the future. */
@@ -82,30 +86,21 @@ export function relativeTimeUnit(
 }
 
 /**
- * A short relative time: '12 sec ago', '1 min ago', '3 hours ago', '2 days ago',
- * '1 month ago', '2 years ago', 'in 5 min', 'just now'; '' for a date that does not parse.
+ * A relative time in the chosen locale: '12 seconds ago', '1 minute ago', '3 hours ago',
+ * '2 days ago', '1 month ago', '2 years ago', 'in 5 minutes', 'just now'; '' for a date that
+ * does not parse.
  *
  * @example
  * relativeTime({ time: '2024-05-01T12:00:00Z', now: Date.parse('2024-05-01T15:00:00Z') })
- * // '3 hours ago'
+ * // '3 hours ago'; 'vor 3 Stunden' with locale: 'de'
  */
 export function relativeTime(parameters: RelativeTimeParameters): string {
   const result = relativeTimeUnit(parameters)
   if (!result) return ''
   const { unit, value, future } = result
   if (unit === 'now') return ta('timeJustNow')
-  const n = { n: value }
-  const span =
-    unit === 'second'
-      ? ta('timeSeconds', n)
-      : unit === 'minute'
-        ? ta(value === 1 ? 'timeMinute' : 'timeMinutes', n)
-        : unit === 'hour'
-          ? ta(value === 1 ? 'timeHour' : 'timeHours', n)
-          : unit === 'day'
-            ? ta(value === 1 ? 'timeDay' : 'timeDays', n)
-            : unit === 'month'
-              ? ta(value === 1 ? 'timeMonth' : 'timeMonths', n)
-              : ta(value === 1 ? 'timeYear' : 'timeYears', n)
-  return ta(future ? 'timeIn' : 'timeAgo', { time: span })
+  return new Intl.RelativeTimeFormat(parameters.locale ?? locale(), { numeric: 'always' }).format(
+    future ? value : -value,
+    unit,
+  )
 }

@@ -38,8 +38,7 @@ import {
   numberToHex,
   parseUnits,
 } from 'viem'
-import { type StringKey, t } from '../i18n/en.js'
-import { type TradeKey, trade, tt } from '../i18n/trade.js'
+import { type TradeKey, tt } from '../i18n/trade.js'
 import { parseDecimal } from './decimals.js'
 
 const MESSAGES = {
@@ -57,7 +56,7 @@ const MESSAGES = {
   invalidChecksum: 'sendInvalidChecksum',
   nameNotFound: 'sendNameNotFound',
   nameResolutionFailed: 'errorResolvingName',
-} as const satisfies Record<string, StringKey | TradeKey>
+} as const satisfies Record<string, TradeKey>
 
 /** Why a send was refused; a view may use it to mark the field at fault. */
 export type SendErrorReason = keyof typeof MESSAGES
@@ -76,8 +75,7 @@ export class SendError extends BaseError {
     values: Record<string, string | number> = {},
     options: BaseErrorOptions = {},
   ) {
-    const key = MESSAGES[reason]
-    super(key in trade ? tt(key as TradeKey, values) : t(key as StringKey, values), options)
+    super(tt(MESSAGES[reason], values), options)
     this.reason = reason
   }
 }

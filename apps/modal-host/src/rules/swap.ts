@@ -5,6 +5,7 @@
  */
 import { type BalanceEntry, HttpError, NATIVE_TOKEN_ADDRESS, SWAP_SLIPPAGE } from '@porthole/shared'
 import { formatUnits } from 'viem'
+import { locale } from '../i18n/en.js'
 import { tt } from '../i18n/trade.js'
 import { parseSendAmount } from './send.js'
 
@@ -190,9 +191,25 @@ export function swapErrorMessage(error: unknown): string {
   const e = error as { code?: number; shortMessage?: string; message?: string; details?: string }
   const text = `${e?.shortMessage ?? ''} ${e?.message ?? ''} ${e?.details ?? ''}`
   if (/INSUFFICIENT_OUTPUT_AMOUNT/.test(text))
-    return tt('slippageExceeded', { slippage: SWAP_SLIPPAGE })
+    return tt('slippageExceeded', { slippage: formatPercent(SWAP_SLIPPAGE) })
   if (/INSUFFICIENT_(INPUT_|)LIQUIDITY/.test(text)) return tt('insufficientLiquidity')
   if (e?.code === 4001 || /user rejected|user denied|rejected the request/i.test(text))
     return tt('rejected')
-  return e?.shortMessage ?? e?.message ?? 'Something went wrong'
+  return e?.shortMessage ?? e?.message ?? tt('somethingWentWrong')
+}
+
+/**
+ * A percentage in the chosen locale ('1%', '5.25%'; '%5,25' in Turkish), with at least
+ * `minimumDigits` and at most 2 fraction digits.
+ *
+ * @example
+ * formatPercent(5.25, 2) // '5.25%'
+ * formatPercent(1) // '1%'
+ */
+export function formatPercent(percent: number, minimumDigits = 0): string {
+  return new Intl.NumberFormat(locale(), {
+    style: 'percent',
+    minimumFractionDigits: minimumDigits,
+    maximumFractionDigits: 2,
+  }).format(percent / 100)
 }

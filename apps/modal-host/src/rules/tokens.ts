@@ -11,6 +11,7 @@ import {
   type Quantity,
 } from '@porthole/shared'
 import { formatUnits, type Hex } from 'viem'
+import { locale } from '../i18n/en.js'
 import { formatDecimal, parseDecimal } from './decimals.js'
 
 /** An amount as the API gives it (`quantity`), or as a chain read gives it (bigint + decimals). */
@@ -39,6 +40,23 @@ export function formatBalance(amount: BalanceAmount): string {
  */
 export function formatCurrency(value: number | string): string {
   return formatDecimal({ value, digits: 2 })
+}
+
+/**
+ * A USD value at 2 decimals (spec §9 "Currency total"), rounded down, written by `Intl` in the
+ * chosen locale with its currency sign ('$1,234.50'; '1.234,50 $' in German); '—' for a value
+ * that is not a number.
+ *
+ * @example
+ * formatUsd(1234.5) // '$1,234.50'
+ * formatUsd('19.999') // '$19.99'
+ */
+export function formatUsd(value: number | string): string {
+  const cents = parseDecimal({ value, decimals: 2 })
+  if (cents === undefined) return '—'
+  return new Intl.NumberFormat(locale(), { style: 'currency', currency: 'USD' }).format(
+    formatUnits(cents, 2) as `${number}`,
+  )
 }
 
 /**

@@ -36,4 +36,5 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
   isMobile: false,
   evmAccountType: 'smartAccount',
   siwx: null,
+  locale: 'en',
 }

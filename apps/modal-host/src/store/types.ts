@@ -9,6 +9,7 @@ import type {
   EmbeddedUser,
   Features,
   InjectedProviderInfo,
+  Locale,
   Metadata,
   SocialProvider,
 } from '@porthole/protocol'
@@ -194,6 +195,8 @@ export type ResolvedConfig = {
   evmAccountType: 'eoa' | 'smartAccount'
   /** Sign in with the wallet (SIWX), or null when the host did not ask for it. */
   siwx: { required: boolean; statement?: string | undefined } | null
+  /** The language the modal shows (the `locale` option, else the browser's). */
+  locale: Locale
 }
 
 /** A native balance reading. */

@@ -9,7 +9,7 @@ import { getApiClient } from '../api/client.js'
 import { DisconnectRow } from '../components/DisconnectRow.js'
 import { Icon } from '../components/Icon.js'
 import { Avatar, NetworkImage, Picture } from '../components/Images.js'
-import { t } from '../i18n/en.js'
+import { locale, t } from '../i18n/en.js'
 import { CACHE_DURATIONS } from '../rules/caches.js'
 import { authDisplayName } from '../rules/socials.js'
 import { isRestrictedTimezone } from '../rules/timezones.js'
@@ -108,7 +108,7 @@ export function Account() {
       await navigator.clipboard.writeText(address)
       Modal.showToast(t('addressCopied'), 'success')
     } catch {
-      Modal.showToast('Could not copy', 'error')
+      Modal.showToast(t('copyFailed'), 'error')
     }
   }
   const key = `${connection.caipNetworkId}:${address}`
@@ -117,7 +117,7 @@ export function Account() {
       ? '…'
       : balance.failed || balance.value === null
         ? t('balanceUnavailable')
-        : `${formatAmount(balance.value, balance.decimals, 3)} ${balance.symbol}`
+        : `${formatAmount(balance.value, balance.decimals, 3, locale())} ${balance.symbol}`
   return (
     <>
       <div className="ph-account">

@@ -9,11 +9,11 @@ import * as Tokens from '../actions/tokens.js'
 import { Icon } from '../components/Icon.js'
 import { Picture } from '../components/Images.js'
 import { ta } from '../i18n/accountTabs.js'
-import { t } from '../i18n/en.js'
+import { locale, t } from '../i18n/en.js'
 import { operationTitle, transactionDescriptions, transactionGroups } from '../rules/activity.js'
 import { BALANCE_RETRY_MS } from '../rules/caches.js'
 import { relativeTime } from '../rules/relativeTime.js'
-import { formatBalance, formatCurrency, tokenList, totalValue } from '../rules/tokens.js'
+import { formatBalance, formatUsd, tokenList, totalValue } from '../rules/tokens.js'
 import { useModal } from '../store/store.js'
 import type { AccountTab } from '../store/types.js'
 import './accountTabs.css'
@@ -119,12 +119,12 @@ export function TokensTab() {
       <Empty title={t('tokenBalanceUnavailable')} hint="" />
     )
   const list = tokenList(entries)
-  if (!list.length) return <Empty title={t('noTokens')} hint={ta('noTokensHint')} />
+  if (!list.length) return <Empty title={ta('noTokens')} hint={ta('noTokensHint')} />
   return (
     <>
       <p className="ph-total" data-testid="tokens-total">
         <span className="ph-muted">{ta('totalBalance')}</span>
-        <strong>${formatCurrency(totalValue(list))}</strong>
+        <strong>{formatUsd(totalValue(list))}</strong>
       </p>
       <ul className="ph-list" data-testid="tokens">
         {list.map((token) => (
@@ -136,7 +136,7 @@ export function TokensTab() {
                 {formatBalance(token.quantity)} {token.symbol}
               </span>
             </span>
-            <span className="ph-amount">${formatCurrency(token.value ?? 0)}</span>
+            <span className="ph-amount">{formatUsd(token.value ?? 0)}</span>
           </li>
         ))}
       </ul>
@@ -206,12 +206,16 @@ export function ActivityTab() {
     ) : (
       <Empty title={ta('noActivity')} hint={ta('noActivityHint')} />
     )
-  const groups = transactionGroups({ transactionsByYear: activity.transactionsByYear, now })
+  const groups = transactionGroups({
+    transactionsByYear: activity.transactionsByYear,
+    now,
+    locale: locale(),
+  })
   return (
     <div data-testid="activity">
       {groups.map((group) => (
         <section key={`${group.year}-${group.month}`} aria-label={group.title}>
-          <h4 className="ph-group-title">{group.title}</h4>
+          <h3 className="ph-group-title">{group.title}</h3>
           <ul className="ph-list">
             {group.transactions.map((tx) => {
               const first = tx.transfers[0]
@@ -224,7 +228,7 @@ export function ActivityTab() {
                   <span className="ph-tx-icon">
                     <Picture src={image} name={name} size={36} />
                     {tx.metadata.status === 'failed' ? (
-                      <span className="ph-tx-badge" title={t('failed')}>
+                      <span className="ph-tx-badge" title={ta('failed')}>
                         <Icon name="warning" size={12} />
                       </span>
                     ) : null}
@@ -232,7 +236,7 @@ export function ActivityTab() {
                   <span className="ph-row-name ph-stack">
                     <span>
                       {operationTitle(tx.metadata.operationType)}
-                      {tx.metadata.status === 'failed' ? ` · ${t('failed')}` : ''}
+                      {tx.metadata.status === 'failed' ? ` · ${ta('failed')}` : ''}
                     </span>
                     <span className="ph-muted" data-testid="transaction-description">
                       {transactionDescriptions(tx).join(' · ')}

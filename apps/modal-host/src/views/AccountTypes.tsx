@@ -5,18 +5,9 @@
  */
 import { useState } from 'react'
 import * as Modal from '../actions/modal.js'
-import { fill } from '../i18n/en.js'
+import { tk } from '../i18n/accountTypes.js'
 import { useModal } from '../store/store.js'
 import './accountTabs.css'
-
-const TEXT = {
-  smartAccount: 'Smart account',
-  eoa: 'Owner account (EOA)',
-  inUse: 'In use',
-  use: 'Use',
-  notDeployed: 'Deploys with its first transaction',
-  switched: 'Now using the {account}',
-} as const
 
 /**
  * The smart account and owner rows, with the switch between them. `choose` switches (the
@@ -38,7 +29,7 @@ export function AccountTypes({
     setBusy(true)
     try {
       await switchTo(type)
-      Modal.showToast(fill(TEXT.switched, { account: TEXT[type].toLowerCase() }), 'success')
+      Modal.showToast(tk(type === 'eoa' ? 'switchedToEoa' : 'switchedToSmartAccount'), 'success')
     } catch (error) {
       Modal.showToast((error as Error).message, 'error')
     } finally {
@@ -46,7 +37,7 @@ export function AccountTypes({
     }
   }
   return (
-    <ul className="ph-list" aria-label="Accounts" data-testid="account-types">
+    <ul className="ph-list" aria-label={tk('accounts')} data-testid="account-types">
       {user.accounts.map((account) => {
         const active = account.type === user.preferredAccountType
         return (
@@ -56,27 +47,27 @@ export function AccountTypes({
             data-testid={`account-${account.type}`}
           >
             <span className="ph-row-name ph-stack">
-              <span>{TEXT[account.type]}</span>
+              <span>{tk(account.type)}</span>
               <span className="ph-muted" title={account.address}>
                 {short(account.address)}
                 {account.type === 'smartAccount' && !user.smartAccountDeployed
-                  ? ` · ${TEXT.notDeployed}`
+                  ? ` · ${tk('notDeployed')}`
                   : ''}
               </span>
             </span>
             {active ? (
               <span className="ph-tag" data-tone="success">
-                {TEXT.inUse}
+                {tk('inUse')}
               </span>
             ) : (
               <button
                 type="button"
                 className="ph-link-button"
                 disabled={busy}
-                aria-label={`${TEXT.use} ${TEXT[account.type]}`}
+                aria-label={tk('useAccount', { account: tk(account.type) })}
                 onClick={() => void choose(account.type)}
               >
-                {TEXT.use}
+                {tk('use')}
               </button>
             )}
           </li>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import * as Catalogue from '../actions/catalogue.js'
+import { selectWallet } from '../actions/selectWallet.js'
 import { Icon } from '../components/Icon.js'
 import { Picture } from '../components/Images.js'
 import { useAllWallets } from '../hooks/useWallets.js'
@@ -7,7 +8,7 @@ import { t } from '../i18n/en.js'
 import { fromCatalogue } from '../rules/walletLists.js'
 import { useModal } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
-import { selectWallet } from './Connect.js'
+import './allWallets.css'
 
 const SEARCH_DEBOUNCE_MS = 200
 
@@ -17,12 +18,11 @@ function Tile({ wallet }: { wallet: WalletEntry }) {
       <button
         type="button"
         className="ph-tile"
-        aria-label={wallet.name}
         data-wallet-id={wallet.id}
         onClick={() => selectWallet(wallet)}
       >
         <Picture src={wallet.image} name={wallet.name} size={48} />
-        <span className="ph-tile-name">{wallet.name}</span>
+        <span className="ph-tile-name">{wallet.name}</span>{' '}
         {wallet.injected ? <span className="ph-tile-badge">{t('installed')}</span> : null}
       </button>
     </li>
@@ -111,7 +111,7 @@ export function AllWallets() {
           {t('noWalletsFound')}
         </p>
       ) : (
-        <ul className="ph-grid" aria-label={t('allWallets')} aria-busy={searching}>
+        <ul className="ph-grid" aria-label={t('allWallets')} aria-busy={searching} data-roving>
           {list.map((wallet) => (
             <Tile key={wallet.id} wallet={wallet} />
           ))}

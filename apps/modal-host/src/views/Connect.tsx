@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
+import { selectWallet } from '../actions/selectWallet.js'
 import * as WalletConnect from '../actions/walletconnect.js'
 import { CollapsibleWallets } from '../components/CollapsibleWallets.js'
 import { IconTile } from '../components/Icon.js'
@@ -9,29 +10,32 @@ import { useConnectSections } from '../hooks/useWallets.js'
 import { t } from '../i18n/en.js'
 import { detectPlatform, socialName, visibleSocials } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
-import type { WalletEntry } from '../store/types.js'
 import { EmailForm } from './Email.js'
-import { ConnectingWalletConnectView } from './lazyViews.js'
+import { AllWalletsView, ConnectingWalletConnectView } from './lazyViews.js'
 import { SocialIcon, startSocial } from './Social.js'
 
 /** A social button pointed at or keyed starts the wallet frame's load (see Auth.warmUp). */
 const WARM_UP = { onPointerEnter: Auth.warmUp, onKeyDown: Auth.warmUp }
 
+/** Catalogue wallets on Connect below e-mail or social login (with the pinned ones). */
+const CATALOGUE_ROWS = 2
+
+// Getters: the labels are read at render, once the chosen locale's strings are in.
 const TAGS = {
-  recent: { label: t('recent') },
-  injected: { label: t('installed'), tone: 'success' as const },
+  recent: {
+    get label() {
+      return t('recent')
+    },
+  },
+  injected: {
+    get label() {
+      return t('installed')
+    },
+    tone: 'success' as const,
+  },
   featured: undefined,
   custom: undefined,
   recommended: undefined,
-}
-
-/**
- * Opens the connecting view for a wallet: the extension when it is installed in the host page,
- * else a WalletConnect pairing with the wallet's logo on the QR code.
- */
-export function selectWallet(wallet: WalletEntry): void {
-  if (wallet.injected) Modal.push({ view: 'ConnectingExternal', wallet })
-  else Modal.push({ view: 'ConnectingWalletConnect', wallet })
 }
 
 function Divider() {
@@ -78,25 +82,44 @@ export function Legal() {
  */
 export function Connect() {
   const { sections, count } = useConnectSections()
-  // The WalletConnect provider (a large chunk and a socket) warms up once the user sees Connect,
-  // not while it is prepared behind a closed modal: it is not part of the first view.
+  // The WalletConnect provider (a large chunk and a socket), with the QR and All Wallets views,
+  // warms up once the user sees Connect, not while it is prepared behind a closed modal: none of
+  // it is part of the first view.
   const open = useModal((s) => s.open)
   useEffect(() => {
-    if (open) WalletConnect.warmUpWalletConnect(ConnectingWalletConnectView.preload)
+    if (open)
+      WalletConnect.warmUpWalletConnect(() =>
+        Promise.all([ConnectingWalletConnectView.preload(), AllWalletsView.preload()]),
+      )
   }, [open])
   const config = useModal((s) => s.config)
+  const socials = visibleSocials(
+    config.features.socials === false ? [] : config.features.socials,
+    detectPlatform(navigator.userAgent, 'Telegram' in window),
+  )
+  // Below e-mail or social login the list stays short, so the card fits a laptop screen: the
+  // installed, recent and custom wallets, then catalogue wallets up to CATALOGUE_ROWS rows in all;
+  // the others are one step away in All Wallets.
+  const rows = sections.flatMap((section) =>
+    section.wallets.map((wallet) => ({ type: section.type, wallet })),
+  )
+  const fromCatalogue = (type: string) => type === 'featured' || type === 'recommended'
+  let room =
+    config.features.allWallets && (config.features.email || socials.length)
+      ? CATALOGUE_ROWS - rows.filter((row) => !fromCatalogue(row.type)).length
+      : rows.length
   const walletSection = (
-    <ul className="ph-list" aria-label={t('connectWallet')} key="wallet">
-      {sections.flatMap((section) =>
-        section.wallets.map((wallet) => (
+    <ul className="ph-list" aria-label={t('connectWallet')} key="wallet" data-roving>
+      {rows
+        .filter((row) => !fromCatalogue(row.type) || room-- > 0)
+        .map(({ type, wallet }) => (
           <WalletRow
-            key={`${section.type}:${wallet.id}`}
+            key={`${type}:${wallet.id}`}
             wallet={wallet}
-            tag={TAGS[section.type]}
+            tag={TAGS[type]}
             onSelect={selectWallet}
           />
-        )),
-      )}
+        ))}
       <NavRow
         icon={<IconTile name="qr" />}
         label={t('walletConnect')}
@@ -115,25 +138,23 @@ export function Connect() {
       ) : null}
     </ul>
   )
-  const socials = visibleSocials(
-    config.features.socials === false ? [] : config.features.socials,
-    detectPlatform(navigator.userAgent, 'Telegram' in window),
-  )
-  const [first, ...rest] = socials
+  const [first] = socials
+  // One provider: a row with its name; several: one row of their icons (each named).
   const socialSection = first ? (
     <div className="ph-socials" key="social">
-      <button
-        type="button"
-        className="ph-row ph-social-main"
-        {...WARM_UP}
-        onClick={() => startSocial(first)}
-      >
-        <SocialIcon provider={first} />
-        <span className="ph-row-name">{t('continueWith', { name: socialName(first) })}</span>
-      </button>
-      {rest.length ? (
+      {socials.length === 1 ? (
+        <button
+          type="button"
+          className="ph-row ph-social-main"
+          {...WARM_UP}
+          onClick={() => startSocial(first)}
+        >
+          <SocialIcon provider={first} />
+          <span className="ph-row-name">{t('continueWith', { name: socialName(first) })}</span>
+        </button>
+      ) : (
         <div className="ph-social-row">
-          {rest.map((provider) => (
+          {socials.map((provider) => (
             <button
               key={provider}
               type="button"
@@ -146,7 +167,7 @@ export function Connect() {
             </button>
           ))}
         </div>
-      ) : null}
+      )}
     </div>
   ) : null
   // Spec §9: connect methods in the configured order (default e-mail, social, wallet).

@@ -5,7 +5,9 @@ import { Icon } from '../components/Icon.js'
 import { QrCode } from '../components/QrCode.js'
 import { hostRequest } from '../host/bridge.js'
 import { t } from '../i18n/en.js'
+import { tf } from '../i18n/farcaster.js'
 import { SocialIcon } from './Social.js'
+import './qr.css'
 
 type Status = 'waiting' | 'failed'
 
@@ -49,9 +51,9 @@ export function ConnectingFarcaster() {
     if (!url) return
     try {
       await navigator.clipboard.writeText(url)
-      Modal.showToast(t('linkCopied'), 'success')
+      Modal.showToast(tf('linkCopied'), 'success')
     } catch {
-      Modal.showToast('Could not copy', 'error')
+      Modal.showToast(t('copyFailed'), 'error')
     }
   }
 
@@ -61,7 +63,7 @@ export function ConnectingFarcaster() {
         <span className="ph-loader" data-state="error">
           <SocialIcon provider="farcaster" size={72} />
         </span>
-        <h3>{t('farcasterFailed')}</h3>
+        <h3>{tf('farcasterFailed')}</h3>
         <button type="button" className="ph-button" data-variant="secondary" onClick={start}>
           {t('tryAgain')}
         </button>
@@ -72,14 +74,14 @@ export function ConnectingFarcaster() {
     <div className="ph-center" aria-live="polite">
       {url ? (
         <div data-testid="farcaster-qr" data-uri={url}>
-          <QrCode value={url} label={t('farcasterQr')} />
+          <QrCode value={url} label={tf('farcasterQr')} />
         </div>
       ) : (
         <div className="ph-qr" data-state="loading">
           <span className="ph-spinner" role="status" aria-label={t('loading')} />
         </div>
       )}
-      <p className="ph-muted">{t('scanWithFarcaster')}</p>
+      <p className="ph-muted">{tf('scanWithFarcaster')}</p>
       {url ? (
         <a
           className="ph-button"
@@ -91,7 +93,7 @@ export function ConnectingFarcaster() {
             open()
           }}
         >
-          {t('openFarcaster')}
+          {tf('openFarcaster')}
         </a>
       ) : null}
       <button
@@ -101,10 +103,10 @@ export function ConnectingFarcaster() {
         disabled={!url}
         onClick={copy}
       >
-        <Icon name="copy" size={16} /> {t('copyLink')}
+        <Icon name="copy" size={16} /> {tf('copyLink')}
       </button>
       <p className="ph-muted" role="status">
-        {url ? t('waitingForFarcaster') : null}
+        {url ? tf('waitingForFarcaster') : null}
       </p>
     </div>
   )

@@ -6,10 +6,12 @@ import { Icon } from '../components/Icon.js'
 import { Picture } from '../components/Images.js'
 import { hostRequest } from '../host/bridge.js'
 import { t } from '../i18n/en.js'
+import { tw } from '../i18n/walletConnect.js'
 import { walletConnectLink } from '../rules/deepLinks.js'
 import { detectPlatform } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
+import './qr.css'
 
 type Status = 'pairing' | 'rejected' | 'failed'
 
@@ -105,9 +107,9 @@ export function ConnectingWalletConnect({
     if (!current) return
     try {
       await navigator.clipboard.writeText(current.uri)
-      Modal.showToast(t('linkCopied'), 'success')
+      Modal.showToast(tw('linkCopied'), 'success')
     } catch {
-      Modal.showToast('Could not copy', 'error')
+      Modal.showToast(t('copyFailed'), 'error')
     }
   }
 
@@ -121,34 +123,46 @@ export function ConnectingWalletConnect({
             <Icon name="qr" size={40} />
           )}
         </span>
-        <h3>{status === 'rejected' ? t('connectionRejected') : 'Failed to connect'}</h3>
+        <h3>{t(status === 'rejected' ? 'connectionRejected' : 'failedToConnect')}</h3>
         <button type="button" className="ph-button" data-variant="secondary" onClick={pair}>
           {t('tryAgain')}
         </button>
       </div>
     )
 
+  // A wallet chosen on a phone lives on this phone: no QR code to scan, "Open in app" first.
+  const onPhone = mobile && wallet
   return (
     <div className="ph-center" aria-live="polite">
-      {current ? (
-        <QrCode uri={current.uri} wallet={wallet} />
+      {onPhone ? (
+        <>
+          <span className="ph-loader">
+            <Picture src={wallet.image} name={wallet.name} size={72} />
+          </span>
+          <h3>{t('continueIn', { name: wallet.name })}</h3>
+          <button
+            type="button"
+            className="ph-button"
+            disabled={!link}
+            onClick={() => link && void hostRequest('openUrl', link).catch(() => {})}
+          >
+            {tw('openInApp')}
+          </button>
+        </>
       ) : (
-        <div className="ph-qr" data-state="loading">
-          <span className="ph-spinner" role="status" aria-label={t('loading')} />
-        </div>
+        <>
+          {current ? (
+            <QrCode uri={current.uri} wallet={wallet} />
+          ) : (
+            <div className="ph-qr" data-state="loading">
+              <span className="ph-spinner" role="status" aria-label={t('loading')} />
+            </div>
+          )}
+          <p className="ph-muted">
+            {wallet ? tw('scanWithWallet', { name: wallet.name }) : tw('scanWithPhone')}
+          </p>
+        </>
       )}
-      <p className="ph-muted">
-        {wallet ? t('scanWithWallet', { name: wallet.name }) : t('scanWithPhone')}
-      </p>
-      {link ? (
-        <button
-          type="button"
-          className="ph-button"
-          onClick={() => void hostRequest('openUrl', link).catch(() => {})}
-        >
-          {t('openInApp')}
-        </button>
-      ) : null}
       <button
         type="button"
         className="ph-button"
@@ -156,7 +170,7 @@ export function ConnectingWalletConnect({
         disabled={!current}
         onClick={copy}
       >
-        <Icon name="copy" size={16} /> {t('copyLink')}
+        <Icon name="copy" size={16} /> {tw('copyLink')}
       </button>
       {basic ? (
         <button

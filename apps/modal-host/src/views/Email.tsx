@@ -5,6 +5,7 @@ import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
 import { Icon } from '../components/Icon.js'
 import { t } from '../i18n/en.js'
+import { useModal } from '../store/store.js'
 
 function errorText(error: unknown): string {
   const message = (error as Error)?.message
@@ -110,10 +111,12 @@ function OtpForm({ onSubmit, label }: { onSubmit: (otp: string) => Promise<void>
           pattern="[0-9]*"
           maxLength={6}
           data-autofocus
-          aria-label={label}
           placeholder="••••••"
           value={otp}
-          disabled={busy}
+          // Read-only, not disabled, while the code is checked: focus stays in the field.
+          readOnly={busy}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? 'ph-otp-error' : undefined}
           onChange={(e) => {
             const next = e.target.value.replace(/\D/g, '').slice(0, 6)
             setOtp(next)
@@ -123,7 +126,7 @@ function OtpForm({ onSubmit, label }: { onSubmit: (otp: string) => Promise<void>
         {busy ? <span className="ph-spinner" role="status" aria-label={t('loading')} /> : null}
       </label>
       {error ? (
-        <p className="ph-field-error" role="alert">
+        <p id="ph-otp-error" className="ph-field-error" role="alert">
           {error}
         </p>
       ) : null}
@@ -131,9 +134,18 @@ function OtpForm({ onSubmit, label }: { onSubmit: (otp: string) => Promise<void>
   )
 }
 
-/** EmailVerifyOtp: enter the code; resend after the cooldown. */
+/** EmailVerifyOtp: enter the code; resend after the cooldown (counted down on the button). */
 export function EmailVerifyOtp({ email }: { email: string }) {
   const [resendError, setResendError] = useState<string | null>(null)
+  const last = useModal((s) => s.lastEmailLoginAt) ?? 0
+  const [, tick] = useState(0)
+  const wait = Math.ceil((last + Auth.EMAIL_COOLDOWN_MS - Auth.clock.now()) / 1000)
+  useEffect(() => {
+    if (wait > 0) {
+      const timer = setTimeout(() => tick((n) => n + 1), 1000)
+      return () => clearTimeout(timer)
+    }
+  }, [wait])
   return (
     <div className="ph-center">
       <Icon name="mail" size={40} />
@@ -146,6 +158,7 @@ export function EmailVerifyOtp({ email }: { email: string }) {
         <button
           type="button"
           className="ph-link-button"
+          disabled={wait > 0}
           onClick={async () => {
             setResendError(null)
             try {
@@ -157,6 +170,7 @@ export function EmailVerifyOtp({ email }: { email: string }) {
           }}
         >
           {t('resend')}
+          {wait > 0 ? ` (${wait} s)` : null}
         </button>
       </p>
       {resendError ? (

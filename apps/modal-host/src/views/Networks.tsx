@@ -11,7 +11,7 @@ export function NetworkList({ exclude }: { exclude?: string | null }) {
   const activeId = useModal((s) => s.activeNetworkId)
   const enabled = useModal((s) => s.config.enableNetworkSwitch)
   return (
-    <ul className="ph-list">
+    <ul className="ph-list" data-roving>
       {networks
         .filter((n) => n.caipNetworkId !== exclude)
         .map((network) => (

@@ -5,7 +5,7 @@ import * as Connection from '../actions/connection.js'
 import * as Modal from '../actions/modal.js'
 import { Icon } from '../components/Icon.js'
 import { Avatar } from '../components/Images.js'
-import { t } from '../i18n/en.js'
+import { locale, t } from '../i18n/en.js'
 import { NAMESPACE_LABELS } from '../rules/namespaces.js'
 import { useModal } from '../store/store.js'
 import type { LiveConnection } from '../store/types.js'
@@ -33,7 +33,7 @@ function useBalances(connections: readonly LiveConnection[]): Record<string, str
           const value = parseUnits(native.quantity.numeric, decimals)
           setBalances((b) => ({
             ...b,
-            [`${c.caipNetworkId}:${c.address}`]: `${formatAmount(value, decimals, 3)} ${symbol}`,
+            [`${c.caipNetworkId}:${c.address}`]: `${formatAmount(value, decimals, 3, locale())} ${symbol}`,
           }))
         }),
       ).catch(() => {}),
@@ -71,7 +71,6 @@ export function ProfileWallets() {
                 type="button"
                 className="ph-row"
                 aria-pressed={active}
-                aria-label={t('useWallet', { name: c.connector.name, namespace })}
                 data-testid={`wallet-${c.namespace}`}
                 onClick={() => {
                   Connection.selectConnection(c.connector.id, c.namespace)
@@ -79,6 +78,10 @@ export function ProfileWallets() {
                 }}
               >
                 <Avatar address={c.address} />
+                {/* Named by what it shows, after what it does (a voice command can say either). */}
+                <span className="ph-visually-hidden">
+                  {t('useWallet', { name: c.connector.name, namespace })}
+                </span>
                 <span className="ph-row-name">
                   <span>{truncateAddress(c.address)}</span>
                   <span className="ph-muted">

@@ -6,6 +6,7 @@ import { t } from '../i18n/en.js'
 import { tt } from '../i18n/trade.js'
 import { NAMESPACE_LABELS } from '../rules/namespaces.js'
 import { useModal } from '../store/store.js'
+import './qr.css'
 import './receive.css'
 
 /**

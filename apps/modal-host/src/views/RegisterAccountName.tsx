@@ -8,8 +8,10 @@ import * as Modal from '../actions/modal.js'
 import * as Names from '../actions/names.js'
 import { Icon } from '../components/Icon.js'
 import { t } from '../i18n/en.js'
+import { tn } from '../i18n/names.js'
 import { nameInputMessage } from '../rules/names.js'
 import { useModal } from '../store/store.js'
+import './transfer.css'
 
 /** How long typing must pause before the registry is asked (spec §9: 300 ms search wait). */
 const SUGGEST_DELAY_MS = 300
@@ -101,9 +103,9 @@ export function RegisterAccountName({
     if (!full) {
       try {
         const [first] = await Names.suggestNames(typed)
-        if (!first) throw new Error(t('errorFetchingNameSuggestions'))
+        if (!first) throw new Error(tn('errorFetchingNameSuggestions'))
         if (first.registered) {
-          setFailure(t('nameTaken'))
+          setFailure(tn('nameTaken'))
           Modal.shake()
           return
         }
@@ -118,9 +120,9 @@ export function RegisterAccountName({
   }
 
   const message = ruleKey
-    ? t(ruleKey)
+    ? tn(ruleKey)
     : taken
-      ? t('nameTaken')
+      ? tn('nameTaken')
       : lookup?.status === 'failed'
         ? lookup.message
         : failure
@@ -128,7 +130,7 @@ export function RegisterAccountName({
     <form className="ph-form" noValidate onSubmit={submit} data-testid="register-name">
       <label className="ph-field">
         <span className="ph-label" id="ph-name-label">
-          {t('nameLabel')}
+          {tn('nameLabel')}
         </span>
         <span className="ph-search ph-flush" data-invalid={message ? 'true' : undefined}>
           <Icon name="at" size={18} />
@@ -153,7 +155,7 @@ export function RegisterAccountName({
             <span className="ph-spinner" role="status" aria-label={t('loading')} />
           ) : asked ? (
             <span className="ph-tag" data-tone={taken ? undefined : 'success'}>
-              {t(taken ? 'nameRegistered' : 'nameAvailable')}
+              {tn(taken ? 'nameRegistered' : 'nameAvailable')}
             </span>
           ) : null}
         </span>
@@ -163,7 +165,7 @@ export function RegisterAccountName({
           </span>
         ) : (
           <span className="ph-muted" id="ph-name-hint">
-            {t('nameHint')}
+            {tn('nameHint')}
           </span>
         )}
       </label>
@@ -174,7 +176,7 @@ export function RegisterAccountName({
       ) : null}
       {taken && others.length ? (
         <div className="ph-field">
-          <span className="ph-label">{t('nameSuggestions')}</span>
+          <span className="ph-label">{tn('nameSuggestions')}</span>
           <ul className="ph-list">
             {others.map((other) => (
               <li key={other.name}>
@@ -189,7 +191,7 @@ export function RegisterAccountName({
                 >
                   <span className="ph-row-name">{other.name}</span>
                   <span className="ph-tag" data-tone="success">
-                    {t('nameAvailable')}
+                    {tn('nameAvailable')}
                   </span>
                 </button>
               </li>
@@ -202,7 +204,7 @@ export function RegisterAccountName({
         className="ph-button"
         disabled={loading || !typed || !!ruleKey || taken}
       >
-        {t('registerName')}
+        {tn('registerName')}
       </button>
     </form>
   )
@@ -216,9 +218,9 @@ export function RegisterAccountNameSuccess({ name }: { name: string }) {
         <Icon name="check" size={40} />
       </span>
       <h3>{name}</h3>
-      <p className="ph-muted">{t('nameRegisteredHint', { name })}</p>
+      <p className="ph-muted">{tn('nameRegisteredHint', { name })}</p>
       <button type="button" className="ph-button" data-autofocus onClick={Modal.back}>
-        {t('backToAccount')}
+        {tn('backToAccount')}
       </button>
     </div>
   )

@@ -6,21 +6,9 @@
  */
 import { useCallback, useEffect, useState } from 'react'
 import * as Modal from '../actions/modal.js'
-import { fill } from '../i18n/en.js'
+import { locale } from '../i18n/en.js'
+import { ts } from '../i18n/smartSessions.js'
 import './accountTabs.css'
-
-const TEXT = {
-  title: 'Sessions',
-  none: 'No app holds a session key for this account.',
-  revoke: 'Revoke',
-  revoking: 'Revoking…',
-  revoked: 'Session revoked',
-  expires: 'Expires {when}',
-  limit: '{spent} of {limit} spent',
-  to: 'to {recipient}',
-  anyone: 'to any address',
-  loadFailed: 'Sessions could not be loaded',
-} as const
 
 /** One session as `GET /v1/sessions/{address}` lists it (only what this view reads). */
 type Row = {
@@ -63,12 +51,13 @@ function amount(
   return `${raw / scale}${fraction ? `.${fraction.slice(0, 6)}` : ''} ${units.symbol}`
 }
 
-/** "in 59 min", "in 3 h", "in 2 days". */
+/** "in 59 minutes", "in 3 hours", "in 2 days", in the chosen locale. */
 function until(expiry: number): string {
   const seconds = expiry - Date.now() / 1000
-  if (seconds < 3600) return `in ${Math.max(1, Math.round(seconds / 60))} min`
-  if (seconds < 172_800) return `in ${Math.round(seconds / 3600)} h`
-  return `in ${Math.round(seconds / 86_400)} days`
+  const format = new Intl.RelativeTimeFormat(locale(), { numeric: 'always' })
+  if (seconds < 3600) return format.format(Math.max(1, Math.round(seconds / 60)), 'minute')
+  if (seconds < 172_800) return format.format(Math.round(seconds / 3600), 'hour')
+  return format.format(Math.round(seconds / 86_400), 'day')
 }
 
 /**
@@ -106,13 +95,13 @@ export function SmartSessions({
   useEffect(() => {
     void refresh()
   }, [refresh])
-  if (failed && always) return <p className="ph-muted">{TEXT.loadFailed}</p>
+  if (failed && always) return <p className="ph-muted">{ts('loadFailed')}</p>
   if (!rows || (!rows.length && !always)) return null
   const onRevoke = async (pci: string) => {
     setBusy(pci)
     try {
       await revoke(pci)
-      Modal.showToast(TEXT.revoked, 'success')
+      Modal.showToast(ts('revoked'), 'success')
       await refresh()
     } catch (error) {
       Modal.showToast((error as Error).message, 'error')
@@ -121,43 +110,41 @@ export function SmartSessions({
     }
   }
   return (
-    <section aria-label={TEXT.title} data-testid="smart-sessions">
-      <h3 className="ph-section-title">{TEXT.title}</h3>
+    <section aria-label={ts('title')} data-testid="smart-sessions">
+      <h3 className="ph-section-title">{ts('title')}</h3>
       {rows.length ? (
         <ul className="ph-list">
           {rows.map((row) => {
             const chain = row.onChain
             const recipient = chain?.recipient
-              ? fill(TEXT.to, { recipient: short(chain.recipient) })
-              : TEXT.anyone
+              ? ts('to', { recipient: short(chain.recipient) })
+              : ts('anyone')
             return (
               <li key={row.pci} className="ph-row ph-static" data-testid="smart-session">
                 <span className="ph-row-name ph-stack">
                   <span>{row.project?.origin ?? short(row.pci)}</span>
                   <span className="ph-muted">
                     {chain
-                      ? `${fill(TEXT.limit, { spent: amount(chain.spent, chain.token), limit: amount(chain.spendLimit, chain.token) })} · ${recipient}`
+                      ? `${ts('limit', { spent: amount(chain.spent, chain.token), limit: amount(chain.spendLimit, chain.token) })} · ${recipient}`
                       : short(row.pci)}
                   </span>
-                  <span className="ph-muted">
-                    {fill(TEXT.expires, { when: until(row.expiry) })}
-                  </span>
+                  <span className="ph-muted">{ts('expires', { when: until(row.expiry) })}</span>
                 </span>
                 <button
                   type="button"
                   className="ph-link-button"
                   disabled={busy !== null}
-                  aria-label={`${TEXT.revoke} ${row.project?.origin ?? row.pci}`}
+                  aria-label={ts('revokeFor', { app: row.project?.origin ?? row.pci })}
                   onClick={() => void onRevoke(row.pci)}
                 >
-                  {busy === row.pci ? TEXT.revoking : TEXT.revoke}
+                  {busy === row.pci ? ts('revoking') : ts('revoke')}
                 </button>
               </li>
             )
           })}
         </ul>
       ) : (
-        <p className="ph-muted">{TEXT.none}</p>
+        <p className="ph-muted">{ts('none')}</p>
       )}
     </section>
   )

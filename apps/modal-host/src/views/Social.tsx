@@ -2,6 +2,7 @@ import type { LoginProvider, SocialProvider } from '@porthole/protocol'
 import { useEffect, useState } from 'react'
 import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
+import { socialImageUrl } from '../api/client.js'
 import { Picture } from '../components/Images.js'
 import { t } from '../i18n/en.js'
 import { socialName } from '../rules/socials.js'
@@ -42,9 +43,13 @@ export function startSocial(provider: LoginProvider): void {
   notify()
 }
 
-/** The icon of a social provider (the API's asset images, monogram fallback). */
+/**
+ * The logo of a social provider (the API's social images, the letter tile until it has loaded
+ * and if it fails). Deferred: the social buttons sit in the prepared Connect view, and their
+ * logos wait for the modal to be on screen rather than add to what the closed modal costs.
+ */
 export function SocialIcon({ provider, size = 24 }: { provider: LoginProvider; size?: number }) {
-  return <Picture src="" name={socialName(provider)} size={size} />
+  return <Picture src={socialImageUrl(provider)} name={socialName(provider)} size={size} deferred />
 }
 
 /** ConnectingSocial: waits for the provider's popup; 'Popup closed' and retry on failure. */

@@ -12,16 +12,17 @@ import { Icon } from '../components/Icon.js'
 import { Picture } from '../components/Images.js'
 import { t } from '../i18n/en.js'
 import { tt } from '../i18n/trade.js'
-import { formatDecimal } from '../rules/decimals.js'
+import { formatDecimal, localizeDecimal } from '../rules/decimals.js'
 import {
   displayAmount,
+  formatPercent,
   isNativeToken,
   minimumReceived,
   quoteRate,
   type SwapAsset,
   sameToken,
 } from '../rules/swap.js'
-import { formatCurrency } from '../rules/tokens.js'
+import { formatUsd } from '../rules/tokens.js'
 import { useModal } from '../store/store.js'
 import './transfer.css'
 import { initialSwapState } from '../store/swapState.js'
@@ -103,7 +104,7 @@ function SwapSide({ side }: { side: 'from' | 'to' }) {
   const quoting = swap.quoteLoading && swap.edited !== side
   const value =
     asset?.price && amount && Number.isFinite(Number(amount))
-      ? formatCurrency(Number(amount) * asset.price)
+      ? formatUsd(Number(amount) * asset.price)
       : null
   return (
     <div className="ph-field ph-swap-side">
@@ -125,7 +126,7 @@ function SwapSide({ side }: { side: 'from' | 'to' }) {
         <TokenButton side={side} asset={asset} />
       </span>
       <span className="ph-swap-meta ph-muted">
-        <span>{value ? `$${value}` : ''}</span>
+        <span>{value ?? ''}</span>
         {asset?.balance !== undefined ? (
           <span>
             {tt('balance', { amount: formatDecimal({ value: asset.balance, digits: 3 }) })}
@@ -176,13 +177,15 @@ export function Swap() {
       <SwapSide side="to" />
       {quote && fromToken && toToken ? (
         <p className="ph-muted ph-center" data-testid="swap-rate">
-          1 {fromToken.symbol} ≈{' '}
-          {quoteRate({
-            fromAmount: BigInt(quote.fromAmount),
-            toAmount: BigInt(quote.toAmount),
-            fromDecimals: fromToken.decimals,
-            toDecimals: toToken.decimals,
-          })}{' '}
+          {localizeDecimal('1')} {fromToken.symbol} ≈{' '}
+          {localizeDecimal(
+            quoteRate({
+              fromAmount: BigInt(quote.fromAmount),
+              toAmount: BigInt(quote.toAmount),
+              fromDecimals: fromToken.decimals,
+              toDecimals: toToken.decimals,
+            }),
+          )}{' '}
           {toToken.symbol}
         </p>
       ) : null}
@@ -311,53 +314,59 @@ export function SwapPreview() {
       <div className="ph-preview">
         <strong className="ph-preview-amount">
           {tt('swapSummary', {
-            from: `${displayAmount(BigInt(quote.fromAmount), fromToken.decimals, 4)} ${fromToken.symbol}`,
-            to: `${displayAmount(toAmount, toToken.decimals, 4)} ${toToken.symbol}`,
+            from: `${localizeDecimal(displayAmount(BigInt(quote.fromAmount), fromToken.decimals, 4))} ${fromToken.symbol}`,
+            to: `${localizeDecimal(displayAmount(toAmount, toToken.decimals, 4))} ${toToken.symbol}`,
           })}
         </strong>
       </div>
       <dl className="ph-details">
         <dt>{tt('rate')}</dt>
         <dd>
-          1 {fromToken.symbol} ≈{' '}
-          {quoteRate({
-            fromAmount: BigInt(quote.fromAmount),
-            toAmount,
-            fromDecimals: fromToken.decimals,
-            toDecimals: toToken.decimals,
-          })}{' '}
+          {localizeDecimal('1')} {fromToken.symbol} ≈{' '}
+          {localizeDecimal(
+            quoteRate({
+              fromAmount: BigInt(quote.fromAmount),
+              toAmount,
+              fromDecimals: fromToken.decimals,
+              toDecimals: toToken.decimals,
+            }),
+          )}{' '}
           {toToken.symbol}
         </dd>
         {impact !== undefined ? (
           <>
             <dt>{tt('priceImpact')}</dt>
-            <dd data-testid="swap-price-impact">{impact < 0.01 ? '< 0.01' : impact.toFixed(2)}%</dd>
+            <dd data-testid="swap-price-impact">
+              {impact < 0.01 ? `< ${formatPercent(0.01, 2)}` : formatPercent(impact, 2)}
+            </dd>
           </>
         ) : null}
         {quote.fee ? (
           <>
             <dt>{tt('poolFee')}</dt>
             <dd>
-              {displayAmount(BigInt(quote.fee.amount), fromToken.decimals, 6)} {fromToken.symbol}
+              {localizeDecimal(displayAmount(BigInt(quote.fee.amount), fromToken.decimals, 6))}{' '}
+              {fromToken.symbol}
             </dd>
           </>
         ) : null}
         {typeof quote.networkFeeUsd === 'number' ? (
           <>
             <dt>{tt('networkFee')}</dt>
-            <dd data-testid="swap-network-fee">${formatCurrency(quote.networkFeeUsd)}</dd>
+            <dd data-testid="swap-network-fee">{formatUsd(quote.networkFeeUsd)}</dd>
           </>
         ) : null}
         <dt>{tt('minimumReceived')}</dt>
         <dd data-testid="swap-minimum">
-          {displayAmount(minimumReceived(toAmount), toToken.decimals, 6)} {toToken.symbol}
+          {localizeDecimal(displayAmount(minimumReceived(toAmount), toToken.decimals, 6))}{' '}
+          {toToken.symbol}
         </dd>
         <dt>{tt('slippage')}</dt>
-        <dd>{SWAP_SLIPPAGE}%</dd>
+        <dd>{formatPercent(SWAP_SLIPPAGE)}</dd>
       </dl>
       {impact !== undefined && impact > HIGH_PRICE_IMPACT ? (
         <p className="ph-field-error" role="alert">
-          {tt('highPriceImpact', { impact: impact.toFixed(2) })}
+          {tt('highPriceImpact', { impact: formatPercent(impact, 2) })}
         </p>
       ) : null}
       <SwapError swap={swap} />

@@ -1,12 +1,14 @@
+import { getKnownNetwork } from '@porthole/shared'
 import { DisconnectRow } from '../components/DisconnectRow.js'
 import { Icon } from '../components/Icon.js'
 import { t } from '../i18n/en.js'
 import { useModal } from '../store/store.js'
 import { NetworkList } from './Networks.js'
 
-/** UnsupportedChain: the wallet is on a network the app does not support. */
+/** UnsupportedChain: the wallet is on a network the app does not support (named, never its id). */
 export function UnsupportedChain() {
   const activeId = useModal((s) => s.activeNetworkId)
+  const name = (activeId && getKnownNetwork(activeId)?.name) || t('unknownNetwork')
   return (
     <>
       <div className="ph-center">
@@ -15,7 +17,7 @@ export function UnsupportedChain() {
         </span>
         <h3>{t('unsupportedTitle')}</h3>
         <p className="ph-muted">
-          {t('unsupportedHint')} ({activeId ?? t('unknownNetwork')})
+          {t('unsupportedHint')} ({name})
         </p>
       </div>
       <NetworkList exclude={activeId} />

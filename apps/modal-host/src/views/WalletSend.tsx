@@ -12,27 +12,39 @@ import { Avatar, NetworkImage, Picture } from '../components/Images.js'
 import { t } from '../i18n/en.js'
 import { tt } from '../i18n/trade.js'
 import { formatDecimal } from '../rules/decimals.js'
-import type { PrepareSendReturnType } from '../rules/send.js'
-import { formatBalance, formatCurrency, tokenList } from '../rules/tokens.js'
+import type { PrepareSendReturnType, SendError, SendErrorReason } from '../rules/send.js'
+import { formatBalance, formatUsd, tokenList } from '../rules/tokens.js'
 import { useModal } from '../store/store.js'
 import './transfer.css'
 
 /** The message of a send error (the spec's strings are the errors' short messages). */
 function messageOf(error: unknown): string {
   const e = error as { shortMessage?: string; message?: string }
-  return e?.shortMessage ?? e?.message ?? 'Something went wrong'
+  return e?.shortMessage ?? e?.message ?? tt('somethingWentWrong')
 }
 
-/** The amount's value in USD at the token's price, 2 decimals. */
+/** The amount's value in USD at the token's price, 2 decimals, with the currency sign. */
 function usd(amount: string | null, price: number | undefined): string | null {
   if (!amount || !price || !/^\d*\.?\d+$|^\d+\.$/.test(amount.trim())) return null
-  return formatCurrency(Number(amount) * price)
+  return formatUsd(Number(amount) * price)
+}
+
+/** The field a refused send points at: its error shows under that field. */
+const FIELD_OF: Partial<Record<SendErrorReason, 'amount' | 'receiver'>> = {
+  invalidAmount: 'amount',
+  amountNotPositive: 'amount',
+  tooManyDecimals: 'amount',
+  insufficientBalance: 'amount',
+  invalidReceiver: 'receiver',
+  invalidChecksum: 'receiver',
+  nameNotFound: 'receiver',
+  nameResolutionFailed: 'receiver',
 }
 
 /** WalletSend: the token (choose it), the amount (with Max) and the receiver address. */
 export function WalletSend() {
   const send = useModal((s) => s.send)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<{ text: string; field?: 'amount' | 'receiver' } | null>(null)
   const [checking, setChecking] = useState(false)
   useEffect(() => {
     void Tokens.refreshTokens()
@@ -45,13 +57,25 @@ export function WalletSend() {
       setError(null)
       Modal.push({ view: 'WalletSendPreview' })
     } catch (e) {
-      setError(messageOf(e))
+      const field = (e as SendError).name === 'SendError' && FIELD_OF[(e as SendError).reason]
+      setError({ text: messageOf(e), ...(field ? { field } : {}) })
       Modal.shake()
     } finally {
       setChecking(false)
     }
   }
   const value = usd(send.sendTokenAmount, token?.price)
+  // The error under the field it is about (else above the button), and that field marked.
+  const errorAt = (field?: 'amount' | 'receiver') =>
+    error && error.field === field ? (
+      <p id="ph-send-error" className="ph-field-error" role="alert" data-testid="send-error">
+        {error.text}
+      </p>
+    ) : null
+  const invalid = (field: 'amount' | 'receiver') =>
+    error?.field === field
+      ? ({ 'aria-invalid': true, 'aria-describedby': 'ph-send-error' } as const)
+      : {}
   return (
     <form
       className="ph-form"
@@ -61,14 +85,11 @@ export function WalletSend() {
         void preview()
       }}
     >
+      {/* Named by what it shows: "Select token", or the chosen token and its balance. */}
       <div className="ph-field">
-        <span className="ph-label" id="ph-send-token-label">
-          {t('selectToken')}
-        </span>
         <button
           type="button"
           className="ph-row ph-select"
-          aria-labelledby="ph-send-token-label"
           data-testid="send-token"
           data-autofocus
           onClick={() => Modal.push({ view: 'WalletSendSelectToken' })}
@@ -97,6 +118,7 @@ export function WalletSend() {
             inputMode="decimal"
             autoComplete="off"
             placeholder="0"
+            {...invalid('amount')}
             value={send.sendTokenAmount ?? ''}
             onChange={(event) => Send.setSendAmount(event.target.value)}
           />
@@ -106,12 +128,13 @@ export function WalletSend() {
               className="ph-link-button"
               onClick={() => Send.setSendAmount(token.quantity.numeric)}
             >
-              {t('max')}
+              {tt('max')}
             </button>
           ) : null}
         </span>
-        {value ? <span className="ph-muted">${value}</span> : null}
+        {value ? <span className="ph-muted">{value}</span> : null}
       </label>
+      {errorAt('amount')}
       <label className="ph-field">
         <span className="ph-label">{tt('receiverAddress')}</span>
         <span className="ph-search ph-flush">
@@ -120,16 +143,14 @@ export function WalletSend() {
             autoComplete="off"
             spellCheck={false}
             placeholder={tt('receiverPlaceholder')}
+            {...invalid('receiver')}
             value={send.receiverAddress ?? ''}
             onChange={(event) => Send.setSendReceiver(event.target.value)}
           />
         </span>
       </label>
-      {error ? (
-        <p className="ph-field-error" role="alert" data-testid="send-error">
-          {error}
-        </p>
-      ) : null}
+      {errorAt('receiver')}
+      {errorAt()}
       <button type="submit" className="ph-button" disabled={checking}>
         {tt('previewSend')}
       </button>
@@ -153,10 +174,10 @@ export function WalletSendSelectToken() {
     <>
       <label className="ph-search">
         <Icon name="search" size={18} />
-        <span className="ph-visually-hidden">{t('searchToken')}</span>
+        <span className="ph-visually-hidden">{tt('searchToken')}</span>
         <input
           type="search"
-          placeholder={t('searchToken')}
+          placeholder={tt('searchToken')}
           value={query}
           autoComplete="off"
           spellCheck={false}
@@ -182,12 +203,12 @@ export function WalletSendSelectToken() {
                   {formatBalance(token.quantity)} {token.symbol}
                 </span>
               </span>
-              <span className="ph-amount">${formatCurrency(token.value ?? 0)}</span>
+              <span className="ph-amount">{formatUsd(token.value ?? 0)}</span>
             </button>
           </li>
         ))}
       </ul>
-      {entries && !list.length ? <p className="ph-muted ph-center">{t('noTokens')}</p> : null}
+      {entries && !list.length ? <p className="ph-muted ph-center">{tt('noTokens')}</p> : null}
     </>
   )
 }
@@ -250,14 +271,14 @@ export function WalletSendPreview() {
         <strong className="ph-preview-amount">
           {formatDecimal({ value: send.sendTokenAmount ?? '0', digits: 3 })} {token?.symbol}
         </strong>
-        {value ? <span className="ph-muted">${value}</span> : null}
+        {value ? <span className="ph-muted">{value}</span> : null}
       </div>
       <dl className="ph-details">
         <dt>{tt('sendTo')}</dt>
         <dd title={prepared?.receiver.address} data-testid="send-receiver">
           {prepared ? <ReceiverProfile address={prepared.receiver.address} /> : '…'}
         </dd>
-        <dt>{t('network')}</dt>
+        <dt>{tt('network')}</dt>
         <dd>
           {network ? <NetworkImage network={network} size={16} /> : null} {network?.name}
         </dd>

@@ -1,6 +1,6 @@
 /**
  * Views that load on demand (their code is not in the modal's first download): the QR view,
- * the Account tabs and the Send views. Each is fetched ahead of time where the user is likely
+ * All Wallets, the Account tabs and the Send views. Each is fetched ahead of time where the user is likely
  * to go next.
  */
 import { lazyView } from '../components/lazyView.js'
@@ -9,6 +9,9 @@ import { lazyView } from '../components/lazyView.js'
 export const ConnectingWalletConnectView = lazyView(
   async () => (await import('./ConnectingWalletConnect.js')).ConnectingWalletConnect,
 )
+
+/** All Wallets: the catalogue's grid and search, fetched while Connect idles. */
+export const AllWalletsView = lazyView(async () => (await import('./AllWallets.js')).AllWallets)
 
 /** The Tokens / NFTs / Activity tabs of Account. */
 export const AccountTabsView = lazyView(async () => (await import('./AccountTabs.js')).AccountTabs)

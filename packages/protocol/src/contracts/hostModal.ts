@@ -155,6 +155,11 @@ export const ModalConfig = z.object({
   /** AppKit's older sign-in option: refused together with `siwx` (spec §5). */
   siweConfig: z.unknown().optional(),
   /**
+   * The modal's language: one of `LOCALES` (constants.ts), or a regional variant of one
+   * (`'de-AT'`); the modal refuses any other. Default: the browser's preferred languages.
+   */
+  locale: Text(35).optional(),
+  /**
    * The modal's persisted state as the host keeps it, for browsers that give the modal frame
    * no storage of its own (third-party storage blocked); see the `persist` event.
    */
@@ -286,6 +291,26 @@ export const InjectedProviderInfo = z.object({
 })
 export type InjectedProviderInfo = z.infer<typeof InjectedProviderInfo>
 
+/**
+ * One wallet of `wallets()` (headless mode): what the Connect view would list, in its order.
+ * `type` says how `connect({ wallet: id })` reaches it (the page's own wallet, or a WalletConnect
+ * pairing); `section` is the Connect view's group it sits in.
+ */
+export const HeadlessWallet = z.object({
+  /** Pass it to `connect({ wallet })`. */
+  id: Text(128).min(1),
+  name: Text(100),
+  /** A `data:image/…` URI (installed wallets), an http(s) URL (the catalogue's), or ''. */
+  icon: z.union([z.literal(''), Text(200_000).regex(/^(?:data:image\/|https?:\/\/)/)]),
+  type: z.enum(['injected', 'walletConnect']),
+  section: z.enum(['recent', 'installed', 'featured', 'custom', 'recommended', 'walletConnect']),
+  /** Installed in this page (an EIP-6963 or Wallet Standard wallet found now). */
+  installed: z.boolean(),
+  /** The namespace an installed wallet serves. */
+  namespace: ChainNamespace.optional(),
+})
+export type HeadlessWallet = z.infer<typeof HeadlessWallet>
+
 const JsonRpcParams = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional()
 
 /** Provider events the host forwards from an injected wallet. */
@@ -314,6 +339,15 @@ export const HostToModalSchema = {
       params: z.object({ namespace: ChainNamespace.optional() }),
       result: ConnectResult,
     },
+    /** Headless: the wallets Connect would list (installed, recent, catalogue), in its order. */
+    wallets: { params: z.object({}), result: z.array(HeadlessWallet).max(1000) },
+    /**
+     * Headless: connects one wallet of `wallets()` without the Connect view (an installed one
+     * through the page, any other by WalletConnect: its URIs go out as `display_uri`).
+     */
+    connectWallet: { params: z.object({ wallet: Text(128).min(1) }), result: ConnectResult },
+    /** Headless: e-mail sign-in; the modal shows only the code entry (and later approvals). */
+    connectEmail: { params: z.object({ email: Text(254).min(3) }), result: ConnectResult },
     switchNetwork: {
       params: z.object({ network: z.union([CaipNetworkId, NetworkInput]) }),
       result: Null,

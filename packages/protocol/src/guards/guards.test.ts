@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { ModalToHostSchema } from '../contracts/hostModal.js'
+import { z } from 'zod'
+import { ConnectResult, HeadlessWallet, ModalToHostSchema } from '../contracts/hostModal.js'
 import { AckMessage, Envelope, ReadyMessage } from '../schemas.js'
 import { fromContract } from '../validators.js'
 import { isReady, parseAck, parseEnvelope } from './envelope.js'
-import { modalToHostValidator } from './hostModal.js'
+import { isConnectResult, isHeadlessWallets, modalToHostValidator } from './hostModal.js'
 
 /** A small deterministic PRNG so failures reproduce. */
 function rng(seed: number) {
@@ -262,6 +263,77 @@ describe('zod-free guards agree with the zod schemas', () => {
       'vbscript:x',
     ]) {
       expect(modalToHostValidator.params('openUrl', { url, target: '_blank' })?.success).toBe(false)
+    }
+  })
+})
+
+describe('headless answers: the SDK checks them as the zod schemas do', () => {
+  const wallets = [
+    {
+      id: 'dev.porthole.wallet',
+      name: 'Porthole Dev Wallet',
+      icon: 'data:image/svg+xml;base64,PHN2Zy8+',
+      type: 'injected',
+      section: 'installed',
+      installed: true,
+      namespace: 'eip155',
+    },
+    {
+      id: 'c57ca95b47569778a828d19178114f4db188b89b763c899ba0be274e97267d96',
+      name: 'MetaMask',
+      icon: 'http://127.0.0.1:4300/getWalletImage/metamask?projectId=p',
+      type: 'walletConnect',
+      section: 'recommended',
+      installed: false,
+    },
+    {
+      id: 'walletConnect',
+      name: 'WalletConnect',
+      icon: '',
+      type: 'walletConnect',
+      section: 'walletConnect',
+      installed: false,
+    },
+  ]
+  const list = z.array(HeadlessWallet).max(1000)
+
+  test('wallet lists: 10,000 mutations are judged alike', () => {
+    expect(isHeadlessWallets(wallets)).toBe(true)
+    const random = rng(4)
+    for (let i = 0; i < 10000; i++) {
+      const sample = mutate(wallets, random)
+      expect([i, JSON.stringify(sample), isHeadlessWallets(sample)]).toEqual([
+        i,
+        JSON.stringify(sample),
+        list.safeParse(sample).success,
+      ])
+    }
+  })
+
+  test('an icon that is not an image URI or an http(s) URL is refused', () => {
+    for (const icon of ['javascript:alert(1)', 'data:text/html,x', 'blob:x', '//evil.example/x']) {
+      const sample = [{ ...wallets[0], icon }]
+      expect(isHeadlessWallets(sample)).toBe(false)
+      expect(list.safeParse(sample).success).toBe(false)
+    }
+  })
+
+  test('connect answers: 5,000 mutations are judged alike', () => {
+    const result = {
+      address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      caipAddress: 'eip155:31337:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      chainId: 31337,
+      caipNetworkId: 'eip155:31337',
+    }
+    expect(isConnectResult(result)).toBe(true)
+    const random = rng(5)
+    for (let i = 0; i < 5000; i++) {
+      const sample = mutate(result, random)
+      expect([i, JSON.stringify(sample), isConnectResult(sample)]).toEqual([
+        i,
+        JSON.stringify(sample),
+        ConnectResult.safeParse(sample).success,
+      ])
     }
   })
 })

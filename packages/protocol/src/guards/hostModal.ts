@@ -59,6 +59,42 @@ export const isPortholeState = (x: unknown): boolean =>
       isText(v.signature, 2048),
   )
 
+const SECTIONS = ['recent', 'installed', 'featured', 'custom', 'recommended', 'walletConnect']
+const ICON = /^(?:data:image\/|https?:\/\/)/
+
+const isHeadlessWallet = (x: unknown) =>
+  isObject(x) &&
+  isText(x.id, 128, 1) &&
+  isText(x.name, 100) &&
+  isText(x.icon, 200_000) &&
+  (x.icon === '' || ICON.test(x.icon)) &&
+  (x.type === 'injected' || x.type === 'walletConnect') &&
+  SECTIONS.includes(x.section as string) &&
+  typeof x.installed === 'boolean' &&
+  optional(x.namespace, isNamespace)
+
+/**
+ * True when `x` is a valid answer to the headless `wallets` request (results are checked like
+ * requests: a frame's answer is input too).
+ *
+ * @example
+ * if (!isHeadlessWallets(answer)) throw new InternalRpcError('Invalid wallet list')
+ */
+export const isHeadlessWallets = (x: unknown): boolean => isList(x, 1000, isHeadlessWallet)
+
+/**
+ * True when `x` is a valid `connect` answer: `{ address, caipAddress, chainId, caipNetworkId }`.
+ *
+ * @example
+ * if (!isConnectResult(answer)) throw new InternalRpcError('Invalid connect result')
+ */
+export const isConnectResult = (x: unknown): boolean =>
+  isObject(x) &&
+  isText(x.address, 128) &&
+  isText(x.caipAddress, 200) &&
+  ((typeof x.chainId === 'number' && Number.isFinite(x.chainId)) || isText(x.chainId, 64)) &&
+  isCaip2(x.caipNetworkId)
+
 const params: Record<string, (x: unknown) => boolean> = {
   injectedRequest: (x) =>
     isObject(x) && isText(x.uuid, 64, 1) && isText(x.method, 64, 1) && isRpcParams(x.params),

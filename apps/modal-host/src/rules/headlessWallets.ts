@@ -1,0 +1,85 @@
+/**
+ * Headless mode's wallet list (`porthole.wallets()`): the Connect view's sections as the host
+ * receives them, one flat list in the view's order, then the WalletConnect row.
+ */
+import type { HeadlessWallet, InjectedProviderInfo } from '@porthole/protocol'
+import type { WalletEntry } from '../store/types.js'
+import type { WalletSection } from './walletLists.js'
+
+/** The id of the plain WalletConnect pairing (the Connect view's "WalletConnect" row). */
+export const WALLET_CONNECT_ID = 'walletConnect'
+
+/** What the host may put in an `<img src>`: an image data URI or an http(s) URL. */
+const ICON = /^(?:data:image\/|https?:\/\/)/
+const MAX_ICON = 200_000
+/** Room for the list in one port message (the receiver drops anything over 1 MiB of text). */
+export const MAX_LIST_TEXT = 900_000
+
+const SECTION: Record<WalletSection['type'], HeadlessWallet['section']> = {
+  recent: 'recent',
+  injected: 'installed',
+  featured: 'featured',
+  custom: 'custom',
+  recommended: 'recommended',
+}
+
+/**
+ * The installed wallet behind an entry, when it is in the page now (a recent wallet may carry
+ * the descriptor of an earlier visit).
+ *
+ * @example
+ * const live = liveInjected(entry, store.getState().injected)
+ */
+export function liveInjected(
+  wallet: WalletEntry,
+  injected: readonly InjectedProviderInfo[],
+): InjectedProviderInfo | undefined {
+  const uuid = wallet.injected?.uuid
+  return uuid === undefined ? undefined : injected.find((i) => i.uuid === uuid)
+}
+
+/**
+ * Flattens the Connect view's sections into the headless list: each wallet once, with how
+ * `connect({ wallet: id })` reaches it (`injected` when installed in the page now, else
+ * `walletConnect`), then the plain WalletConnect entry. Icons that are neither image data URIs
+ * nor http(s) URLs are left empty, and the largest icons are dropped while the list would not
+ * fit in one message.
+ *
+ * @example
+ * headlessWallets(connectList(state, visibleInjected(state)).sections, state.injected)
+ */
+export function headlessWallets(
+  sections: readonly WalletSection[],
+  injected: readonly InjectedProviderInfo[],
+): HeadlessWallet[] {
+  const list: HeadlessWallet[] = []
+  for (const section of sections)
+    for (const wallet of section.wallets) {
+      if (!wallet.id || wallet.id.length > 128 || wallet.id === WALLET_CONNECT_ID) continue
+      const live = liveInjected(wallet, injected)
+      list.push({
+        id: wallet.id,
+        name: wallet.name.slice(0, 100),
+        icon: ICON.test(wallet.image) && wallet.image.length <= MAX_ICON ? wallet.image : '',
+        type: live ? 'injected' : 'walletConnect',
+        section: SECTION[section.type],
+        installed: !!live,
+        ...(live ? { namespace: live.namespace ?? 'eip155' } : {}),
+      })
+    }
+  list.push({
+    id: WALLET_CONNECT_ID,
+    name: 'WalletConnect',
+    icon: '',
+    type: 'walletConnect',
+    section: 'walletConnect',
+    installed: false,
+  })
+  let size = JSON.stringify(list).length
+  for (const wallet of [...list].sort((a, b) => b.icon.length - a.icon.length)) {
+    if (size <= MAX_LIST_TEXT || !wallet.icon) break
+    size -= wallet.icon.length
+    wallet.icon = ''
+  }
+  return list
+}

@@ -1,0 +1,161 @@
+/**
+ * Issue 16, "Languages", in Chromium against the local stack: the `locale` option (here the
+ * script tag's `data-locale`) and the browser's language choose the modal's language; each
+ * locale's strings are a chunk of their own, fetched only for that locale; Arabic is laid out
+ * right to left; an unknown locale is refused like any invalid option.
+ */
+import { spawnSync } from 'node:child_process'
+import { resolve } from 'node:path'
+import type { Page } from '@playwright/test'
+import {
+  DEMO_URL,
+  expect,
+  MODAL_ORIGIN,
+  modal,
+  test,
+  waitForPorthole,
+} from '../support/fixtures.js'
+import { startHostPage } from '../support/hostPage.js'
+
+type W = Window & { porthole: { open(): Promise<void> } }
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const PORT = 4075
+const ORIGIN = `http://localhost:${PORT}`
+
+function admin(...args: string[]) {
+  const run = spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: process.env,
+  })
+  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${run.stderr}`)
+}
+
+/**
+ * A host page with the one script tag, its `data-locale` from the page's `?locale=` (one page and
+ * one allowlist entry serve every test).
+ */
+const HOST_HTML = `<!doctype html><html><head><title>Locale host</title>
+<script>
+  const tag = document.createElement('script')
+  tag.src = '${MODAL_ORIGIN}/sdk.js'
+  tag.dataset.projectId = 'porthole-demo'
+  tag.dataset.networks = 'eip155:31337'
+  tag.dataset.locale = new URLSearchParams(location.search).get('locale')
+  document.head.append(tag)
+</script></head>
+<body><h1>Locale host</h1></body></html>`
+
+let host: Awaited<ReturnType<typeof startHostPage>>
+
+test.beforeAll(async () => {
+  host = await startHostPage(PORT, null, 'localhost', HOST_HTML)
+  admin('project', 'allow', 'porthole-demo', ORIGIN)
+})
+
+test.afterAll(async () => {
+  admin('project', 'deny', 'porthole-demo', ORIGIN)
+  await host.close()
+})
+
+/** The host page with `data-locale="<locale>"`. */
+const hostUrl = (locale: string) => `${host.url}/?locale=${encodeURIComponent(locale)}`
+
+const openModal = (page: Page) => page.evaluate(() => (window as unknown as W).porthole.open())
+
+/** The locale chunks the modal frame fetched (`/assets/locale-<tag>-<hash>.js`). */
+function recordLocaleChunks(page: Page): string[] {
+  const fetched: string[] = []
+  page.on('request', (request) => {
+    const match = /\/assets\/locale-([A-Za-z-]+?)-[\w-]{8}\.js$/.exec(
+      new URL(request.url()).pathname,
+    )
+    if (match?.[1]) fetched.push(match[1])
+  })
+  return fetched
+}
+
+test("locale 'ar': the modal is laid out right to left, in Arabic", async ({ page }) => {
+  await page.goto(hostUrl('ar'))
+  await waitForPorthole(page)
+  await openModal(page)
+  const frame = modal(page)
+  const dialog = frame.getByRole('dialog', { name: 'ربط المحفظة' })
+  await expect(dialog).toBeVisible()
+  await expect(frame.locator('.ph-root')).toHaveAttribute('dir', 'rtl')
+  await expect(frame.locator('html')).toHaveAttribute('lang', 'ar')
+  // Mirrored: the close button is on the left, the help button on the right.
+  const close = await frame.getByRole('button', { name: 'إغلاق' }).boundingBox()
+  const help = await frame.getByRole('button', { name: 'ما المحفظة؟' }).boundingBox()
+  expect(close && help && close.x < help.x).toBe(true)
+  await expect(frame.getByRole('textbox', { name: 'البريد الإلكتروني' })).toBeVisible()
+  // Back points the other way in a right-to-left layout.
+  await frame.getByRole('button', { name: 'ما المحفظة؟' }).click()
+  await expect(frame.getByRole('dialog', { name: 'ما المحفظة؟' })).toBeVisible()
+  const back = frame.getByRole('button', { name: 'رجوع' })
+  await expect(back.locator('svg')).toHaveCSS('transform', 'matrix(-1, 0, 0, 1, 0, 0)')
+})
+
+test("locale 'ja': only the Japanese chunk is fetched, and Connect is in Japanese", async ({
+  page,
+}) => {
+  const fetched = recordLocaleChunks(page)
+  await page.goto(hostUrl('ja'))
+  await waitForPorthole(page)
+  await openModal(page)
+  const frame = modal(page)
+  await expect(frame.getByRole('dialog', { name: 'ウォレットを接続' })).toBeVisible()
+  await expect(frame.getByRole('button', { name: 'すべてのウォレット' })).toBeVisible()
+  await expect(frame.locator('.ph-root')).toHaveAttribute('dir', 'ltr')
+  // Lazy views the idle modal fetches ahead (the QR view) bring no other locale either.
+  await page.waitForLoadState('networkidle')
+  expect(fetched).toEqual(['ja'])
+})
+
+test('without the option, a German browser gets German; an English one fetches no locale chunk', async ({
+  browser,
+}) => {
+  const german = await browser.newContext({ locale: 'de-DE' })
+  try {
+    const page = await german.newPage()
+    const fetched = recordLocaleChunks(page)
+    await page.goto(DEMO_URL)
+    await waitForPorthole(page)
+    await openModal(page)
+    await expect(modal(page).getByRole('dialog', { name: 'Wallet verbinden' })).toBeVisible()
+    await expect(modal(page).getByRole('button', { name: 'Alle Wallets' })).toBeVisible()
+    expect(fetched).toEqual(['de'])
+  } finally {
+    await german.close()
+  }
+  const english = await browser.newContext({ locale: 'en-US' })
+  try {
+    const page = await english.newPage()
+    const fetched = recordLocaleChunks(page)
+    await page.goto(DEMO_URL)
+    await waitForPorthole(page)
+    await openModal(page)
+    await expect(modal(page).getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(fetched).toEqual([])
+  } finally {
+    await english.close()
+  }
+})
+
+test('an unknown locale is refused with an options error, and the browser’s language applies', async ({
+  page,
+}) => {
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  await page.goto(hostUrl('xx-YY'))
+  await waitForPorthole(page)
+  await openModal(page)
+  await expect(modal(page).getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+  expect(errors).toContain(
+    '[porthole] Invalid option "locale" ignored: "xx-YY" is not one of en, de, es, fr, pt-BR, ja, ko, zh-CN, tr, ar',
+  )
+})
