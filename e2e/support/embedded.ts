@@ -23,8 +23,15 @@ export function admin(...args: string[]): string {
     env: process.env,
   })
   if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${run.stderr}`)
+  // An origin change reaches the frames' CSP through two caches of 1 s each (the API's projects,
+  // the static servers' origins): wait them out, so the next page load sees it.
+  if (args[0] === 'project' && (args[1] === 'allow' || args[1] === 'deny'))
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ORIGIN_CACHES_MS)
   return run.stdout
 }
+
+/** The API's project cache plus the static servers' origin cache, with a margin. */
+const ORIGIN_CACHES_MS = 2_200
 
 type Mail = { to: string; subject: string; text: string; date: string }
 
