@@ -12,6 +12,8 @@ import { BaseError, InvalidParamsError, ProviderRpcError } from '@porthole/proto
 import {
   accountCalls,
   parseGrantPermissions,
+  registerSessionMessage,
+  revokeSessionMessage,
   SessionRequestError,
   type SessionState,
   SPENDING_SELECTORS,
@@ -260,7 +262,7 @@ export async function grantPermissions(params: unknown, host: SessionHost) {
   const origin = host.origin || undefined
   await SmartAccount.signMessage(
     chainId,
-    `Register session ${pci} until ${grant.validUntil} for ${origin ?? '(no origin)'}`,
+    registerSessionMessage({ pci, expiry: grant.validUntil, origin }),
   )
     .then((signature) =>
       Api.v1('POST', `/sessions/${caipOf(chainId)}:${account}`, {
@@ -539,7 +541,7 @@ export async function revokePermissions(params: unknown, host: SessionHost): Pro
       })
   }
   const pci = key.toLowerCase()
-  const signature = await SmartAccount.signMessage(chainId, `Revoke session ${pci}`)
+  const signature = await SmartAccount.signMessage(chainId, revokeSessionMessage(pci))
   await Api.v1('POST', `/sessions/${caipOf(chainId)}:${account}/revoke`, { pci, signature }).catch(
     (error: unknown) => {
       // Unknown to the API (its record failed at grant): the chain is what counts.

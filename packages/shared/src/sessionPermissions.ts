@@ -313,3 +313,29 @@ export function sessionRefusal(
     return `Over the session's spend limit: ${format(total)} asked, ${format(left > 0n ? left : 0n)} of ${format(session.spendLimit)} left`
   return null
 }
+
+/**
+ * The message an account signs (EIP-191) to revoke a session.
+ *
+ * @example
+ * revokeSessionMessage('0x7099…79c8') // 'Revoke session 0x7099…79c8'
+ */
+export function revokeSessionMessage(pci: string): string {
+  return `Revoke session ${pci}`
+}
+
+/**
+ * The message an account signs (EIP-191) to register a session's listing: the key, its expiry
+ * and the app it was granted to.
+ *
+ * @example
+ * registerSessionMessage({ pci, expiry: 1800000000, origin: 'https://app.example' })
+ * // 'Register session 0x…79c8 until 1800000000 for https://app.example'
+ */
+export function registerSessionMessage(parameters: {
+  pci: string
+  expiry: number
+  origin?: string | undefined
+}): string {
+  return `Register session ${parameters.pci} until ${parameters.expiry} for ${parameters.origin ?? '(no origin)'}`
+}

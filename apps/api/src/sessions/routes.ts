@@ -12,6 +12,8 @@
  *   account's EIP-191 signature of `Revoke session ${pci}` (ERC-1271 / ERC-6492 on its chain)
  *   marks the session revoked. The on-chain revoke is the wallet's own user operation.
  */
+
+import { registerSessionMessage, revokeSessionMessage } from '@porthole/shared/sessionPermissions'
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { type Address, getAddress, type Hex } from 'viem'
 import { z } from 'zod'
@@ -89,31 +91,8 @@ export const RevokeSessionBody = z.object({
     .max(MAX_SESSION_BODY),
 })
 
-/**
- * The message an account signs (EIP-191) to revoke a session.
- *
- * @example
- * revokeSessionMessage('0x7099…79c8') // 'Revoke session 0x7099…79c8'
- */
-export function revokeSessionMessage(pci: string): string {
-  return `Revoke session ${pci}`
-}
-
-/**
- * The message an account signs (EIP-191) to register a session's listing: the key, its expiry
- * and the app it was granted to.
- *
- * @example
- * registerSessionMessage({ pci, expiry: 1800000000, origin: 'https://app.example' })
- * // 'Register session 0x…79c8 until 1800000000 for https://app.example'
- */
-export function registerSessionMessage(parameters: {
-  pci: string
-  expiry: number
-  origin?: string | undefined
-}): string {
-  return `Register session ${parameters.pci} until ${parameters.expiry} for ${parameters.origin ?? '(no origin)'}`
-}
+/** The messages the account signs, shared with the wallet that signs them. */
+export { registerSessionMessage, revokeSessionMessage }
 
 /** What the chain holds for a session, amounts as decimal strings. */
 export type SmartSessionOnChain = {
