@@ -1,7 +1,8 @@
 // Makes sure the system packages the tests need are present: Debian's Chromium (Playwright
 // runs it; `npx playwright install` cannot download here), PostgreSQL (the API's database
 // tests run against a throwaway cluster) and nginx with its brotli_static module (the
-// production config is tested). Installs them with apt-get when running as root.
+// production config is tested), and Redis (the API fleet's shared rate limits and caches are
+// tested against a throwaway redis-server). Installs them with apt-get when running as root.
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 
@@ -21,6 +22,7 @@ if (!pgOnPath()) missing.push('postgresql')
 if (!existsSync('/usr/sbin/nginx')) missing.push('nginx')
 if (!existsSync('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'))
   missing.push('libnginx-mod-http-brotli-static')
+if (!existsSync('/usr/bin/redis-server')) missing.push('redis-server')
 if (missing.length) {
   if (process.getuid?.() !== 0 || !has('apt-get')) {
     console.error(

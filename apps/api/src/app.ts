@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import type { Redis } from 'ioredis'
 import { type ImageAssets, loadImageAssets } from './assets/loadImageAssets.js'
 import type { AuthContext } from './auth/AuthContext.js'
 import { createCleanup } from './auth/cleanupExpired.js'
@@ -17,10 +18,15 @@ import { createSwapProvider } from './convert/createSwapProvider.js'
 import { convertRoutes } from './convert/routes.js'
 import type { SwapProvider } from './convert/SwapProvider.js'
 import type { Db } from './db/Db.js'
+import { isDatabaseUnavailable } from './db/isDatabaseUnavailable.js'
 import { ApiError } from './errors.js'
+import { type Logger, silentLogger } from './fleet/logger.js'
+import type { ApiMetrics } from './fleet/metrics.js'
+import { redisStore } from './fleet/sharedStore.js'
 import type { AppEnv } from './http/AppEnv.js'
 import { compressJson } from './http/compress.js'
 import { cors } from './http/cors.js'
+import { observe } from './http/observe.js'
 import { rateLimit } from './http/rateLimit.js'
 import { requireProject } from './http/requireProject.js'
 import { requireSession } from './http/requireSession.js'
@@ -39,6 +45,7 @@ import { authFarcasterRoutes } from './routes/authFarcaster.js'
 import { authSocialRoutes } from './routes/authSocial.js'
 import { chainDataRoutes } from './routes/chainData.js'
 import { FRAME_CHECK_PATH, framePolicyRoutes } from './routes/framePolicy.js'
+import { healthRoutes } from './routes/health.js'
 import { imageRoutes } from './routes/images.js'
 import { nftMetadataRoutes } from './routes/nftMetadata.js'
 import { projectConfigRoutes } from './routes/projectConfig.js'
@@ -78,11 +85,26 @@ export type CreateAppParameters = {
    * set, else the local quoter over each swap network's Uniswap V2 router; see `convert/config.ts`).
    */
   swap?: SwapProvider
+  /** A replica's shared parts and instruments (default: none, silent: one process alone). */
+  fleet?: AppFleet
+}
+
+/** What an API replica shares with the others, and how it reports. */
+export type AppFleet = {
+  /** Redis shared by the fleet: rate limits and balance caches live there. */
+  redis?: Redis | undefined
+  metrics?: ApiMetrics | undefined
+  log?: Logger | undefined
+  /** `PORTHOLE_METRICS_TOKEN` (see `routes/health.ts`). */
+  metricsToken?: string | undefined
+  /** True once draining after SIGTERM (`/readyz` answers 503). */
+  draining?: () => boolean
 }
 
 /**
  * Builds the API as a Hono app (no listening socket; see `startApi`). Routes:
- * - `GET /health` → `{ ok: true }` (no project needed);
+ * - `GET /health` → `{ ok: true }` (no project needed); `GET /healthz`, `GET /readyz` and
+ *   `GET /metrics` for load balancers and Prometheus (see `routes/health.ts`);
  * - `GET /projects/v1/origins`, `GET /appkit/v1/config`, `GET /getAnalyticsConfig`;
  * - `GET /getWallets`, the four image endpoints, `POST /e`, `POST /v1` (chain RPC);
  * - the blockchain data service (`/v1/supported-chains`, `/v1/identity/…`, `/v1/account/…`,
@@ -121,10 +143,17 @@ export function createApp({
   nameSuffix,
   onramp,
   swap,
+  fleet = {},
 }: CreateAppParameters): Hono<AppEnv> {
   const config = resolveConfig(overrides)
+  const log = fleet.log ?? silentLogger
   const projects = createProjectCache(db, { ttlMs: config.projectCacheMs })
-  const limit = rateLimit(config.rateLimit, config.trustProxy)
+  const onLimited = fleet.metrics?.rateLimited
+  const limit = rateLimit(config.rateLimit, config.trustProxy, {
+    redis: fleet.redis,
+    name: 'api',
+    onLimited,
+  })
   const guard = [limit, requireProject(projects)]
   const frameOriginCors = cors(config.frameOrigins, config.credentialOrigins)
   const cleanup = createCleanup(db, { onError: config.onError })
@@ -144,7 +173,11 @@ export function createApp({
     social: createSocialClients(config.auth.social),
     guard,
     limit,
-    mailLimit: rateLimit(config.auth.mailRateLimit, config.trustProxy),
+    mailLimit: rateLimit(config.auth.mailRateLimit, config.trustProxy, {
+      redis: fleet.redis,
+      name: 'mail',
+      onLimited,
+    }),
     session: requireSession(db, { credentialOrigins: config.credentialOrigins }),
     credentialOrigins: config.credentialOrigins,
     cleanup: cleanup.maybeRun,
@@ -156,10 +189,15 @@ export function createApp({
     if (error instanceof ApiError) return c.json(error.toJSON(), error.status, error.headers)
     if (error instanceof HTTPException && error.status === 413)
       return c.json(new ApiError('PAYLOAD_TOO_LARGE').toJSON(), 413)
+    if (isDatabaseUnavailable(error)) {
+      log.warn({ reqId: c.get('requestId'), err: error }, 'database unavailable')
+      return c.json(new ApiError('SERVICE_UNAVAILABLE').toJSON(), 503, { 'Retry-After': '1' })
+    }
     config.onError(error)
     return c.json(new ApiError('SERVER_ERROR').toJSON(), 500)
   })
   app.notFound((c) => c.json(new ApiError('NOT_FOUND').toJSON(), 404))
+  app.use('*', observe({ metrics: fleet.metrics, log, draining: fleet.draining }))
 
   app.use('*', async (c, next) => {
     await next()
@@ -176,6 +214,13 @@ export function createApp({
   app.use('*', (c, next) => (c.req.path === FRAME_CHECK_PATH ? next() : frameOriginCors(c, next)))
 
   app.get('/health', (c) => c.json({ ok: true }))
+  healthRoutes(app, {
+    db,
+    redis: fleet.redis,
+    metrics: fleet.metrics,
+    metricsToken: fleet.metricsToken,
+    ...(fleet.draining ? { draining: fleet.draining } : {}),
+  })
   projectConfigRoutes(app, guard)
   framePolicyRoutes(app, [limit], { projects, modalOrigin: config.modalOrigin })
   walletRoutes(app, guard, { db, publicUrl: config.publicUrl })
@@ -222,6 +267,7 @@ export function createApp({
             publicUrl: config.publicUrl,
             hasIcon: (symbol) => images.tokens.has(symbol),
             rpcTimeoutMs: config.rpcTimeoutMs,
+            sharedBalances: fleet.redis && redisStore(fleet.redis, 'porthole:balance:'),
           })),
     identity: identity ?? nameIdentity(db),
     currencies: priceSource.currencies,

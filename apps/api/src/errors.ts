@@ -15,6 +15,8 @@ export const API_ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Media Type' },
   RATE_LIMITED: { status: 429, message: 'Rate Limited' },
   SERVER_ERROR: { status: 500, message: 'Server Error' },
+  /** The database is away (restart, failover); retried by itself. The modal shows 'Server Error'. */
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Service Unavailable' },
   // Blockchain data (/v1/account/…, /v1/fungible/price, …).
   UNSUPPORTED_CHAIN: { status: 400, message: 'Unsupported chain' },
   CHAIN_UNAVAILABLE: { status: 503, message: 'Chain data unavailable' },

@@ -4,6 +4,11 @@
  * PORTHOLE_RPC_UPSTREAMS, PORTHOLE_RATE_LIMIT_PER_SECOND / _BURST, PORTHOLE_API_CORS_ORIGINS,
  * PORTHOLE_API_PUBLIC_URL, PORTHOLE_API_TRUST_PROXY (proxies in front, default 0), PORTHOLE_SEED_DEMO=0 (see `CONFIG_ENV`).
  * PORTHOLE_ENV=production refuses to start on any development default and lists each (`production.ts`).
+ * A fleet of replicas (README "Production shape"): PORTHOLE_DATABASE_URL=postgres://…,
+ * PORTHOLE_REDIS_URL (shared rate limits and caches), PORTHOLE_REPLICA_ID (name in logs and
+ * metrics), PORTHOLE_LOG_LEVEL (JSON lines on stdout; default info), PORTHOLE_METRICS_TOKEN
+ * (bearer token for /metrics). On PostgreSQL only the replica holding the indexer lock indexes.
+ * SIGTERM drains: /readyz answers 503, requests in flight get up to 10 s, then the process exits.
  * Embedded-wallet auth (README.md beside this package): PORTHOLE_SMTP_URL, PORTHOLE_MAIL_FROM,
  * PORTHOLE_WALLET_URL, PORTHOLE_OIDC_URL, PORTHOLE_SOCIAL_<PROVIDER>_ISSUER / _CLIENT_ID /
  * _CLIENT_SECRET, PORTHOLE_SHARE_KEY, PORTHOLE_API_SIGNING_KEY, PORTHOLE_API_KEY_DIR.
@@ -15,14 +20,20 @@
  * ERC-4337 (see `paymaster/config.ts`): PORTHOLE_BUNDLER_UPSTREAMS, PORTHOLE_PAYMASTER_KEY,
  * PORTHOLE_PAYMASTERS.
  */
+import { hostname } from 'node:os'
 import { endpoints, portOf } from '@porthole/shared'
 import { indexerEnabled } from './chaindata/config.js'
 import { redactUrl } from './db/openDatabase.js'
+import { createLogger, LOG_ENV } from './fleet/logger.js'
 import { ProductionConfigError } from './production.js'
 import { startApi } from './server.js'
 
+const log = createLogger({
+  replica: process.env[LOG_ENV.replica] || `${hostname()}:${process.pid}`,
+})
 const apiUrl = new URL(endpoints().api)
 const api = await startApi({
+  log,
   port: portOf(apiUrl.href),
   host: apiUrl.hostname.replace(/^\[|\]$/g, ''),
   ...(process.env.PORTHOLE_DATABASE_URL ? { databaseUrl: process.env.PORTHOLE_DATABASE_URL } : {}),
@@ -33,8 +44,13 @@ const api = await startApi({
   console.error(error.message)
   process.exit(1)
 })
-console.log(
-  `Porthole API listening on ${api.url} (database: ${redactUrl(process.env.PORTHOLE_DATABASE_URL ?? 'default .data/porthole.db')})`,
+log.info(
+  {
+    url: api.url,
+    database: redactUrl(process.env.PORTHOLE_DATABASE_URL ?? 'default .data/porthole.db'),
+    redis: process.env.PORTHOLE_REDIS_URL ? redactUrl(process.env.PORTHOLE_REDIS_URL) : 'off',
+  },
+  `Porthole API listening on ${api.url}`,
 )
 
 let stopping = false
@@ -42,11 +58,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {
     if (stopping) return
     stopping = true
-    api.close().then(
-      () => process.exit(0),
+    log.info({ signal }, 'draining')
+    api.close({ drainMs: signal === 'SIGTERM' ? 10_000 : 0 }).then(
+      () => {
+        log.info('stopped')
+        log.flush(() => process.exit(0))
+      },
       (error) => {
-        console.error(error)
-        process.exit(1)
+        log.error({ err: error }, 'stop failed')
+        log.flush(() => process.exit(1))
       },
     )
   })

@@ -1,13 +1,14 @@
 /** Test helper: an API app over a fresh database with the catalogue and a project. */
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import type { Hono } from 'hono'
-import { createApp } from '../src/app.js'
+import { type AppFleet, createApp } from '../src/app.js'
 import { seedWallets } from '../src/catalogue/seedWallets.js'
 import type { ApiConfigOverrides } from '../src/config.js'
 import type { Db } from '../src/db/Db.js'
 import { openDatabase } from '../src/db/openDatabase.js'
 import type { AppEnv } from '../src/http/AppEnv.js'
 import { createProject } from '../src/projects/createProject.js'
+import { getProject } from '../src/projects/getProject.js'
 import { type Driver, openTestDatabase } from './databases.js'
 
 /** Origins the test app's CORS allows. */
@@ -42,6 +43,10 @@ export type CreateTestAppOptions = {
   driver?: Driver
   /** Seed the wallet catalogue (default true). */
   catalogue?: boolean
+  /** A replica's fleet parts (Redis, metrics, logger). */
+  fleet?: AppFleet
+  /** Share this open database (another replica's) instead of opening one; left open by `close()`. */
+  db?: Db
 }
 
 /**
@@ -60,18 +65,22 @@ export function testAuthKeys(): { shareKey: string; signingKey: string } {
 /** Builds the app with rate limiting off and no project cache unless `config` says otherwise. */
 export async function createTestApp(
   config: ApiConfigOverrides = {},
-  { driver = 'sqlite', catalogue = true }: CreateTestAppOptions = {},
+  { driver = 'sqlite', catalogue = true, fleet, db: shared }: CreateTestAppOptions = {},
 ): Promise<TestApp> {
   const db =
-    driver === 'sqlite' ? await openDatabase({ url: ':memory:' }) : await openTestDatabase(driver)
+    shared ??
+    (driver === 'sqlite' ? await openDatabase({ url: ':memory:' }) : await openTestDatabase(driver))
   if (catalogue) await seedWallets(db)
-  await createProject(db, {
-    id: PROJECT_ID,
-    origins: ['http://localhost:4000', 'https://*.shop.test'],
-  })
+  // Another replica over the same database made it already.
+  if (!shared || !(await getProject(db, PROJECT_ID)))
+    await createProject(db, {
+      id: PROJECT_ID,
+      origins: ['http://localhost:4000', 'https://*.shop.test'],
+    })
   const { auth, ...rest } = config
   const app = createApp({
     db,
+    ...(fleet ? { fleet } : {}),
     config: {
       publicUrl: PUBLIC_URL,
       frameOrigins: [MODAL_ORIGIN, WALLET_ORIGIN],
@@ -103,6 +112,8 @@ export async function createTestApp(
     get: async (path, headers = {}) => app.request(withProject(path), { headers }),
     post: (path, body, headers = {}) => send('POST', path, body, headers),
     send,
-    close: () => db.close(),
+    close: async () => {
+      if (!shared) await db.close()
+    },
   }
 }

@@ -57,6 +57,20 @@ async function rawClient(url: string, auth?: string) {
 const TOPIC = 'ab'.repeat(32)
 
 describe('the relay protocol (raw sockets)', () => {
+  test('GET /metrics counts the clients connected now', async () => {
+    const r = await relay()
+    const scrape = async () => {
+      const text = await (await fetch(`${r.url.replace(/^ws/, 'http')}/metrics`)).text()
+      return Number(text.match(/^porthole_relay_connections (\d+)/m)?.[1])
+    }
+    expect(await scrape()).toBe(0)
+    const [a] = [await rawClient(r.url), await rawClient(r.url)]
+    expect(await scrape()).toBe(2)
+    a.socket.terminate()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await scrape()).toBe(1)
+  })
+
   test('a token with the wrong audience, an expired one or garbage gets HTTP 401', async () => {
     const r = await relay()
     const attempts = [

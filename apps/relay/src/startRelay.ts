@@ -10,6 +10,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import { endpoints, portOf } from '@porthole/shared'
+import { Gauge, Registry } from 'prom-client'
 import { type WebSocket, WebSocketServer } from 'ws'
 import { checkToken } from './auth.js'
 import { type Mailbox, openMailbox, type StoredMessage } from './mailbox.js'
@@ -264,7 +265,32 @@ export async function startRelay(parameters: StartRelayParameters = {}): Promise
     }
   }
 
-  const server = createServer((_req, res) => {
+  const metrics = new Registry()
+  new Gauge({
+    name: 'porthole_relay_connections',
+    help: 'WebSocket clients connected to this relay now.',
+    registers: [metrics],
+    collect() {
+      this.set(topicsOfSocket.size)
+    },
+  })
+  new Gauge({
+    name: 'porthole_relay_topics',
+    help: 'Topics with at least one subscriber.',
+    registers: [metrics],
+    collect() {
+      this.set(new Set([...topicsOfSocket.values()].flatMap((topics) => [...topics])).size)
+    },
+  })
+  const server = createServer((req, res) => {
+    // Prometheus scrape (keep it off the public network, like the API's).
+    if (req.method === 'GET' && req.url === '/metrics') {
+      void metrics.metrics().then((text) => {
+        res.writeHead(200, { 'content-type': metrics.contentType })
+        res.end(text)
+      })
+      return
+    }
     res.writeHead(200, { 'content-type': 'text/plain' })
     res.end('Porthole local WalletConnect relay (development and tests only)\n')
   })

@@ -19,6 +19,8 @@ export async function seedWallets(
   { wallets = loadCatalogue() }: SeedWalletsParameters = {},
 ): Promise<SeedWalletsReturnType> {
   return db.transaction(async (tx) => {
+    // Replicas starting together seed one after another (the same rows, in the same order).
+    if (tx.dialect === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7340235)')
     for (const wallet of wallets) {
       const values = [
         wallet.idSource,

@@ -3,6 +3,7 @@
  * JSON-RPC batch, with a short per-(chain, address) cache that also merges concurrent reads.
  */
 import { encodeFunctionData, erc20Abi, type Hex, hexToBigInt, isHex } from 'viem'
+import type { SharedStore } from '../fleet/sharedStore.js'
 import type { Rpc } from './rpc.js'
 import { unwrap } from './rpc.js'
 
@@ -61,10 +62,31 @@ export type TtlCache<T> = {
    * const balances = await cache.get(`${chainId}|${address}`, () => readChainBalances(…), false)
    */
   get(key: string, load: () => Promise<T>, force: boolean): Promise<T>
+  /**
+   * Forgets `key` here and in the shared store.
+   *
+   * @example
+   * await cache.delete('0xabc')
+   */
+  delete(key: string): Promise<void>
+}
+
+/** The shared layer of a {@link TtlCache}: a store all replicas see and how values become text. */
+export type SharedTtlCacheLayer<T> = {
+  store: SharedStore
+  encode: (value: T) => string
+  decode: (text: string) => T
+  /**
+   * How long this process reuses a value before asking the store again (default 250 ms, at most
+   * the TTL): a forced refresh on one replica reaches the others within it.
+   */
+  localTtlMs?: number
 }
 
 /**
- * A bounded TTL cache (oldest entries dropped past `maxEntries`).
+ * A bounded TTL cache (oldest entries dropped past `maxEntries`). With `shared`, a miss here
+ * asks the shared store (Redis) before loading, and a load is written there for the other
+ * replicas; the store failing counts as a miss.
  *
  * @example
  * const cache = createTtlCache<ChainBalances>({ ttlMs: 5000 })
@@ -73,17 +95,36 @@ export function createTtlCache<T>({
   ttlMs,
   maxEntries = 10_000,
   now = Date.now,
+  shared,
 }: {
   ttlMs: number
   maxEntries?: number
   now?: () => number
+  shared?: SharedTtlCacheLayer<T> | undefined
 }): TtlCache<T> {
   const entries = new Map<string, { at: number; value: Promise<T> }>()
+  const localTtlMs = shared ? Math.min(ttlMs, shared.localTtlMs ?? 250) : ttlMs
+  const fetchShared = async (key: string, load: () => Promise<T>, force: boolean) => {
+    if (!shared) return load()
+    if (!force) {
+      const hit = await shared.store.get(key).catch(() => null)
+      if (hit !== null) {
+        try {
+          return shared.decode(hit)
+        } catch {
+          // A value this version cannot read (written by another release): load afresh.
+        }
+      }
+    }
+    const value = await load()
+    shared.store.set(key, shared.encode(value), ttlMs).catch(() => undefined)
+    return value
+  }
   return {
     get(key, load, force) {
       const entry = entries.get(key)
-      if (entry && !force && now() - entry.at < ttlMs) return entry.value
-      const value = load()
+      if (entry && !force && now() - entry.at < localTtlMs) return entry.value
+      const value = fetchShared(key, load, force)
       const fresh = { at: now(), value }
       entries.delete(key)
       entries.set(key, fresh)
@@ -93,5 +134,33 @@ export function createTtlCache<T>({
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value!)
       return value
     },
+    async delete(key) {
+      entries.delete(key)
+      await shared?.store.delete(key).catch(() => undefined)
+    },
   }
+}
+
+/**
+ * {@link ChainBalances} as JSON text (amounts as decimal strings) and back, for a shared cache.
+ *
+ * @example
+ * decodeChainBalances(encodeChainBalances(balances)) // deep-equal to balances
+ */
+export const chainBalancesCodec = {
+  encode: (value: ChainBalances): string =>
+    JSON.stringify({
+      native: value.native.toString(),
+      tokens: value.tokens.map(({ token, amount }) => ({ token, amount: amount.toString() })),
+    }),
+  decode: (text: string): ChainBalances => {
+    const raw = JSON.parse(text) as {
+      native: string
+      tokens: { token: BalanceToken; amount: string }[]
+    }
+    return {
+      native: BigInt(raw.native),
+      tokens: raw.tokens.map(({ token, amount }) => ({ token, amount: BigInt(amount) })),
+    }
+  },
 }

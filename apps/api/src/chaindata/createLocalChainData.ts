@@ -6,9 +6,11 @@ import type { BalanceEntry, FungiblePriceResponse } from '@porthole/shared'
 import { getKnownNetwork } from '@porthole/shared'
 import { getAddress } from 'viem'
 import type { DbExecutor } from '../db/Db.js'
+import type { SharedStore } from '../fleet/sharedStore.js'
 import {
   type BalanceToken,
   type ChainBalances,
+  chainBalancesCodec,
   createTtlCache,
   readChainBalances,
 } from './balances.js'
@@ -47,6 +49,11 @@ export type CreateLocalChainDataParameters = {
   hasIcon(symbol: string): boolean
   /** RPC timeout; default 10 000 ms. */
   rpcTimeoutMs?: number
+  /**
+   * Where balances are shared between replicas (Redis in a fleet); default none: this process's
+   * own cache only.
+   */
+  sharedBalances?: SharedStore | undefined
 }
 
 /**
@@ -63,6 +70,7 @@ export function createLocalChainData({
   publicUrl,
   hasIcon,
   rpcTimeoutMs = 10_000,
+  sharedBalances,
 }: CreateLocalChainDataParameters): ChainData {
   const rpcs = new Map<string, Rpc>(
     config.chains.map((chain) => [
@@ -73,7 +81,10 @@ export function createLocalChainData({
   const spam = new Set(config.spamContracts)
   const isSpam = (chainId: string, contract: string) =>
     spam.has(`${chainId}:${contract}`.toLowerCase())
-  const cache = createTtlCache<ChainBalances>({ ttlMs: config.balanceCacheMs })
+  const cache = createTtlCache<ChainBalances>({
+    ttlMs: config.balanceCacheMs,
+    shared: sharedBalances && { store: sharedBalances, ...chainBalancesCodec },
+  })
   const bitcoin = createBitcoinBalances({
     esplora: config.esplora,
     cacheMs: config.balanceCacheMs,

@@ -26,7 +26,15 @@ export async function openPostgres({
   url,
   maxConnections = 10,
 }: OpenPostgresParameters): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: maxConnections, types })
+  // A request never waits long for a connection: while the server is away, queries fail within
+  // 2 s (answered 503) and the pool reconnects by itself when it is back.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: maxConnections,
+    types,
+    connectionTimeoutMillis: 2000,
+    keepAlive: true,
+  })
   // An idle client that errors (server restart) must not crash the process.
   pool.on('error', () => undefined)
   try {

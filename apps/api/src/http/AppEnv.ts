@@ -13,5 +13,7 @@ export type AppEnv = {
     sdk: { type: string | undefined; version: string | undefined }
     /** The signed-in user's session (set by `requireSession`). */
     session: Session
+    /** This request's id (set by `observe`): logged, and answered in `X-Request-Id`. */
+    requestId: string
   }
 }

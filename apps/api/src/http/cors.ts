@@ -28,7 +28,7 @@ export function cors(
       return c.body(null, 204, {
         'Access-Control-Allow-Origin': origin,
         'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, OPTIONS',
-        'Access-Control-Allow-Headers': 'Content-Type, Authorization',
+        'Access-Control-Allow-Headers': 'Content-Type, Authorization, X-Request-Id',
         'Access-Control-Max-Age': '600',
         ...credentials,
         Vary: 'Origin',
@@ -38,7 +38,7 @@ export function cors(
     c.res.headers.append('Vary', 'Origin')
     if (ok) {
       c.res.headers.set('Access-Control-Allow-Origin', origin)
-      c.res.headers.set('Access-Control-Expose-Headers', 'Retry-After')
+      c.res.headers.set('Access-Control-Expose-Headers', 'Retry-After, X-Request-Id')
       for (const [name, value] of Object.entries(credentials)) c.res.headers.set(name, value)
     }
   }
