@@ -41,7 +41,7 @@ const NOT_CONFIGURED = t('projectIdNotConfigured')
 async function accept(hello: { projectId: string }): Promise<void> {
   if (hello.projectId !== runtime.projectId) throw new UnauthorizedError('Invalid Project ID')
   if (!runtime.projectId) return
-  configureApi(runtime.apiUrl, runtime.projectId)
+  configureApi(runtime.apiUrl, runtime.projectId, runtime.trace)
   // The project's remote features, beside the allowlist (no extra round trip); never rejects.
   const remote = RemoteFeatures.loadRemoteFeatures()
   let origins: string[]

@@ -16,6 +16,12 @@ export type Runtime = {
   projectId: string
   /** The host page's origin, from the frame URL; `''` when missing or malformed. */
   hostOrigin: string
+  /**
+   * The trace id the host's SDK put in the frame URL's fragment (`#trace=…`), else one of our
+   * own: the API calls of this page carry `<trace>.<n>` as their request id, so one user's
+   * steps can be followed from the host through the modal to the API's logs.
+   */
+  trace: string
 }
 
 /** Reads the runtime settings once. */
@@ -43,7 +49,14 @@ export function readRuntime(doc: Document = document, href = location.href): Run
       : [],
     projectId: (url.searchParams.get('projectId') ?? '').slice(0, 128),
     hostOrigin,
+    trace: traceOf(url.hash),
   }
+}
+
+/** `trace=` from the fragment when it is a plain token, else a fresh random one. */
+function traceOf(hash: string): string {
+  const given = new URLSearchParams(hash.slice(1)).get('trace') ?? ''
+  return /^[A-Za-z0-9_-]{1,64}$/.test(given) ? given : Math.random().toString(36).slice(2, 12)
 }
 
 /** The runtime of this page. */

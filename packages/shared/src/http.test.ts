@@ -31,6 +31,23 @@ describe('HTTP helper', () => {
     })
   })
 
+  test('sends a fresh request id with every call as rid', async () => {
+    const { calls, fetch } = fakeFetch(200, {})
+    let n = 0
+    const http = createHttpClient({
+      baseUrl: 'http://api.test',
+      requestId: () => `trace1.${++n}`,
+      fetch,
+    })
+    await http.get('/a')
+    await http.post('/b', {})
+    expect(calls.map((call) => new URL(call.url).searchParams.get('rid'))).toEqual([
+      'trace1.1',
+      'trace1.2',
+    ])
+    expect(http.url('/img')).not.toContain('rid=')
+  })
+
   test('sends JSON bodies for POST, PUT and DELETE', async () => {
     const { calls, fetch } = fakeFetch(200, {})
     const http = createHttpClient({ baseUrl: 'http://api.test', fetch })

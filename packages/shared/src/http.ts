@@ -27,6 +27,12 @@ export type HttpClientParameters = {
   query?: Query
   clientId?: string
   fetch?: typeof fetch
+  /**
+   * A fresh request id per call, sent as `rid` (the API logs it and answers it in
+   * `X-Request-Id`): a query parameter, because an `X-Request-Id` header would cost every
+   * cross-origin GET a CORS preflight.
+   */
+  requestId?: () => string
 }
 
 /**
@@ -51,7 +57,8 @@ export function createHttpClient(parameters: HttpClientParameters) {
   }
 
   const send = async (method: string, path: string, query?: Query, body?: unknown) => {
-    const response = await doFetch(url(path, query), {
+    const rid = parameters.requestId?.()
+    const response = await doFetch(url(path, rid ? { ...query, rid } : query), {
       method,
       ...(body === undefined
         ? {}

@@ -11,8 +11,13 @@ import type { Alert } from '../store/types.js'
 let http: HttpClient | undefined
 
 /** Binds the client to the API and project (at handshake). */
-export function configureApi(apiUrl: string, projectId: string): void {
-  http = createHttpClient({ baseUrl: apiUrl, query: { projectId, st: SDK_TYPE, sv: SDK_VERSION } })
+export function configureApi(apiUrl: string, projectId: string, trace?: string): void {
+  let calls = 0
+  http = createHttpClient({
+    baseUrl: apiUrl,
+    query: { projectId, st: SDK_TYPE, sv: SDK_VERSION },
+    ...(trace ? { requestId: () => `${trace}.${++calls}` } : {}),
+  })
   projectConfig = undefined
 }
 
