@@ -4,13 +4,14 @@
  * configuration as the API: PORTHOLE_DATABASE_URL, PORTHOLE_RPC_UPSTREAMS,
  * PORTHOLE_INDEXER_CHAINS, PORTHOLE_INDEXER_POLL_MS, PORTHOLE_NFT_METADATA_ORIGINS,
  * PORTHOLE_IPFS_GATEWAY and PORTHOLE_API_PUBLIC_URL (the API whose devnet NFT metadata it may
- * fetch). Two indexers on one database do not corrupt it (each range moves the cursor with a
- * compare-and-set) but waste work: run one.
+ * fetch). On PostgreSQL it campaigns for the same advisory lock as the API replicas
+ * (`fleet/leader.ts`) and indexes only while it holds it; on SQLite it indexes at once.
  */
 import { createIndexer } from './chaindata/createIndexer.js'
 import { createNftMetadataFetcher } from './chaindata/nftMetadata.js'
 import { resolveConfig } from './config.js'
 import { openDatabase, redactUrl } from './db/openDatabase.js'
+import { electLeader } from './fleet/leader.js'
 
 const config = resolveConfig()
 const { chainData } = config
@@ -34,7 +35,16 @@ const indexer = createIndexer({
     ipfsGateway: chainData.ipfsGateway,
   }),
 })
-indexer.start()
+const election =
+  db.dialect === 'postgres' && process.env.PORTHOLE_DATABASE_URL
+    ? electLeader({
+        url: process.env.PORTHOLE_DATABASE_URL,
+        onElected: () => indexer.start(),
+        onDeposed: () => indexer.stop(),
+        onError: (error) => console.warn('[indexer] election:', String(error)),
+      })
+    : undefined
+if (!election) indexer.start()
 console.log(
   `Porthole indexer following ${chainData.chains.map((chain) => chain.chainId).join(', ')} (database: ${redactUrl(process.env.PORTHOLE_DATABASE_URL ?? 'default .data/porthole.db')})`,
 )
@@ -44,8 +54,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {
     if (stopping) return
     stopping = true
-    indexer
-      .stop()
+    Promise.resolve(election ? election.stop() : indexer.stop())
       .then(() => db.close())
       .then(
         () => process.exit(0),
