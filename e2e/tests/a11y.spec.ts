@@ -9,6 +9,8 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { devices, type Locator, type Page } from '@playwright/test'
+import { encodeFunctionData, erc20Abi, maxUint256, toHex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
   enterCode,
   freshEmail,
@@ -30,6 +32,7 @@ import {
   waitForPorthole,
   walletMode,
 } from '../support/fixtures.js'
+import { PUSD, pusd, smartAccountUser } from '../support/smartAccount.js'
 
 /** WCAG 2.0, 2.1 and 2.2, levels A and AA. */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
@@ -351,8 +354,198 @@ for (const theme of ['dark', 'light'] as const) {
       await expect(unsupported).toContainText('Unknown network')
       await expect(unsupported).not.toContainText(/\b(eip155|solana|bip122):/)
     })
+    test('axe: a smart-account user: the session grant card, Account with its account types and sessions, Choose a name, Buy, the custody cards (passkey, key export)', async ({
+      page,
+    }) => {
+      test.setTimeout(120_000)
+      await useTheme(page, theme)
+      const smart = await smartAccountUser(page)
+      const wallet = walletFrame(page)
+      const key = privateKeyToAccount(generatePrivateKey())
+      const receiver = privateKeyToAccount(generatePrivateKey()).address
+      const granting = providerRequest(page, 'wallet_grantPermissions', [
+        {
+          expiry: Math.floor(Date.now() / 1000) + 3600,
+          signer: { type: 'account', data: { id: key.address } },
+          permissions: [
+            {
+              type: 'erc20-token-transfer',
+              data: { address: PUSD.address, ticker: 'pUSD' },
+              policies: [
+                { type: 'token-allowance', data: { allowance: toHex(pusd('10')) } },
+                { type: 'recipient', data: { address: receiver } },
+              ],
+              required: true,
+            },
+          ],
+        },
+      ])
+      const grant = wallet.getByRole('dialog', { name: 'Grant permissions' })
+      await expect(grant.getByRole('button', { name: 'Approve' })).toHaveAttribute(
+        'aria-disabled',
+        'false',
+      )
+      await expectAccessible(page, 'the session grant card')
+      await grant.getByRole('button', { name: 'Approve' }).click()
+      expect((await granting).error).toBeUndefined()
+      // A batch with an approval without limit: the card warns.
+      const sending = providerRequest(page, 'wallet_sendCalls', [
+        {
+          version: '2.0.0',
+          chainId: '0x7a69',
+          from: smart,
+          calls: [
+            {
+              to: PUSD.address,
+              data: encodeFunctionData({
+                abi: erc20Abi,
+                functionName: 'approve',
+                args: [receiver, maxUint256],
+              }),
+            },
+            { to: receiver, value: '0x0' },
+          ],
+        },
+      ])
+      const batch = wallet.getByRole('dialog', { name: 'Send calls' })
+      await expect(batch.getByRole('note')).toContainText('this approval has no limit')
+      await expect(batch.getByRole('button', { name: 'Approve' })).toHaveAttribute(
+        'aria-disabled',
+        'false',
+      )
+      await expectAccessible(page, 'the approval card (a batch with a warning)')
+      await batch.getByRole('button', { name: 'Reject' }).click()
+      expect((await sending).error?.code).toBe(4001)
+
+      await page.evaluate('window.porthole.open()')
+      const frame = modal(page)
+      const back = frame.getByRole('button', { name: 'Back', exact: true })
+      await expect(frame.getByTestId('account-smartAccount')).toContainText('In use')
+      await expect(frame.getByTestId('smart-session')).toBeVisible({ timeout: 30_000 })
+      await expectAccessible(page, 'Account (AccountTypes, SmartSessions)')
+
+      await frame.getByRole('button', { name: 'Choose a name' }).click()
+      await expect(frame.getByRole('heading', { name: 'Choose a name' })).toBeVisible()
+      await expectAccessible(page, 'RegisterAccountName')
+      const name = frame.getByRole('textbox', { name: 'Name' })
+      await name.fill(`a11y-${Date.now().toString(36)}`)
+      await expect(frame.getByTestId('register-name')).toContainText('Available')
+      await expectAccessible(page, 'RegisterAccountName (available)')
+      await name.fill('no_underscores')
+      await expect(frame.getByTestId('name-error')).toBeVisible()
+      await expectAccessible(page, 'RegisterAccountName (invalid name)')
+      await back.click()
+
+      await frame.getByRole('button', { name: 'Buy', exact: true }).click()
+      await expect(frame.getByRole('dialog', { name: 'Buy' })).toBeVisible()
+      await expect(frame.getByTestId('onramp-limits')).toBeVisible()
+      await expectAccessible(page, 'OnRamp')
+      await frame.getByLabel('You pay').fill('1')
+      await expect(frame.getByTestId('onramp-amount-error')).toBeVisible()
+      await expectAccessible(page, 'OnRamp (amount error)')
+      await frame.getByLabel('You pay').fill('50')
+      await expect(frame.getByTestId('onramp-quote')).toBeVisible()
+      await expectAccessible(page, 'OnRamp (a quote)')
+      const checkout = page.waitForEvent('popup')
+      await frame.getByTestId('onramp-continue').click()
+      await (await checkout).close()
+      await expect(frame.getByTestId('onramp-status')).toBeVisible()
+      await expectAccessible(page, 'OnRampStatus')
+      await frame.getByRole('button', { name: 'Done' }).click()
+      await back.click()
+
+      await frame.getByRole('button', { name: 'Protect with a passkey' }).click()
+      const passkey = wallet.getByRole('dialog', { name: 'Protect your wallet with a passkey' })
+      await expect(passkey).toBeVisible()
+      await expectAccessible(page, 'custody card: protect with a passkey')
+      // A passkey that cannot protect a wallet (no PRF): the card says so.
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('WebAuthn.enable')
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          hasPrf: false,
+          automaticPresenceSimulation: true,
+        },
+      })
+      await passkey.getByRole('button', { name: 'Create passkey' }).click()
+      await expect(passkey.getByRole('alert')).toContainText('no PRF support')
+      await expectAccessible(page, 'custody card: an error')
+      await passkey.getByRole('button', { name: 'Cancel' }).click()
+      await expect(passkey).toHaveCount(0)
+
+      await frame.getByRole('button', { name: 'Export private key' }).click()
+      const exporting = wallet.getByRole('dialog', { name: 'Export your private key' })
+      await expect(exporting).toBeVisible()
+      await expectAccessible(page, 'custody card: export the key')
+      await exporting.getByRole('button', { name: 'Reveal key' }).click()
+      await expect(wallet.getByLabel('Private key', { exact: true })).toBeVisible()
+      await expectAccessible(page, 'custody card: the key shown')
+      await wallet.getByRole('button', { name: 'Done' }).click()
+      await expect(wallet.getByRole('dialog')).toHaveCount(0)
+    })
+
+    test('axe: sign in with the wallet (SIWX): asking, waiting and declined', async ({ page }) => {
+      await useTheme(page, theme)
+      await page.addInitScript(devWalletScript())
+      await page.goto(`${DEMO_URL}/?siwx=required`)
+      await waitForPorthole(page)
+      await page.evaluate('porthole.connect().catch(() => {}); undefined')
+      const frame = modal(page)
+      await frame.getByRole('button', { name: 'Porthole Dev Wallet' }).click()
+      await expect(frame.getByRole('heading', { name: /Sign in to/ })).toBeVisible()
+      await expectAccessible(page, 'SIWXSignMessage')
+      await holdWalletAnswers(page)
+      await frame.getByRole('button', { name: 'Sign in', exact: true }).click()
+      await expect(frame.getByRole('button', { name: 'Approve in wallet' })).toBeDisabled()
+      await expectAccessible(page, 'SIWXSignMessage (waiting)')
+      await page.evaluate('window.__answer(false)')
+      await expect(frame.getByRole('alert')).toBeVisible()
+      await expectAccessible(page, 'SIWXSignMessage (declined)')
+    })
   })
 }
+
+test.describe('right to left: a browser in Arabic', () => {
+  test.use({ locale: 'ar' })
+
+  for (const theme of ['dark', 'light'] as const)
+    test(`axe, ${theme}: the wallet frame's approval card and key export card in Arabic`, async ({
+      page,
+    }) => {
+      await useTheme(page, theme)
+      await page.goto(DEMO_URL)
+      await waitForPorthole(page)
+      const frame = modal(page)
+      const email = freshEmail('rtl')
+      await page.evaluate('window.__connect = porthole.connect(); undefined')
+      await frame.locator('input[type="email"]').fill(email)
+      await frame.locator('input[type="email"]').press('Enter')
+      await frame.locator('input[autocomplete="one-time-code"]').fill(await waitForCode(email))
+      const { address } = (await page.evaluate('window.__connect')) as { address: string }
+      const signing = providerRequest(page, 'personal_sign', ['0x6869', address])
+      const card = walletFrame(page).getByRole('dialog', { name: 'توقيع رسالة' })
+      await expect(card.getByRole('button', { name: 'موافقة' })).toHaveAttribute(
+        'aria-disabled',
+        'false',
+      )
+      await expect(walletFrame(page).locator('html')).toHaveAttribute('dir', 'rtl')
+      await expectAccessible(page, 'the approval card in Arabic')
+      await card.getByRole('button', { name: 'موافقة' }).click()
+      expect((await signing).error).toBeUndefined()
+      await page.evaluate('porthole.open()')
+      await frame.getByRole('button', { name: 'تصدير المفتاح الخاص' }).click()
+      const exporting = walletFrame(page).getByRole('dialog', { name: 'تصدير مفتاحك الخاص' })
+      await expect(exporting).toBeVisible()
+      await expectAccessible(page, 'the key export card in Arabic')
+      await exporting.getByRole('button', { name: 'إلغاء' }).click()
+      await expect(exporting).toHaveCount(0)
+    })
+})
 
 /** Whether `locator` has focus in its document, and its document has the page's focus. */
 function hasFocus(locator: Locator): Promise<boolean> {
@@ -373,7 +566,7 @@ async function typeKeys(page: Page, text: string): Promise<void> {
   for (const key of text) await page.keyboard.press(key)
 }
 
-test('keyboard only: the installed wallet connects and disconnects; an e-mail login with a typed code approves a signature on the card, switches network and disconnects', async ({
+test('keyboard only: the installed wallet connects and disconnects; an e-mail login with a typed code approves a signature on the card (focus back on the page), cancels the key export and rejects a name’s signature (focus back in the modal), switches network and disconnects', async ({
   page,
 }) => {
   test.setTimeout(120_000)
@@ -448,9 +641,45 @@ test('keyboard only: the installed wallet connects and disconnects; an e-mail lo
   await page.keyboard.press('Enter')
   await expect(page.locator('#signature')).toHaveText(/^0x[0-9a-f]{130,}$/)
   await expect.poll(() => state(page)).toMatchObject({ open: false })
+  // The card was all the modal showed: focus is back on the page's button that asked.
+  await expect(page.locator('#sign')).toBeFocused()
+
+  // A card over the open modal, the key export from Account: Escape cancels it, and focus is
+  // back on the row that asked.
+  await tabTo(page, opener, true)
+  await page.keyboard.press('Enter')
+  await expect(title).toBeFocused()
+  const exportRow = frame.getByRole('button', { name: 'Export private key' })
+  await tabTo(page, exportRow)
+  await page.keyboard.press('Enter')
+  const exportCard = walletFrame(page).getByRole('dialog', { name: 'Export your private key' })
+  await expect(exportCard.getByRole('button', { name: 'Reveal key' })).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(exportCard).toHaveCount(0)
+  await expect(exportRow).toBeFocused()
+
+  // A signature asked from a view (Choose a name → Register name): the approval card comes over
+  // the modal; rejected from the keyboard, the form is back, focus on its title, then its field.
+  await tabTo(page, frame.getByRole('button', { name: 'Choose a name' }))
+  await page.keyboard.press('Enter')
+  await expect(title).toHaveText('Choose a name')
+  const nameField = frame.getByRole('textbox', { name: 'Name' })
+  await tabTo(page, nameField)
+  await typeKeys(page, `keys-${Date.now().toString(36)}`)
+  await expect(frame.getByTestId('register-name')).toContainText('Available')
+  await page.keyboard.press('Enter')
+  const nameCard = walletFrame(page).getByRole('dialog', { name: 'Sign message' })
+  await tabTo(page, nameCard.getByRole('button', { name: 'Reject' }))
+  await page.keyboard.press('Enter')
+  await expect(nameCard).toHaveCount(0)
+  await expect(title).toHaveText('Choose a name')
+  await expect(title).toBeFocused()
+  await tabTo(page, nameField)
+  await page.keyboard.press('Escape')
+  await expect.poll(() => state(page)).toMatchObject({ open: false })
+  await expect(opener).toBeFocused()
 
   // Switch network: the network button on Account, arrows in the list, then confirm.
-  await tabTo(page, opener, true)
   await page.keyboard.press('Enter')
   await expect(title).toBeFocused()
   await tabTo(page, frame.getByRole('button', { name: /^Choose Network/ }))

@@ -4,9 +4,10 @@
  * locale's strings are a chunk of their own, fetched only for that locale; Arabic is laid out
  * right to left; an unknown locale is refused like any invalid option.
  */
-import { spawnSync } from 'node:child_process'
-import { resolve } from 'node:path'
 import type { Page } from '@playwright/test'
+// The shared admin helper waits out the origin caches after `project allow`, so the first page
+// load is allowed.
+import { admin, freshEmail, waitForCode, walletFrame } from '../support/embedded.js'
 import {
   DEMO_URL,
   expect,
@@ -19,18 +20,8 @@ import { startHostPage } from '../support/hostPage.js'
 
 type W = Window & { porthole: { open(): Promise<void> } }
 
-const ROOT = resolve(import.meta.dirname, '../..')
 const PORT = 4075
 const ORIGIN = `http://localhost:${PORT}`
-
-function admin(...args: string[]) {
-  const run = spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: process.env,
-  })
-  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${run.stderr}`)
-}
 
 /**
  * A host page with the one script tag, its `data-locale` from the page's `?locale=` (one page and
@@ -158,4 +149,87 @@ test('an unknown locale is refused with an options error, and the browser’s la
   expect(errors).toContain(
     '[porthole] Invalid option "locale" ignored: "xx-YY" is not one of en, de, es, fr, pt-BR, ja, ko, zh-CN, tr, ar',
   )
+})
+
+/** The wallet frame's locale chunks fetched (`/assets/<locale>-<hash>.js` on the wallet origin). */
+function recordWalletChunks(page: Page): string[] {
+  const fetched: string[] = []
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    const match = /^\/assets\/(de|es|fr|pt-BR|ja|ko|zh-CN|tr|ar)-[\w-]{8}\.js$/.exec(url.pathname)
+    if (url.port === '4200' && match?.[1]) fetched.push(match[1])
+  })
+  return fetched
+}
+
+/** An e-mail login through the modal in any language (fields found by type, not by name). */
+async function emailLoginAnyLanguage(page: Page): Promise<string> {
+  const email = freshEmail('locale')
+  await page.evaluate(`window.__connect = window.porthole.connect(); undefined`)
+  const field = modal(page).locator('input[type="email"]')
+  await field.fill(email)
+  await field.press('Enter')
+  await modal(page)
+    .locator('input[autocomplete="one-time-code"]')
+    .fill(await waitForCode(email))
+  const { address } = (await page.evaluate('window.__connect')) as { address: string }
+  return address
+}
+
+/** `personal_sign` through the page's provider; its outcome, an error as `{ code, message }`. */
+function sign(page: Page, address: string) {
+  return page.evaluate(
+    `window.porthole.getProvider('eip155').request({ method: 'personal_sign', params: ['0x6869', '${address}'] })
+      .then((value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } }))`,
+  ) as Promise<{ value?: string; error?: { code: number; message: string } }>
+}
+
+test("locale 'ar': the wallet frame's approval card is in Arabic, right to left; its errors stay English", async ({
+  page,
+}) => {
+  const fetched = recordWalletChunks(page)
+  await page.goto(hostUrl('ar'))
+  await waitForPorthole(page)
+  const address = await emailLoginAnyLanguage(page)
+  const signing = sign(page, address)
+  const card = walletFrame(page).getByRole('dialog', { name: 'توقيع رسالة' })
+  await expect(card).toBeVisible()
+  await expect(card.getByText('الرسالة', { exact: true })).toBeVisible()
+  await expect(walletFrame(page).locator('html')).toHaveAttribute('dir', 'rtl')
+  await expect(walletFrame(page).locator('html')).toHaveAttribute('lang', 'ar')
+  // Mirrored: Reject (first in order) sits on the right, Approve on the left.
+  const reject = await card.getByRole('button', { name: 'رفض' }).boundingBox()
+  const approve = await card.getByRole('button', { name: 'موافقة' }).boundingBox()
+  expect(reject && approve && reject.x > approve.x).toBe(true)
+  // The address reads left to right inside the right-to-left card.
+  await expect(card.locator('dd[dir="ltr"]').first()).toHaveText(address)
+  await card.getByRole('button', { name: 'رفض' }).click()
+  // The dapp's error is the spec's, in English.
+  expect((await signing).error).toEqual({ code: 4001, message: 'User rejected the request.' })
+  expect(fetched).toEqual(['ar'])
+})
+
+test("locale 'de': the approval card and the custody card are in German, from the German chunk only", async ({
+  page,
+}) => {
+  const fetched = recordWalletChunks(page)
+  await page.goto(hostUrl('de'))
+  await waitForPorthole(page)
+  const address = await emailLoginAnyLanguage(page)
+  const signing = sign(page, address)
+  const card = walletFrame(page).getByRole('dialog', { name: 'Nachricht signieren' })
+  await expect(card.getByText('Signiert als')).toBeVisible()
+  await expect(walletFrame(page).locator('html')).toHaveAttribute('lang', 'de')
+  const approve = card.getByRole('button', { name: 'Bestätigen' })
+  await expect(approve).toHaveAttribute('aria-disabled', 'false')
+  await approve.click()
+  expect((await signing).value).toMatch(/^0x[0-9a-f]+$/)
+  // The key export card, from the Account view.
+  await page.evaluate('window.porthole.open()')
+  await modal(page).getByRole('button', { name: 'Privaten Schlüssel exportieren' }).click()
+  const custody = walletFrame(page).getByRole('dialog', { name: 'Privaten Schlüssel exportieren' })
+  await expect(custody.getByRole('button', { name: 'Schlüssel anzeigen' })).toBeVisible()
+  await custody.getByRole('button', { name: 'Abbrechen' }).click()
+  await expect(custody).toHaveCount(0)
+  expect(fetched).toEqual(['de'])
 })

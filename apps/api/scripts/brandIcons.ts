@@ -71,6 +71,14 @@ export const WALLET_LOGOS: Record<string, BrandSource> = {
   kraken: wallet('kraken'),
   robinhood: simple(siRobinhood),
   ronin: wallet('ronin'),
+  // Bitget Wallet carries its company's mark; SafePal, MathWallet and Frontier have no wallet
+  // entry in the set, but their own tokens (SFP, MATH, FRONT) carry the wallet's logo.
+  bitget: exchange('bitget'),
+  safepal: token('SFP'),
+  mathwallet: token('MATH'),
+  frontier: token('FRONT'),
+  // In neither set (monogram tiles): xverse, unstoppable, frame, taho, core (the set's CORE is
+  // another project's token), onekey, magic-eden, leather.
 }
 
 /** Networks and namespaces, by asset id (the devnets get our own mark, see generate-assets). */

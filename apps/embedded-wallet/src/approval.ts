@@ -13,6 +13,7 @@
 import { UserRejectedRequestError } from '@porthole/protocol'
 import { type CardView, drawCard, trapTab } from './card.js'
 import type { ApprovalContent } from './describe.js'
+import { t } from './i18n/en.js'
 import { openWalletPopup, type WalletPopup } from './popup.js'
 import { observeVisibility } from './visibility.js'
 
@@ -80,7 +81,7 @@ function show(entry: Entry): void {
   shown = state
   const toPopup = () => {
     if (state.popup) return
-    view.setStatus('Continue in the Porthole wallet window that opened.')
+    view.setStatus(t('continueInPopup'))
     state.popup = openWalletPopup<{ approved: boolean }>(
       { kind: 'approval', content: entry.content },
       theme(),
@@ -89,7 +90,7 @@ function show(entry: Entry): void {
       ({ approved }) => finish(entry, approved),
       () => {
         state.popup = undefined
-        view.setStatus('The wallet window was closed. Approve or reject here.')
+        view.setStatus(t('popupWindowClosed'))
       },
     )
   }
@@ -115,7 +116,10 @@ function show(entry: Entry): void {
     }
   })
   view.setQueue(queue.length - 1)
-  view.card.focus({ preventScroll: true })
+  // Only while this frame has focus (the next card of a queue): a card that comes up while the
+  // modal is hidden waits for the modal to show the frame and focus it (followFrameFocus), so it
+  // never takes focus from the host page.
+  if (document.hasFocus()) view.card.focus({ preventScroll: true })
 }
 
 let focusFollowed = false

@@ -6,6 +6,7 @@
  * by the popup.
  */
 import type { ApprovalContent } from './describe.js'
+import { plural, t } from './i18n/en.js'
 
 function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -47,19 +48,20 @@ export function drawCard(content: ApprovalContent, parent: HTMLElement): CardVie
   card.tabIndex = -1
   const title = element('h2', 'pw-title', content.title)
   title.id = 'pw-title'
-  const origin = element('p', 'pw-origin', content.origin || 'Unknown site')
+  const origin = element('p', 'pw-origin', content.origin || t('unknownSite'))
   origin.id = 'pw-origin'
   card.append(title, origin)
   const list = element('dl', 'pw-fields')
-  for (const field of content.fields)
-    list.append(
-      element('dt', '', field.label),
-      element('dd', field.mono ? 'pw-mono pw-value' : 'pw-value', field.value),
-    )
+  for (const field of content.fields) {
+    const value = element('dd', field.mono ? 'pw-mono pw-value' : 'pw-value', field.value)
+    // Addresses, hashes and calls read left to right in every layout.
+    if (field.mono) value.dir = 'ltr'
+    list.append(element('dt', '', field.label), value)
+  }
   card.append(list)
   if (content.effects) {
     const effects = element('p', 'pw-effects')
-    effects.append(element('span', 'pw-effects-label', 'Balance changes '), content.effects)
+    effects.append(element('span', 'pw-effects-label', `${t('balanceChanges')} `), content.effects)
     card.append(effects)
   }
   if (content.body) {
@@ -79,8 +81,8 @@ export function drawCard(content: ApprovalContent, parent: HTMLElement): CardVie
     card.append(blocked)
   }
   const actions = element('div', 'pw-actions')
-  const reject = element('button', 'pw-button pw-secondary', 'Reject')
-  const approve = element('button', 'pw-button', 'Approve')
+  const reject = element('button', 'pw-button pw-secondary', t('reject'))
+  const approve = element('button', 'pw-button', t('approve'))
   reject.type = approve.type = 'button'
   // An information card: one button that closes it, and no Approve to press.
   if (content.dismissOnly) {
@@ -110,8 +112,7 @@ export function drawCard(content: ApprovalContent, parent: HTMLElement): CardVie
       status.textContent = text
     },
     setQueue(waiting) {
-      queue.textContent =
-        waiting === 0 ? '' : `${waiting} more request${waiting === 1 ? '' : 's'} waiting`
+      queue.textContent = waiting === 0 ? '' : plural(waiting, 'queueOne', 'queueOther')
     },
   }
 }

@@ -5,6 +5,8 @@
  * its main button, Escape cancels. The action runs inside the click (WebAuthn wants it).
  */
 import { UserRejectedRequestError } from '@porthole/protocol'
+import { trapTab } from './card.js'
+import { t } from './i18n/en.js'
 
 /** One screen of the card. */
 export type CustodyScreen = {
@@ -37,7 +39,7 @@ function element<K extends keyof HTMLElementTagNameMap>(
  * A failed action shows its message on the card, and the button tries again.
  *
  * @example
- * await showCustodyCard({ title: 'Use your passkey', text: [...], confirm: 'Continue', cancel: 'Cancel' }, unlock)
+ * await showCustodyCard({ title: t('unlockTitle'), text: [...], confirm: t('usePasskey'), cancel: t('cancel') }, unlock)
  */
 export function showCustodyCard(first: CustodyScreen, action: CustodyAction): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -49,7 +51,16 @@ export function showCustodyCard(first: CustodyScreen, action: CustodyAction): Pr
     root.append(card)
     document.body.append(root)
     let step: CustodyAction | undefined = action
+    /** The screen's main button: focus goes there when this frame gets it. */
+    let main: HTMLButtonElement | undefined
+    // The modal shows this frame (and focuses it) after the card is drawn, when a focus given
+    // at drawing time was lost: it moves onto the card then, unless already on one of its controls.
+    const follow = () => {
+      if (!card.contains(document.activeElement)) main?.focus()
+    }
+    addEventListener('focus', follow)
     const close = (error?: unknown) => {
+      removeEventListener('focus', follow)
       root.remove()
       error === undefined ? resolve() : reject(error)
     }
@@ -63,7 +74,8 @@ export function showCustodyCard(first: CustodyScreen, action: CustodyAction): Pr
       if (screen.secret !== undefined) {
         const secret = element('pre', 'pw-body pw-mono pw-secret', screen.secret)
         secret.tabIndex = 0
-        secret.setAttribute('aria-label', 'Private key')
+        secret.dir = 'ltr'
+        secret.setAttribute('aria-label', t('privateKey'))
         card.append(secret)
       }
       const error = element('p', 'pw-error')
@@ -95,11 +107,15 @@ export function showCustodyCard(first: CustodyScreen, action: CustodyAction): Pr
       }
       actions.append(yes)
       card.append(actions)
-      yes.focus()
+      main = yes
+      // The next screen; the first waits for the modal to show and focus this frame (follow).
+      if (document.hasFocus()) yes.focus()
     }
+    // A modal dialog: Escape cancels, Tab stays on its controls.
     root.onkeydown = (event) => {
       if (event.key === 'Escape') cancel()
     }
+    card.addEventListener('keydown', trapTab)
     draw(first)
   })
 }

@@ -15,6 +15,7 @@ import {
   isHex,
   maxUint256,
 } from 'viem'
+import { decimal, en, t } from './i18n/en.js'
 
 /** One labelled line of a card. */
 export type ApprovalField = { label: string; value: string; mono?: boolean }
@@ -62,9 +63,8 @@ export function visibleText(text: string): { text: string; hidden: boolean } {
   return { text: shown, hidden }
 }
 
-/** The warning shown with text that held hidden characters. */
-export const HIDDEN_WARNING =
-  'This text contains invisible or direction-changing characters (shown as ⟨U+…⟩). Read it carefully.'
+/** The warning shown with text that held hidden characters (in English; cards use `t('hiddenWarning')`). */
+export const HIDDEN_WARNING = en.hiddenWarning
 
 /**
  * A `personal_sign` message as text when it is hex-encoded UTF-8 without control characters,
@@ -84,13 +84,33 @@ export function readableMessage(message: string): string {
 }
 
 /**
- * A number of base units as a decimal string with the symbol, all significant digits kept.
+ * A number of base units as a decimal string with the symbol, all significant digits kept (the
+ * decimal separator is the card's locale's).
  *
  * @example
- * formatValue(10n ** 16n, { symbol: 'ETH', decimals: 18 }) // '0.01 ETH'
+ * formatValue(10n ** 16n, { symbol: 'ETH', decimals: 18 }) // '0.01 ETH'; '0,01 ETH' in German
  */
 export function formatValue(value: bigint, unit: { symbol: string; decimals: number }): string {
-  return `${formatUnits(value, unit.decimals)} ${unit.symbol}`
+  return `${decimal(formatUnits(value, unit.decimals))} ${unit.symbol}`
+}
+
+/**
+ * The card's network line, in the card's locale.
+ *
+ * @example
+ * networkField('Porthole Devnet', 31337) // { label: 'Network', value: 'Porthole Devnet (chain 31337)' }
+ */
+export function networkField(name: string, chainId: number): ApprovalField {
+  return { label: t('network'), value: t('networkChain', { name, chainId }) }
+}
+
+/** Why a balance cannot pay `needed`: the text under a blocked card. */
+function insufficient(balance: bigint, needed: bigint, network: NetworkInfo): string {
+  return t('insufficient', {
+    symbol: network.symbol,
+    balance: decimal(formatUnits(balance, network.decimals)),
+    needed: decimal(formatUnits(needed, network.decimals)),
+  })
 }
 
 /** A call decoded with a known ABI (ERC-20, ERC-721), or null. */
@@ -160,35 +180,31 @@ export function describeTransaction(parameters: DescribeTransactionParameters): 
   const { tx, origin, network, balance, changes } = parameters
   const fee = tx.gas * tx.maxFeePerGas
   const fields: ApprovalField[] = [
-    { label: 'Network', value: `${network.name} (chain ${tx.chainId})` },
-    { label: 'From', value: tx.from, mono: true },
+    networkField(network.name, tx.chainId),
+    { label: t('from'), value: tx.from, mono: true },
     tx.to
-      ? { label: 'To', value: tx.to, mono: true }
-      : { label: 'To', value: 'Contract deployment' },
-    { label: 'Amount', value: formatValue(tx.value, network) },
-    { label: 'Max fee', value: formatValue(fee, network) },
+      ? { label: t('to'), value: tx.to, mono: true }
+      : { label: t('to'), value: t('contractDeployment') },
+    { label: t('amount'), value: formatValue(tx.value, network) },
+    { label: t('maxFee'), value: formatValue(fee, network) },
   ]
   const data = tx.data && tx.data !== '0x' ? tx.data : undefined
   if (data) {
     const call = tx.to ? decodeCall(data) : null
-    if (call) fields.push({ label: 'Call', value: call, mono: true })
+    if (call) fields.push({ label: t('call'), value: call, mono: true })
   }
   const warnings: string[] = []
-  if (!tx.to) warnings.push('This transaction deploys a new contract.')
+  if (!tx.to) warnings.push(t('deploysContract'))
   const needed = tx.value + fee
   const effects = changes ? formatChanges(changes) : null
   return {
-    title: 'Send transaction',
+    title: t('sendTransaction'),
     origin,
     fields,
-    ...(data ? { body: { label: 'Data', text: data } } : {}),
+    ...(data ? { body: { label: t('data'), text: data } } : {}),
     ...(effects ? { effects } : {}),
     warnings,
-    ...(balance < needed
-      ? {
-          blocked: `Insufficient ${network.symbol}: balance ${formatUnits(balance, network.decimals)}, needs ${formatUnits(needed, network.decimals)}`,
-        }
-      : {}),
+    ...(balance < needed ? { blocked: insufficient(balance, needed, network) } : {}),
   }
 }
 
@@ -216,20 +232,23 @@ export function describeTokenCall(
     const decoded = decodeFunctionData({ abi: erc20Abi, data: call.data })
     if (decoded.functionName === 'transfer') {
       const [to, amount] = decoded.args
-      return { text: `Transfer ${formatValue(amount, unit)} to ${to}`, unlimited: false }
+      return { text: t('transferTo', { amount: formatValue(amount, unit), to }), unlimited: false }
     }
     if (decoded.functionName === 'approve') {
       const [spender, amount] = decoded.args
       const unlimited = amount === maxUint256
       return {
-        text: `Approve ${spender} to spend ${unlimited ? `all your ${unit.symbol}` : formatValue(amount, unit)}`,
+        text: t('approveSpend', {
+          spender,
+          amount: unlimited ? t('allYour', { symbol: unit.symbol }) : formatValue(amount, unit),
+        }),
         unlimited,
       }
     }
     if (decoded.functionName === 'transferFrom') {
       const [from, to, amount] = decoded.args
       return {
-        text: `Transfer ${formatValue(amount, unit)} from ${from} to ${to}`,
+        text: t('transferFromTo', { amount: formatValue(amount, unit), from, to }),
         unlimited: false,
       }
     }
@@ -277,39 +296,46 @@ export type DescribeCallsParameters = {
 export function describeCalls(parameters: DescribeCallsParameters): ApprovalContent {
   const { calls, network, gas } = parameters
   const fields: ApprovalField[] = [
-    { label: 'Network', value: `${network.name} (chain ${parameters.chainId})` },
-    { label: 'From', value: parameters.from, mono: true },
+    networkField(network.name, parameters.chainId),
+    { label: t('from'), value: parameters.from, mono: true },
     {
-      label: 'Account',
-      value: parameters.deployed ? 'Smart account' : 'Smart account (deployed by this transaction)',
+      label: t('account'),
+      value: parameters.deployed ? t('smartAccount') : t('smartAccountDeploying'),
     },
   ]
   const warnings: string[] = []
   const several = calls.length > 1
   calls.forEach((call, index) => {
-    const prefix = several ? `Call ${index + 1} · ` : ''
-    fields.push({ label: `${prefix}To`, value: call.to, mono: true })
+    const label = (text: string) =>
+      several ? t('callPrefix', { index: index + 1, label: text }) : text
+    fields.push({ label: label(t('to')), value: call.to, mono: true })
     if (call.value > 0n || !several)
-      fields.push({ label: `${prefix}Amount`, value: formatValue(call.value, network) })
+      fields.push({ label: label(t('amount')), value: formatValue(call.value, network) })
     const token = describeTokenCall(call, parameters.tokens)
     const action = token?.text ?? (call.data ? decodeCall(call.data) : null)
-    if (action) fields.push({ label: `${prefix}Action`, value: action, mono: !token })
+    if (action) fields.push({ label: label(t('action')), value: action, mono: !token })
     if (token?.unlimited)
-      warnings.push(`${several ? `Call ${index + 1}: ` : ''}this approval has no limit.`)
+      warnings.push(
+        several ? t('unlimitedApprovalOf', { index: index + 1 }) : t('unlimitedApproval'),
+      )
   })
   fields.push(
     gas.sponsored
-      ? { label: 'Gas', value: `Gas paid by ${gas.sponsor}` }
-      : { label: 'Gas', value: 'You pay the gas' },
+      ? { label: t('gas'), value: t('gasPaidBy', { sponsor: gas.sponsor }) }
+      : { label: t('gas'), value: t('youPayGas') },
   )
-  if (gas.sponsored) fields.push({ label: 'Paymaster', value: gas.paymaster, mono: true })
-  else fields.push({ label: 'Max fee', value: formatValue(gas.maxFee, network) })
+  if (gas.sponsored) fields.push({ label: t('paymaster'), value: gas.paymaster, mono: true })
+  else fields.push({ label: t('maxFee'), value: formatValue(gas.maxFee, network) })
   const withData = calls.filter((call) => call.data)
   const body = several
     ? calls
-        .map(
-          (call, index) =>
-            `Call ${index + 1} → ${call.to}\nvalue ${formatValue(call.value, network)}\ndata ${call.data ?? '0x'}`,
+        .map((call, index) =>
+          t('callLines', {
+            index: index + 1,
+            to: call.to,
+            value: formatValue(call.value, network),
+            data: call.data ?? '0x',
+          }),
         )
         .join('\n\n')
     : withData[0]?.data
@@ -320,13 +346,11 @@ export function describeCalls(parameters: DescribeCallsParameters): ApprovalCont
     title: parameters.title,
     origin: parameters.origin,
     fields,
-    ...(body ? { body: { label: several ? 'Calls' : 'Data', text: body } } : {}),
+    ...(body ? { body: { label: several ? t('calls') : t('data'), text: body } } : {}),
     ...(effects ? { effects } : {}),
     warnings,
     ...(parameters.balance < needed
-      ? {
-          blocked: `Insufficient ${network.symbol}: balance ${formatUnits(parameters.balance, network.decimals)}, needs ${formatUnits(needed, network.decimals)}`,
-        }
+      ? { blocked: insufficient(parameters.balance, needed, network) }
       : {}),
   }
 }

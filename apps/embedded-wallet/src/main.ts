@@ -12,6 +12,7 @@ import {
 } from '@porthole/protocol'
 import { configureApi } from './api.js'
 import { createHandlers } from './handlers.js'
+import { loadLocale, localeOf } from './i18n/locales.js'
 import { configureRecovery } from './recovery.js'
 import { readRuntime } from './runtime.js'
 import * as Session from './session.js'
@@ -26,6 +27,11 @@ configureSmartAccounts({
   networks: runtime.smartAccountNetworks,
   factory: runtime.smartAccountFactory,
 })
+// The modal's language, in before the frame says it is ready (so before any card); a chunk that
+// cannot be fetched leaves the cards in English.
+const localeLoaded = loadLocale(localeOf(new URL(location.href).searchParams.get('locale'))).catch(
+  () => {},
+)
 const modalOrigin = new URL(runtime.modalUrl).origin
 const walletOrigin = location.origin
 
@@ -44,7 +50,9 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
   }),
   onChannel: (next) => {
     channel = next as unknown as typeof channel
-    void Session.restore().then((user) => channel?.emit('ready', { isConnected: user !== null }))
+    void Promise.all([Session.restore(), localeLoaded]).then(([user]) =>
+      channel?.emit('ready', { isConnected: user !== null }),
+    )
   },
 })
 

@@ -9,6 +9,7 @@
  * (`popupTasks.ts`). Add a kind there and call `openWalletPopup({ kind, … })` here.
  */
 import { UserRejectedRequestError } from '@porthole/protocol'
+import { locale } from './i18n/en.js'
 
 /** Size of the wallet's popup window. */
 export const POPUP_SIZE = { width: 420, height: 680 }
@@ -64,7 +65,9 @@ export function openWalletPopup<T>(
       const channel = new MessageChannel()
       port = channel.port1
       port.onmessage = (answer) => done(() => resolve(answer.data as T))
-      popup.postMessage({ type: TASK, task, theme: theme ?? {} }, origin, [channel.port2])
+      popup.postMessage({ type: TASK, task, theme: theme ?? {}, locale: locale() }, origin, [
+        channel.port2,
+      ])
     }
     addEventListener('message', onReady)
     const poll = setInterval(() => {

@@ -38,13 +38,14 @@ import {
   type BalanceChange,
   describeCalls,
   describeTransaction,
-  HIDDEN_WARNING,
   type NetworkInfo,
+  networkField,
   type PreparedTransaction,
   readableMessage,
   type TokenUnit,
   visibleText,
 } from './describe.js'
+import { t } from './i18n/en.js'
 import * as Session from './session.js'
 import * as SessionKeys from './sessionKeys.js'
 import { signer } from './signer.js'
@@ -282,7 +283,7 @@ async function approve(
 /** A text to sign with hidden characters made visible, and the warning when there were any. */
 function shownText(text: string): { body: string; warnings: string[] } {
   const { text: body, hidden } = visibleText(text)
-  return { body, warnings: hidden ? [HIDDEN_WARNING] : [] }
+  return { body, warnings: hidden ? [t('hiddenWarning')] : [] }
 }
 
 /** One request of the modal: an EIP-1193 call, or a Solana one with `namespace: 'solana'`. */
@@ -368,12 +369,12 @@ async function callsStatus(params: unknown[]): Promise<CallsStatus> {
   return callsStatusOf({ id, chainId, receipt, failed: known?.failed ?? false })
 }
 
-const STATUS_TEXT: Record<CallsStatus['status'], string> = {
-  100: 'Pending',
-  200: 'Confirmed',
-  400: 'Failed: the calls were not included',
-  500: 'Reverted on chain: none of the calls took effect',
-}
+const STATUS_TEXT = {
+  100: 'statusPending',
+  200: 'statusConfirmed',
+  400: 'statusFailed',
+  500: 'statusReverted',
+} as const satisfies Record<CallsStatus['status'], string>
 
 /** `wallet_showCallsStatus [id]`: a card with the batch's status (Close only). */
 async function showCallsStatus(
@@ -386,18 +387,24 @@ async function showCallsStatus(
   const chainId = Number(BigInt(status.chainId))
   const receipt = status.receipts?.[0]
   const fields: ApprovalField[] = [
-    { label: 'Network', value: `${networkOf(chainId).name} (chain ${chainId})` },
-    { label: 'Status', value: STATUS_TEXT[status.status] },
-    { label: 'Batch', value: status.id, mono: true },
+    networkField(networkOf(chainId).name, chainId),
+    { label: t('status'), value: t(STATUS_TEXT[status.status]) },
+    { label: t('batch'), value: status.id, mono: true },
   ]
   if (receipt)
     fields.push(
-      { label: 'Transaction', value: receipt.transactionHash, mono: true },
-      { label: 'Block', value: BigInt(receipt.blockNumber).toString() },
+      { label: t('transaction'), value: receipt.transactionHash, mono: true },
+      { label: t('block'), value: BigInt(receipt.blockNumber).toString() },
     )
   await answer(
     id,
-    { title: 'Calls status', origin: dappOrigin, fields, warnings: [], dismissOnly: 'Close' },
+    {
+      title: t('callsStatus'),
+      origin: dappOrigin,
+      fields,
+      warnings: [],
+      dismissOnly: t('close'),
+    },
     ui,
     signal,
   )
@@ -488,12 +495,12 @@ async function sendUserOperation(
   const gas: SmartAccount.GasPayer = userOperation.paymaster
     ? {
         sponsored: true,
-        sponsor: `paymaster ${userOperation.paymaster}`,
+        sponsor: t('paymasterNamed', { address: userOperation.paymaster }),
         paymaster: userOperation.paymaster,
       }
     : { sponsored: false, maxFee: SmartAccount.maxCost(userOperation) }
   const content = describeCalls({
-    title: 'Send user operation',
+    title: t('sendUserOperation'),
     chainId,
     from: account.address,
     calls,
@@ -587,10 +594,10 @@ export async function handleRpc(
     await approve(
       id,
       {
-        title: 'Sign message',
+        title: t('signMessage'),
         origin: dappOrigin,
         fields: accountFields(account),
-        body: { label: 'Message', text: shown.body },
+        body: { label: t('message'), text: shown.body },
         warnings: shown.warnings,
       },
       ui,
@@ -615,13 +622,13 @@ export async function handleRpc(
     await approve(
       id,
       {
-        title: 'Sign typed data',
+        title: t('signTypedData'),
         origin: dappOrigin,
         fields: [
           ...accountFields(account),
-          { label: 'Type', value: visibleText(String(typed.primaryType)).text },
+          { label: t('type'), value: visibleText(String(typed.primaryType)).text },
         ],
-        body: { label: 'Typed data', text: shown.body },
+        body: { label: t('typedData'), text: shown.body },
         warnings: shown.warnings,
       },
       ui,
@@ -647,7 +654,7 @@ export async function handleRpc(
       const { hash, chainId } = await sendFromSmartAccount(
         id,
         [call],
-        'Send transaction',
+        t('sendTransaction'),
         ui,
         signal,
       )
@@ -706,7 +713,7 @@ export async function handleRpc(
     const { hash, chainId } = await sendFromSmartAccount(
       id,
       calls.calls,
-      'Send calls',
+      t('sendCalls'),
       ui,
       signal,
       {
@@ -728,9 +735,9 @@ export async function handleRpc(
 /** The account lines of a signing card. */
 function accountFields(account: SmartAccount.ActiveAccount): ApprovalField[] {
   return [
-    { label: 'Account', value: account.address, mono: true },
+    { label: t('account'), value: account.address, mono: true },
     ...(account.type === 'smartAccount'
-      ? [{ label: 'Signs as', value: 'Smart account (ERC-1271)' }]
+      ? [{ label: t('signsAs'), value: t('smartAccountErc1271') }]
       : []),
   ]
 }

@@ -21,6 +21,7 @@ import {
 import { farcasterNonceOf } from '@porthole/shared'
 import * as Api from './api.js'
 import { showCustodyCard } from './custodyCard.js'
+import { t } from './i18n/en.js'
 import { freshX, xOf } from './keys.js'
 import * as Passkey from './passkey.js'
 import * as Recovery from './recovery.js'
@@ -554,13 +555,10 @@ export async function connectDevice(signal: AbortSignal, ui: StepUi): Promise<vo
     if (pending.step === 'passkey')
       await showCustodyCard(
         {
-          title: 'Unlock your wallet',
-          text: [
-            'This is a new device or site for your wallet.',
-            'Use the passkey that protects it to set it up here.',
-          ],
-          confirm: 'Use passkey',
-          cancel: 'Cancel',
+          title: t('unlockTitle'),
+          text: [t('unlockNewPlace'), t('unlockUsePasskey')],
+          confirm: t('usePasskey'),
+          cancel: t('cancel'),
         },
         async () => {
           const { stored } = pending
@@ -579,13 +577,10 @@ export async function connectDevice(signal: AbortSignal, ui: StepUi): Promise<vo
     else
       await showCustodyCard(
         {
-          title: 'Protect your wallet with a passkey',
-          text: [
-            'Your wallet will work on a new device or site only with this passkey.',
-            'Nobody else can recover it, not even Porthole. Keep the passkey safe.',
-          ],
-          confirm: 'Create passkey',
-          cancel: 'Cancel',
+          title: t('protectTitle'),
+          text: [t('protectNewWallet'), t('protectNobodyElse')],
+          confirm: t('createPasskey'),
+          cancel: t('cancel'),
         },
         async () => {
           const [device, auth, recovery] = pending.shares as [Uint8Array, Uint8Array, Uint8Array]
@@ -622,13 +617,10 @@ export async function setupPasskey(ui: StepUi): Promise<'passkey'> {
   try {
     await showCustodyCard(
       {
-        title: 'Protect your wallet with a passkey',
-        text: [
-          'From now on your wallet will work on a new device or site only with this passkey.',
-          'Nobody else can recover it, not even Porthole. Keep the passkey safe.',
-        ],
-        confirm: 'Create passkey',
-        cancel: 'Cancel',
+        title: t('protectTitle'),
+        text: [t('protectFromNow'), t('protectNobodyElse')],
+        confirm: t('createPasskey'),
+        cancel: t('cancel'),
       },
       async () => {
         const recovery = await sealWithNewPasskey(wallet, await newRecoveryShare())
@@ -658,22 +650,16 @@ export async function exportKey(ui: StepUi): Promise<void> {
   try {
     await showCustodyCard(
       {
-        title: 'Export your private key',
-        text: [
-          'Anyone who sees this key can take everything in the wallet.',
-          'Never share it, never paste it into a website, and make sure nobody watches your screen.',
-        ],
-        confirm: 'Reveal key',
-        cancel: 'Cancel',
+        title: t('exportTitle'),
+        text: [t('exportAnyone'), t('exportNeverShare')],
+        confirm: t('revealKey'),
+        cancel: t('cancel'),
       },
       async () => ({
-        title: 'Your private key',
-        text: [
-          'Store it offline. It is shown only here, in the wallet frame.',
-          'Your Solana account is derived from this key (porthole/solana/ed25519/v1).',
-        ],
+        title: t('keyTitle'),
+        text: [t('keyOffline'), t('keySolana')],
         secret: await signer.exportKey(),
-        confirm: 'Done',
+        confirm: t('done'),
       }),
     )
   } catch (error) {

@@ -45,6 +45,8 @@ import {
 } from 'viem/account-abstraction'
 import * as Api from './api.js'
 import type { ApprovalContent, ApprovalField } from './approval.js'
+import { formatValue, networkField } from './describe.js'
+import { locale, t } from './i18n/en.js'
 import * as Session from './session.js'
 import * as SmartAccount from './smartAccount.js'
 import type { WalletCall } from './walletCalls.js'
@@ -152,18 +154,33 @@ export async function readSession(
   }
 }
 
-/** "in 1 hour", "in 3 days": how far away an expiry is. */
+/** "in 1 hour", "in 3 days": how far away an expiry is, in the card's locale. */
 function fromNow(seconds: number): string {
-  const units: [number, string][] = [
+  const units: [number, Intl.RelativeTimeFormatUnit][] = [
     [86_400, 'day'],
     [3_600, 'hour'],
     [60, 'minute'],
   ]
+  const format = new Intl.RelativeTimeFormat(locale(), { numeric: 'always' })
   for (const [size, name] of units) {
     const count = Math.round(seconds / size)
-    if (count >= 1) return `in ${count} ${name}${count === 1 ? '' : 's'}`
+    if (count >= 1) return format.format(count, name)
   }
-  return 'in under a minute'
+  return t('underAMinute')
+}
+
+/** "You pay the gas (at most 0.0004 ETH)". */
+function youPayGas(maxFee: bigint, network: { symbol: string; decimals: number }): string {
+  return t('youPayGasAtMost', { amount: formatValue(maxFee, network) })
+}
+
+/** An expiry as a UTC date and time in the card's locale, e.g. 'Nov 25, 2026, 05:00 UTC'. */
+function utcDate(seconds: number): string {
+  return new Intl.DateTimeFormat(locale(), {
+    dateStyle: 'medium',
+    timeStyle: 'long',
+    timeZone: 'UTC',
+  }).format(seconds * 1000)
 }
 
 /**
@@ -190,7 +207,7 @@ export async function grantPermissions(params: unknown, host: SessionHost) {
     throw new InvalidParamsError('The session key must be a key of the dapp')
   const unit = await host.tokenUnit(caipOf(chainId), grant.target).catch(() => null)
   const amount = (value: bigint) =>
-    unit ? `${formatUnits(value, unit.decimals)} ${unit.symbol}` : `${value} base units`
+    unit ? formatValue(value, unit) : t('baseUnits', { value: value.toString() })
   const call: WalletCall = {
     to: account,
     value: 0n,
@@ -211,41 +228,40 @@ export async function grantPermissions(params: unknown, host: SessionHost) {
   const prepared = await SmartAccount.prepareCalls(chainId, [call])
   const network = host.network(chainId)
   const fields: ApprovalField[] = [
-    { label: 'Network', value: `${network.name} (chain ${chainId})` },
-    { label: 'Account', value: account, mono: true },
-    { label: 'Session key', value: grant.key, mono: true },
+    networkField(network.name, chainId),
+    { label: t('account'), value: account, mono: true },
+    { label: t('sessionKey'), value: grant.key, mono: true },
     {
-      label: 'Contract',
+      label: t('contract'),
       value: unit ? `${unit.symbol} · ${grant.target}` : grant.target,
       mono: !unit,
     },
     {
-      label: 'Functions',
+      label: t('functions'),
       value: grant.selectors.map((s) => FUNCTION_NAMES[s] ?? s).join(', '),
     },
     {
-      label: 'Spend limit',
-      value: grant.spendLimit > 0n ? amount(grant.spendLimit) : 'None: no tokens may move',
+      label: t('spendLimit'),
+      value: grant.spendLimit > 0n ? amount(grant.spendLimit) : t('noSpending'),
     },
-    { label: 'Recipient', value: grant.recipient ?? 'Any address', mono: !!grant.recipient },
     {
-      label: 'Expires',
-      value: `${new Date(grant.validUntil * 1000).toISOString().replace('.000Z', ' UTC').replace('T', ' ')} (${fromNow(grant.validUntil - now())})`,
+      label: t('recipient'),
+      value: grant.recipient ?? t('anyAddress'),
+      mono: !!grant.recipient,
+    },
+    {
+      label: t('expires'),
+      value: `${utcDate(grant.validUntil)} (${fromNow(grant.validUntil - now())})`,
     },
     prepared.gas.sponsored
-      ? { label: 'Gas', value: `Gas paid by ${prepared.gas.sponsor}` }
-      : {
-          label: 'Gas',
-          value: `You pay the gas (at most ${formatUnits(prepared.gas.maxFee, network.decimals)} ${network.symbol})`,
-        },
+      ? { label: t('gas'), value: t('gasPaidBy', { sponsor: prepared.gas.sponsor }) }
+      : { label: t('gas'), value: youPayGas(prepared.gas.maxFee, network) },
   ]
-  const warnings = [
-    'The app can use this key without asking you again, within these limits, until it expires or you revoke it.',
-  ]
+  const warnings = [t('sessionWarning')]
   if (!grant.recipient && grant.spendLimit > 0n)
-    warnings.push(`Any recipient: the app may send up to ${amount(grant.spendLimit)} to anyone.`)
+    warnings.push(t('anyRecipient', { amount: amount(grant.spendLimit) }))
   await host.approve({
-    title: 'Grant permissions',
+    title: t('grantPermissions'),
     origin: host.origin,
     fields,
     warnings,
@@ -520,15 +536,12 @@ export async function revokePermissions(params: unknown, host: SessionHost): Pro
     if (!prepared.gas.sponsored) {
       const network = host.network(chainId)
       await host.approve({
-        title: 'Revoke session',
+        title: t('revokeSession'),
         origin: host.origin,
         fields: [
-          { label: 'Account', value: account, mono: true },
-          { label: 'Session key', value: key, mono: true },
-          {
-            label: 'Gas',
-            value: `You pay the gas (at most ${formatUnits(prepared.gas.maxFee, network.decimals)} ${network.symbol})`,
-          },
+          { label: t('account'), value: account, mono: true },
+          { label: t('sessionKey'), value: key, mono: true },
+          { label: t('gas'), value: youPayGas(prepared.gas.maxFee, network) },
         ],
         warnings: [],
       })

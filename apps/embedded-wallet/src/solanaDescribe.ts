@@ -7,12 +7,8 @@
 import { getKnownNetwork, SOLANA_LOCAL_TOKEN } from '@porthole/shared'
 import { base58 } from '@scure/base'
 import { bytesToHex, formatUnits } from 'viem'
-import {
-  type ApprovalContent,
-  type ApprovalField,
-  HIDDEN_WARNING,
-  visibleText,
-} from './describe.js'
+import { type ApprovalContent, type ApprovalField, formatValue, visibleText } from './describe.js'
+import { decimal, plural, t } from './i18n/en.js'
 import type { Message } from './solanaWire.js'
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111'
@@ -45,7 +41,7 @@ export type SolanaNetwork = { caipNetworkId: string; name: string }
  */
 export function solanaNetworkOf(reference: string): SolanaNetwork {
   const caipNetworkId = `solana:${reference}`
-  return { caipNetworkId, name: getKnownNetwork(caipNetworkId)?.name ?? 'Solana network' }
+  return { caipNetworkId, name: getKnownNetwork(caipNetworkId)?.name ?? t('solanaNetwork') }
 }
 
 /**
@@ -76,11 +72,11 @@ export function describeSolanaMessage(parameters: {
 }): ApprovalContent {
   const { text, hidden } = visibleText(solanaMessageText(parameters.message))
   return {
-    title: 'Sign message',
+    title: t('signMessage'),
     origin: parameters.origin,
-    fields: [{ label: 'Account', value: parameters.account, mono: true }],
-    body: { label: 'Message', text },
-    warnings: hidden ? [HIDDEN_WARNING] : [],
+    fields: [{ label: t('account'), value: parameters.account, mono: true }],
+    body: { label: t('message'), text },
+    warnings: hidden ? [t('hiddenWarning')] : [],
   }
 }
 
@@ -231,41 +227,41 @@ export function summarizeTransaction(
   }
 }
 
-const sol = (lamports: bigint) => `${formatUnits(lamports, SOL.decimals)} ${SOL.symbol}`
+const sol = (lamports: bigint) => formatValue(lamports, SOL)
 
 function tokenAmount(a: Extract<SolanaAction, { kind: 'tokenTransfer' }>): string {
   const known = a.mint ? KNOWN_TOKENS.get(a.mint) : undefined
-  if (known && a.decimals === known.decimals)
-    return `${formatUnits(a.amount, known.decimals)} ${known.symbol}`
-  if (a.decimals !== undefined) return `${formatUnits(a.amount, a.decimals)} tokens`
-  return `${a.amount} token base units`
+  if (known && a.decimals === known.decimals) return formatValue(a.amount, known)
+  if (a.decimals !== undefined)
+    return t('tokens', { amount: decimal(formatUnits(a.amount, a.decimals)) })
+  return t('tokenBaseUnits', { amount: a.amount.toString() })
 }
 
 /** The fields, other-instruction lines and warnings of one transaction. */
-function transactionParts(summary: SolanaTransactionSummary, prefix: string) {
+function transactionParts(summary: SolanaTransactionSummary, prefix: (label: string) => string) {
   const fields: ApprovalField[] = []
   const field = (label: string, value: string, mono = false) =>
-    fields.push({ label: `${prefix}${label}`, value, ...(mono ? { mono } : {}) })
+    fields.push({ label: prefix(label), value, ...(mono ? { mono } : {}) })
   const others = summary.actions.filter((a) => a.kind === 'other')
   for (const a of summary.actions) {
     if (a.kind === 'solTransfer') {
-      field('Send', sol(a.lamports))
-      field('To', a.to, true)
-      if (a.from !== summary.feePayer) field('From', a.from, true)
+      field(t('send'), sol(a.lamports))
+      field(t('to'), a.to, true)
+      if (a.from !== summary.feePayer) field(t('from'), a.from, true)
     } else if (a.kind === 'tokenTransfer') {
-      field('Send', tokenAmount(a))
-      if (a.mint) field('Token', a.mint, true)
-      field('To token account', a.destination, true)
-      if (a.authority !== summary.feePayer) field('Token owner', a.authority, true)
+      field(t('send'), tokenAmount(a))
+      if (a.mint) field(t('token'), a.mint, true)
+      field(t('toTokenAccount'), a.destination, true)
+      if (a.authority !== summary.feePayer) field(t('tokenOwner'), a.authority, true)
     }
   }
   if (others.length)
-    field('Other', `${others.length} other instruction${others.length === 1 ? '' : 's'}`)
-  if (summary.otherSigners > 0) field('Other signers', String(summary.otherSigners))
-  field('Network fee', sol(summary.fee))
+    field(t('other'), plural(others.length, 'otherInstructionsOne', 'otherInstructionsOther'))
+  if (summary.otherSigners > 0) field(t('otherSigners'), String(summary.otherSigners))
+  field(t('networkFee'), sol(summary.fee))
   const lines = others.map((a) =>
     [
-      `${prefix}Instruction ${a.index + 1}: program ${a.program}`,
+      prefix(`Instruction ${a.index + 1}: program ${a.program}`),
       ...a.accounts.map((account) => `  account ${account}`),
       `  data ${a.data.length ? bytesToHex(a.data) : '(none)'}`,
     ].join('\n'),
@@ -294,35 +290,33 @@ export function describeSolanaTransactions(
   const { send, origin, network, summaries } = parameters
   const many = summaries.length > 1
   const fields: ApprovalField[] = [
-    { label: 'Network', value: `${network.name} (${network.caipNetworkId})` },
-    { label: 'Fee payer', value: summaries[0]?.feePayer ?? '', mono: true },
+    { label: t('network'), value: `${network.name} (${network.caipNetworkId})` },
+    { label: t('feePayer'), value: summaries[0]?.feePayer ?? '', mono: true },
   ]
   const lines: string[] = []
   let others = 0
   let unresolved = false
   summaries.forEach((summary, i) => {
-    const parts = transactionParts(summary, many ? `Transaction ${i + 1}: ` : '')
+    const parts = transactionParts(summary, (label) =>
+      many ? t('transactionPrefix', { index: i + 1, label }) : label,
+    )
     fields.push(...parts.fields)
     lines.push(...parts.lines)
     others += parts.others
     unresolved ||= parts.unresolved
   })
   const warnings: string[] = []
-  if (others)
-    warnings.push(
-      `This asks to run ${others} instruction${others === 1 ? '' : 's'} the wallet cannot read (listed below). Approve only if you trust this site.`,
-    )
-  if (unresolved)
-    warnings.push('Some accounts come from address lookup tables the wallet could not read.')
+  if (others) warnings.push(plural(others, 'unreadableOne', 'unreadableOther'))
+  if (unresolved) warnings.push(t('lookupTables'))
   return {
     title: send
-      ? 'Send transaction'
+      ? t('sendTransaction')
       : many
-        ? `Sign ${summaries.length} transactions`
-        : 'Sign transaction',
+        ? t('signTransactions', { count: summaries.length })
+        : t('signTransaction'),
     origin,
     fields,
-    ...(lines.length ? { body: { label: 'Other instructions', text: lines.join('\n\n') } } : {}),
+    ...(lines.length ? { body: { label: t('otherInstructions'), text: lines.join('\n\n') } } : {}),
     warnings,
   }
 }

@@ -200,23 +200,29 @@ const FOCUSABLE = ':is(button:enabled, a[href], input:enabled, [tabindex]):not([
 /**
  * Keeps Tab inside the card and moves focus in when the view changes. The host focuses this frame
  * in the click that shows it: focus then moves onto the prepared view at once, in the same frame.
+ * Focus is only moved while this frame has it: the modal never takes it from the host page (when
+ * the modal opens itself, for an approval, the host focuses the frame when it shows it, and focus
+ * moves in then).
  */
 function useFocus(card: React.RefObject<HTMLDivElement | null>, key: string, open: boolean) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` changes with the view; that is the trigger
   useEffect(() => {
-    // A view may name its first control (a search box); otherwise its title takes focus, so
-    // screen readers announce the new view and Tab goes on from there.
+    // A view may name its first control (a search box); otherwise (or while that control is
+    // disabled, e.g. a request is under way) its title takes focus, so screen readers announce the
+    // new view and Tab goes on from there.
     const focus = (force: boolean) => {
       const node = card.current
       if (!node || (!force && node.contains(document.activeElement))) return
       const target =
-        node.querySelector<HTMLElement>('[data-autofocus]') ??
+        node.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)') ??
         node.querySelector<HTMLElement>('#ph-title') ??
         node
       target.focus({ preventScroll: true })
     }
-    if (open) focus(true)
-    const onWindowFocus = () => focus(false)
+    if (open && document.hasFocus()) focus(true)
+    // Only while open: a focus that reaches the closed modal (the host focusing its frame before
+    // the modal has opened) moves nothing; the view that opens takes it then.
+    const onWindowFocus = () => useModal.getState().open && focus(false)
     addEventListener('focus', onWindowFocus)
     return () => removeEventListener('focus', onWindowFocus)
   }, [card, key, open])

@@ -406,11 +406,17 @@ export function watchWalletFrame(): void {
       if (user && store.getState().authUser) store.setState({ authUser: user })
     })
     channel.on('approvalDone', () => {
-      showWalletFrame(false)
       const { history } = store.getState()
-      if (history.at(-1)?.view !== 'ApproveTransaction') return
-      if (history.length > 1) Modal.back()
-      else Modal.close()
+      const approving = history.at(-1)?.view === 'ApproveTransaction'
+      if (approving && history.length === 1) {
+        // The card was all the modal showed: it closes, and the host gives focus back to its
+        // opener (nothing in the modal or the wallet frame takes it meanwhile).
+        Modal.close()
+        showWalletFrame(false, { closing: true })
+        return
+      }
+      showWalletFrame(false)
+      if (approving) Modal.back()
     })
   })
 }

@@ -172,14 +172,11 @@ const outcome = (promise: Promise<unknown>) =>
   )
 
 describe('wallets()', () => {
-  test('lists what Connect would: the installed wallet, then the catalogue, then WalletConnect', async () => {
+  test('lists what Connect shows below e-mail and social login: the installed wallet, one catalogue wallet, then WalletConnect', async () => {
     const list = await Headless.wallets()
     expect(list.map((w) => [w.id, w.section, w.type, w.installed])).toEqual([
       ['dev.porthole.wallet', 'installed', 'injected', true],
       ['id-0', 'recommended', 'walletConnect', false],
-      ['id-1', 'recommended', 'walletConnect', false],
-      ['id-2', 'recommended', 'walletConnect', false],
-      ['id-3', 'recommended', 'walletConnect', false],
       ['walletConnect', 'walletConnect', 'walletConnect', false],
     ])
     expect(list[0]).toMatchObject({ name: 'Porthole Dev Wallet', icon: DEV.icon })
@@ -189,6 +186,22 @@ describe('wallets()', () => {
     await Headless.wallets()
     expect(catalogueRequests).toBe(before)
     expect(shown).toEqual([])
+  })
+
+  test('without e-mail and social login Connect lists every wallet, and so does wallets()', async () => {
+    const { config } = store.getState()
+    store.setState({
+      config: { ...config, features: { ...config.features, email: false, socials: false } },
+    })
+    const list = await Headless.wallets()
+    expect(list.map((w) => w.id)).toEqual([
+      'dev.porthole.wallet',
+      'id-0',
+      'id-1',
+      'id-2',
+      'id-3',
+      'walletConnect',
+    ])
   })
 })
 

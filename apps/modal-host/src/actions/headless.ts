@@ -16,8 +16,9 @@ import {
 import { type ChainNamespace, isEmail } from '@porthole/shared'
 import * as Injected from '../connectors/injected.js'
 import { t } from '../i18n/en.js'
-import { connectList, visibleInjected } from '../rules/connectList.js'
+import { connectList, isShortList, shownSections, visibleInjected } from '../rules/connectList.js'
 import { headlessWallets, liveInjected, WALLET_CONNECT_ID } from '../rules/headlessWallets.js'
+import { detectPlatform, visibleSocials } from '../rules/socials.js'
 import { runtime } from '../runtime.js'
 import { store } from '../store/store.js'
 import type { WalletEntry } from '../store/types.js'
@@ -27,9 +28,11 @@ import * as Waiters from './waiters.js'
 import * as WalletConnect from './walletconnect.js'
 
 /**
- * The wallets the Connect view would list now, in its order and sections (see
+ * The wallets the Connect view would list now, the same rows in its order and sections (see
  * `rules/headlessWallets.ts`), once the catalogue's first page has answered (or failed: then
- * without it).
+ * without it). Below e-mail or social login Connect's list is short (`rules/connectList.ts`
+ * `shownSections`), and so is this one; `features.collapseWallets` only hides Connect's rows
+ * behind one more click, so it changes nothing here.
  *
  * @example
  * const list = await wallets() // [{ id: 'dev.porthole.wallet', type: 'injected', … }, …]
@@ -38,7 +41,19 @@ export async function wallets(): Promise<HeadlessWallet[]> {
   configured()
   await listReady()
   const state = store.getState()
-  return headlessWallets(entries().sections, state.injected)
+  const features = state.config.features
+  // The social logins Connect shows on this device (as `views/Connect.tsx` reads them).
+  const socials = visibleSocials(
+    features.socials === false ? [] : features.socials,
+    detectPlatform(
+      globalThis.navigator?.userAgent ?? '',
+      typeof window !== 'undefined' && 'Telegram' in window,
+    ),
+  )
+  return headlessWallets(
+    shownSections(entries().sections, isShortList(state.config, socials)),
+    state.injected,
+  )
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { BalanceEntry } from '@porthole/shared'
 import { chainClient, waitForTransactionReceipt } from '../chain/client.js'
+import { locale } from '../i18n/en.js'
 import { isNameLike } from '../rules/names.js'
 import { type PrepareSendReturnType, prepareSend } from '../rules/send.js'
 import { initialSendState } from '../store/sendState.js'
@@ -63,6 +64,8 @@ export async function previewSend(): Promise<PrepareSendReturnType> {
     caipNetworkId: connection.caipNetworkId,
     token: send.token,
     amount: send.sendTokenAmount,
+    // As the user typed it: '1,5' is 1.5 in German.
+    locale: locale(),
     receiver,
     from: (connection.address ?? '0x') as `0x${string}`,
     resolveName: isNameLike(receiver) ? resolveNameAddress : undefined,

@@ -14,7 +14,9 @@ import {
   getSwapTokens,
 } from '../api/trade.js'
 import { chainClient, waitForTransactionReceipt } from '../chain/client.js'
+import { locale } from '../i18n/en.js'
 import { tt } from '../i18n/trade.js'
+import { typedAmountOf } from '../rules/decimals.js'
 import {
   assetOfBalance,
   displayAmount,
@@ -183,9 +185,10 @@ export async function requestQuote(): Promise<void> {
   try {
     const userAddress = userAccount()
     let amount: bigint
-    if (edited === 'from') amount = parseSwapAmount(typed, fromToken)
+    // As the user typed it: '1,5' is 1.5 in German.
+    if (edited === 'from') amount = parseSwapAmount(typed, fromToken, locale())
     else {
-      const wanted = parseSwapAmount(typed, { ...toToken, balance: undefined })
+      const wanted = parseSwapAmount(typed, { ...toToken, balance: undefined }, locale())
       // One unit of the from-token shows the rate; the from-amount follows from it.
       const probe = 10n ** BigInt(fromToken.decimals)
       const [rate] = (
@@ -215,10 +218,21 @@ export async function requestQuote(): Promise<void> {
     ).quotes
     if (!stillAsked()) return
     if (!quote) throw new Error(tt('insufficientLiquidity'))
+    // The quoted side, written as the user would type it (it may be edited or switched next).
     const other =
       edited === 'from'
-        ? { toAmount: displayAmount(BigInt(quote.toAmount), toToken.decimals) }
-        : { fromAmount: displayAmount(BigInt(quote.fromAmount), fromToken.decimals) }
+        ? {
+            toAmount: typedAmountOf(
+              displayAmount(BigInt(quote.toAmount), toToken.decimals),
+              locale(),
+            ),
+          }
+        : {
+            fromAmount: typedAmountOf(
+              displayAmount(BigInt(quote.fromAmount), fromToken.decimals),
+              locale(),
+            ),
+          }
     update({ quote, quoteLoading: false, ...other })
     if (!isNativeToken(fromToken.address)) void checkAllowance()
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * The Connect view's wallet list as a pure function of the store: the view (through
  * `hooks/useWallets.ts`) and headless `wallets()` (`actions/headless.ts`) read the same list, so
- * a host that draws its own sees exactly what the modal would show, in the same order.
+ * a host that draws its own sees exactly what the modal would show, in the same order (the short
+ * list below e-mail or social login included, see {@link shownSections}).
  */
 import type { ModalState, WalletEntry } from '../store/types.js'
 import {
@@ -88,4 +89,46 @@ export function connectList(
     Math.max(catalogue.count, 0) +
     injected.filter((w) => !catalogue.wallets.some((c) => c.id === w.id)).length
   return { sections, count }
+}
+
+/** Catalogue wallets on Connect below e-mail or social login (with the pinned ones). */
+export const CATALOGUE_ROWS = 2
+
+/**
+ * Whether Connect shows the short wallet list: e-mail or a social login sits above it and All
+ * Wallets holds the rest (so the card fits a laptop screen). `socials` are the providers shown.
+ *
+ * @example
+ * isShortList(config, ['google']) // true when All Wallets is on
+ */
+export function isShortList(
+  config: Pick<ConnectListState['config'], 'features'>,
+  socials: readonly string[],
+): boolean {
+  return !!config.features.allWallets && (!!config.features.email || socials.length > 0)
+}
+
+/**
+ * The sections Connect shows, in its order. The whole list, unless it is short
+ * ({@link isShortList}): then every recent, installed and custom wallet, and catalogue wallets
+ * (featured, recommended) only while the rows stay within {@link CATALOGUE_ROWS}; the others are
+ * one step away in All Wallets. Headless `wallets()` lists exactly these.
+ *
+ * @example
+ * shownSections(connectList(state, injected).sections, true)
+ */
+export function shownSections(sections: readonly WalletSection[], short: boolean): WalletSection[] {
+  if (!short) return [...sections]
+  const fromCatalogue = (section: WalletSection) =>
+    section.type === 'featured' || section.type === 'recommended'
+  let room =
+    CATALOGUE_ROWS -
+    sections.filter((s) => !fromCatalogue(s)).reduce((rows, s) => rows + s.wallets.length, 0)
+  return sections
+    .map((section) =>
+      fromCatalogue(section)
+        ? { ...section, wallets: section.wallets.filter(() => room-- > 0) }
+        : section,
+    )
+    .filter((section) => section.wallets.length > 0)
 }

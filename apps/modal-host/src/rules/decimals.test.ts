@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { formatDecimal, parseDecimal } from './decimals.js'
+import {
+  decimalSeparatorOf,
+  formatDecimal,
+  parseDecimal,
+  readTypedAmount,
+  typedAmountOf,
+} from './decimals.js'
 
 describe('parseDecimal', () => {
   test.each<[string | number, number, bigint | undefined]>([
@@ -51,5 +57,48 @@ describe('formatDecimal rounds toward zero without float surprises', () => {
     ['not a number', 3, '—'],
   ])('formatDecimal(%j, %i) = %s', (value, digits, expected) => {
     expect(formatDecimal({ value, digits })).toBe(expected)
+  })
+})
+
+describe('amounts typed in a locale', () => {
+  test('the locales that write 1,5 have a decimal comma; the others a point', () => {
+    const separators = ['en', 'de', 'es', 'fr', 'pt-BR', 'ja', 'ko', 'zh-CN', 'tr', 'ar'].map(
+      (locale) => `${locale} ${decimalSeparatorOf(locale)}`,
+    )
+    expect(separators).toEqual([
+      'en .',
+      'de ,',
+      'es ,',
+      'fr ,',
+      'pt-BR ,',
+      'ja .',
+      'ko .',
+      'zh-CN .',
+      'tr ,',
+      'ar .',
+    ])
+  })
+
+  test.each<[string, string, string | undefined]>([
+    ['1,5', 'de', '1.5'],
+    ['1,5', 'tr', '1.5'],
+    [' 12,25 ', 'pt-BR', '12.25'],
+    ['1,5', 'en', undefined],
+    ['1,000', 'en', undefined],
+    ['1.000', 'de', undefined],
+    ['1.5', 'fr', undefined],
+    ['1.5', 'en', '1.5'],
+    ['١٢٫٥', 'ar', '12.5'],
+    ['abc', 'de', 'abc'],
+    ['', 'de', ''],
+  ])('readTypedAmount(%j, %s) → %j', (text, locale, expected) => {
+    expect(readTypedAmount(text, locale)).toBe(expected)
+  })
+
+  test('what Max writes reads back as the same amount', () => {
+    for (const locale of ['en', 'de', 'fr', 'ja', 'ar'])
+      expect(readTypedAmount(typedAmountOf('1234.5678', locale), locale)).toBe('1234.5678')
+    expect(typedAmountOf('1234.5678', 'de')).toBe('1234,5678')
+    expect(typedAmountOf('1234', 'de')).toBe('1234')
   })
 })

@@ -82,3 +82,57 @@ export function localizeDecimal(text: string): string {
     useGrouping: false,
   }).format(text as `${number}`)
 }
+
+/**
+ * The decimal separator a locale writes numbers with: ',' in German, Spanish, French, Brazilian
+ * Portuguese and Turkish ('1,5'), '.' in English, Japanese, Korean, Chinese and Arabic.
+ *
+ * @example
+ * decimalSeparatorOf('de') // ','
+ * decimalSeparatorOf('en') // '.'
+ */
+export function decimalSeparatorOf(locale: string): '.' | ',' {
+  const separator = new Intl.NumberFormat(locale, { numberingSystem: 'latn' })
+    .formatToParts(1.5)
+    .find((part) => part.type === 'decimal')?.value
+  return separator === ',' ? ',' : '.'
+}
+
+/** Arabic-Indic and Eastern Arabic-Indic digits, which read as 0–9. */
+const ARABIC_DIGITS = /[\u0660-\u0669\u06F0-\u06F9]/g
+
+/**
+ * An amount as the user typed it in their locale, as a plain decimal with a dot ('1,5' in German
+ * → '1.5'); `undefined` when it holds the separator the locale does not use for decimals. Nothing
+ * is guessed: in German '1.000' is a thousand to a reader and 1 to a dot-decimal parser, so it is
+ * refused, and so is '1,000' in English (1000 or 1?). Arabic-Indic digits and the Arabic decimal
+ * separator (٫) read as their Latin forms. What remains is checked by the amount rules.
+ *
+ * @example
+ * readTypedAmount('1,5', 'de') // '1.5'
+ * readTypedAmount('1.5', 'de') // undefined
+ * readTypedAmount('1,000', 'en') // undefined
+ * readTypedAmount('0.25', 'en') // '0.25'
+ */
+export function readTypedAmount(text: string, locale: string): string | undefined {
+  const latin = text
+    .trim()
+    .replace(ARABIC_DIGITS, (digit) => String((digit.codePointAt(0) as number) & 0xf))
+  if (decimalSeparatorOf(locale) === '.') {
+    const plain = latin.replace(/\u066B/g, '.')
+    return plain.includes(',') ? undefined : plain
+  }
+  return latin.includes('.') ? undefined : latin.replace(',', '.')
+}
+
+/**
+ * A plain decimal ('1.5', as balances and quotes come) as the user would type it in their
+ * locale: what Max and the quoted side of a swap put into an amount field.
+ *
+ * @example
+ * typedAmountOf('1.5', 'de') // '1,5'
+ * typedAmountOf('1.5', 'en') // '1.5'
+ */
+export function typedAmountOf(plain: string, locale: string): string {
+  return decimalSeparatorOf(locale) === ',' ? plain.replace('.', ',') : plain
+}

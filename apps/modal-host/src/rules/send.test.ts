@@ -189,6 +189,67 @@ describe('amount conversion with the token decimals (spec §5)', () => {
   })
 })
 
+describe('amounts as typed in the user’s locale (decimal comma)', () => {
+  test.each<[string, string, bigint]>([
+    ['1,5', 'de', 1_500_000n],
+    ['1,5', 'es', 1_500_000n],
+    ['1,5', 'fr', 1_500_000n],
+    ['1,5', 'pt-BR', 1_500_000n],
+    ['1,5', 'tr', 1_500_000n],
+    [' 0,000001 ', 'de', 1n],
+    [',5', 'fr', 500_000n],
+    ['1000', 'de', 1_000_000_000n],
+    ['1.5', 'en', 1_500_000n],
+    ['1.5', 'ja', 1_500_000n],
+    ['١٫٥', 'ar', 1_500_000n],
+    ['1.5', 'ar', 1_500_000n],
+  ])('%s in %s → %s', (amount, locale, expected) => {
+    expect(parseSendAmount({ amount, token: pusd, locale })).toBe(expected)
+  })
+
+  test.each<[string, string]>([
+    // A thousand to an English reader, 1 to a decimal-comma one: refused, never guessed.
+    ['1,000', 'en'],
+    ['1,5', 'en'],
+    ['1,5', 'ja'],
+    // A thousand to a German reader, 1 to a dot-decimal one.
+    ['1.000', 'de'],
+    ['1.5', 'de'],
+    ['1.000,5', 'de'],
+    ['1,000.5', 'en'],
+    ['1,2,3', 'fr'],
+  ])('%s in %s is not a valid amount', async (amount, locale) => {
+    const error = await refusal(() => parseSendAmount({ amount, token: pusd, locale }))
+    expect([error.reason, error.message]).toEqual(['invalidAmount', 'Enter a valid amount'])
+  })
+
+  test('the other rules see the read amount: too many decimals, the balance, not positive', async () => {
+    const errors = await Promise.all(
+      ['0,0000001', '1000,000001', '0,0', '-1,5'].map((amount) =>
+        refusal(() => parseSendAmount({ amount, token: pusd, locale: 'de' })),
+      ),
+    )
+    expect(errors.map((e) => e.reason)).toEqual([
+      'tooManyDecimals',
+      'insufficientBalance',
+      'amountNotPositive',
+      'amountNotPositive',
+    ])
+  })
+
+  test('prepareSend reads the amount in the locale given', async () => {
+    const prepared = await prepareSend({
+      caipNetworkId: DEVNET,
+      token: pusd,
+      amount: '2,5',
+      receiver: BOB,
+      from: ALICE,
+      locale: 'de',
+    })
+    expect(prepared.amount).toBe(2_500_000n)
+  })
+})
+
 describe('the receiver (EIP-55, names)', () => {
   test.each([
     [BOB, BOB],

@@ -11,7 +11,8 @@
  *   not an EVM address (a token without `address` is the native one);
  * - 'The token is not on the active network';
  * - 'The token has invalid decimals': `quantity.decimals` is not a whole number 0–255;
- * - 'Enter a valid amount': not a plain decimal ('abc', '1,5', '1e3', '');
+ * - 'Enter a valid amount': not a plain decimal in the locale it was typed in ('abc', '1e3', '',
+ *   '1,5' in English, '1.5' in German);
  * - 'The amount must be greater than 0': zero or negative;
  * - '{symbol} has at most {decimals} decimal places': more significant fraction digits than the
  *   token has (trailing zeros are fine);
@@ -39,7 +40,7 @@ import {
   parseUnits,
 } from 'viem'
 import { type TradeKey, tt } from '../i18n/trade.js'
-import { parseDecimal } from './decimals.js'
+import { parseDecimal, readTypedAmount } from './decimals.js'
 
 const MESSAGES = {
   amountAndReceiverRequired: 'sendAmountAndReceiverRequired',
@@ -154,6 +155,11 @@ export type ParseSendAmountParameters = {
   /** What the user typed. */
   amount: string
   token: Pick<SendToken, 'symbol' | 'quantity'>
+  /**
+   * The locale the amount was typed in ('1,5' is 1.5 in German; see `readTypedAmount`). Absent:
+   * a plain decimal with a dot, as balances and quotes are written.
+   */
+  locale?: string | undefined
 }
 
 const PLAIN_DECIMAL = /^(\d+\.?\d*|\.\d+)$/
@@ -169,7 +175,9 @@ const PLAIN_DECIMAL = /^(\d+\.?\d*|\.\d+)$/
  */
 export function parseSendAmount(parameters: ParseSendAmountParameters): bigint {
   const { token } = parameters
-  const text = parameters.amount.trim()
+  const typed = parameters.amount.trim()
+  const text = parameters.locale === undefined ? typed : readTypedAmount(typed, parameters.locale)
+  if (text === undefined) throw new SendError('invalidAmount', {}, { details: typed })
   const decimals = Number(token.quantity.decimals)
   if (!/^\d+$/.test(token.quantity.decimals) || decimals > 255)
     throw new SendError('invalidTokenDecimals', {}, { details: token.quantity.decimals })
@@ -275,6 +283,8 @@ export type PrepareSendParameters = ValidateSendParameters & {
   /** The connected account. */
   from: Address
   resolveName?: ResolveName | undefined
+  /** The locale the amount was typed in (absent: a plain decimal with a dot). */
+  locale?: string | undefined
 }
 
 /** A send ready for the wallet: `eth_sendTransaction`'s request, or a Solana native transfer. */
@@ -309,7 +319,11 @@ export async function prepareSend(
 ): Promise<PrepareSendReturnType> {
   const valid = validateSend(parameters)
   const token = parameters.token as SendToken
-  const amount = parseSendAmount({ amount: parameters.amount as string, token })
+  const amount = parseSendAmount({
+    amount: parameters.amount as string,
+    token,
+    locale: parameters.locale,
+  })
   if (valid.namespace === 'solana') {
     // validateSend let only the native token through (spec §4: solana sends native).
     const address = (parameters.receiver as string).trim()

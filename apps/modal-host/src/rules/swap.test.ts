@@ -45,6 +45,11 @@ describe('swap rules', () => {
     expect(() => parseSwapAmount('0', pUSD)).toThrow('The amount must be greater than 0')
     expect(() => parseSwapAmount('1.0000001', pUSD)).toThrow('pUSD has at most 6 decimal places')
     expect(() => parseSwapAmount('10.01', pUSD)).toThrow('Insufficient pUSD balance')
+    // As typed in a decimal-comma locale; the point is refused there, the comma in English.
+    expect(parseSwapAmount('1,5', pUSD, 'de')).toBe(1_500_000n)
+    expect(() => parseSwapAmount('10,01', pUSD, 'fr')).toThrow('Insufficient pUSD balance')
+    expect(() => parseSwapAmount('1.5', pUSD, 'de')).toThrow('Enter a valid amount')
+    expect(() => parseSwapAmount('1,5', pUSD, 'en')).toThrow('Enter a valid amount')
     // No balance known (the to-side): no balance check.
     expect(parseSwapAmount('99', { ...pUSD, balance: undefined })).toBe(99_000_000n)
   })

@@ -76,19 +76,23 @@ export function sameToken(a: string | undefined, b: string | undefined): boolean
 }
 
 /**
- * An amount typed in the swap view as base units; throws the send rules' errors ('Enter a valid
- * amount', 'The amount must be greater than 0', too many decimals, and — when the balance is
- * known — 'Insufficient {symbol} balance').
+ * An amount typed in the swap view (in `locale`'s way, e.g. '1,5' in German; absent: a plain
+ * decimal with a dot) as base units; throws the send rules' errors ('Enter a valid amount', 'The
+ * amount must be greater than 0', too many decimals, and — when the balance is known —
+ * 'Insufficient {symbol} balance').
  *
  * @example
  * parseSwapAmount('1.5', { symbol: 'pUSD', decimals: 6, balance: '10' }) // 1500000n
+ * parseSwapAmount('1,5', { symbol: 'pUSD', decimals: 6, balance: '10' }, 'de') // 1500000n
  */
 export function parseSwapAmount(
   amount: string,
   asset: Pick<SwapAsset, 'symbol' | 'decimals' | 'balance'>,
+  locale?: string,
 ): bigint {
   return parseSendAmount({
     amount,
+    locale,
     token: {
       symbol: asset.symbol,
       quantity: { decimals: String(asset.decimals), numeric: asset.balance ?? '' },

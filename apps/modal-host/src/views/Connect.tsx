@@ -8,6 +8,7 @@ import { IconTile } from '../components/Icon.js'
 import { NavRow, WalletRow } from '../components/WalletRow.js'
 import { useConnectSections } from '../hooks/useWallets.js'
 import { t } from '../i18n/en.js'
+import { isShortList, shownSections } from '../rules/connectList.js'
 import { detectPlatform, socialName, visibleSocials } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
 import { EmailForm } from './Email.js'
@@ -16,9 +17,6 @@ import { SocialIcon, startSocial } from './Social.js'
 
 /** A social button pointed at or keyed starts the wallet frame's load (see Auth.warmUp). */
 const WARM_UP = { onPointerEnter: Auth.warmUp, onKeyDown: Auth.warmUp }
-
-/** Catalogue wallets on Connect below e-mail or social login (with the pinned ones). */
-const CATALOGUE_ROWS = 2
 
 // Getters: the labels are read at render, once the chosen locale's strings are in.
 const TAGS = {
@@ -97,29 +95,21 @@ export function Connect() {
     config.features.socials === false ? [] : config.features.socials,
     detectPlatform(navigator.userAgent, 'Telegram' in window),
   )
-  // Below e-mail or social login the list stays short, so the card fits a laptop screen: the
-  // installed, recent and custom wallets, then catalogue wallets up to CATALOGUE_ROWS rows in all;
-  // the others are one step away in All Wallets.
-  const rows = sections.flatMap((section) =>
+  // Below e-mail or social login the list stays short, so the card fits a laptop screen (the
+  // rest is one step away in All Wallets); headless `wallets()` lists the same rows.
+  const rows = shownSections(sections, isShortList(config, socials)).flatMap((section) =>
     section.wallets.map((wallet) => ({ type: section.type, wallet })),
   )
-  const fromCatalogue = (type: string) => type === 'featured' || type === 'recommended'
-  let room =
-    config.features.allWallets && (config.features.email || socials.length)
-      ? CATALOGUE_ROWS - rows.filter((row) => !fromCatalogue(row.type)).length
-      : rows.length
   const walletSection = (
     <ul className="ph-list" aria-label={t('connectWallet')} key="wallet" data-roving>
-      {rows
-        .filter((row) => !fromCatalogue(row.type) || room-- > 0)
-        .map(({ type, wallet }) => (
-          <WalletRow
-            key={`${type}:${wallet.id}`}
-            wallet={wallet}
-            tag={TAGS[type]}
-            onSelect={selectWallet}
-          />
-        ))}
+      {rows.map(({ type, wallet }) => (
+        <WalletRow
+          key={`${type}:${wallet.id}`}
+          wallet={wallet}
+          tag={TAGS[type]}
+          onSelect={selectWallet}
+        />
+      ))}
       <NavRow
         icon={<IconTile name="qr" />}
         label={t('walletConnect')}

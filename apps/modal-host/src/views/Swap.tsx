@@ -10,9 +10,14 @@ import * as Swapping from '../actions/swap.js'
 import { currentTokens } from '../actions/tokens.js'
 import { Icon } from '../components/Icon.js'
 import { Picture } from '../components/Images.js'
-import { t } from '../i18n/en.js'
+import { locale, t } from '../i18n/en.js'
 import { tt } from '../i18n/trade.js'
-import { formatDecimal, localizeDecimal } from '../rules/decimals.js'
+import {
+  formatDecimal,
+  localizeDecimal,
+  readTypedAmount,
+  typedAmountOf,
+} from '../rules/decimals.js'
 import {
   displayAmount,
   formatPercent,
@@ -102,9 +107,11 @@ function SwapSide({ side }: { side: 'from' | 'to' }) {
   const asset = side === 'from' ? swap.fromToken : swap.toToken
   const amount = side === 'from' ? swap.fromAmount : swap.toAmount
   const quoting = swap.quoteLoading && swap.edited !== side
+  // The amount as typed ('1,5' in German) read as a number for its USD value.
+  const plain = amount ? readTypedAmount(amount, locale()) : undefined
   const value =
-    asset?.price && amount && Number.isFinite(Number(amount))
-      ? formatUsd(Number(amount) * asset.price)
+    asset?.price && plain && Number.isFinite(Number(plain))
+      ? formatUsd(Number(plain) * asset.price)
       : null
   return (
     <div className="ph-field ph-swap-side">
@@ -135,7 +142,9 @@ function SwapSide({ side }: { side: 'from' | 'to' }) {
               <button
                 type="button"
                 className="ph-link-button"
-                onClick={() => Swapping.setAmount('from', asset.balance ?? '0')}
+                onClick={() =>
+                  Swapping.setAmount('from', typedAmountOf(asset.balance ?? '0', locale()))
+                }
               >
                 {tt('max')}
               </button>

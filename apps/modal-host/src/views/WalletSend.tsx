@@ -9,9 +9,9 @@ import * as Send from '../actions/send.js'
 import * as Tokens from '../actions/tokens.js'
 import { Icon } from '../components/Icon.js'
 import { Avatar, NetworkImage, Picture } from '../components/Images.js'
-import { t } from '../i18n/en.js'
+import { locale, t } from '../i18n/en.js'
 import { tt } from '../i18n/trade.js'
-import { formatDecimal } from '../rules/decimals.js'
+import { formatDecimal, readTypedAmount, typedAmountOf } from '../rules/decimals.js'
 import type { PrepareSendReturnType, SendError, SendErrorReason } from '../rules/send.js'
 import { formatBalance, formatUsd, tokenList } from '../rules/tokens.js'
 import { useModal } from '../store/store.js'
@@ -23,10 +23,11 @@ function messageOf(error: unknown): string {
   return e?.shortMessage ?? e?.message ?? tt('somethingWentWrong')
 }
 
-/** The amount's value in USD at the token's price, 2 decimals, with the currency sign. */
+/** The typed amount's value in USD at the token's price, 2 decimals, with the currency sign. */
 function usd(amount: string | null, price: number | undefined): string | null {
-  if (!amount || !price || !/^\d*\.?\d+$|^\d+\.$/.test(amount.trim())) return null
-  return formatUsd(Number(amount) * price)
+  const plain = amount ? readTypedAmount(amount, locale()) : undefined
+  if (!plain || !price || !/^\d*\.?\d+$|^\d+\.$/.test(plain)) return null
+  return formatUsd(Number(plain) * price)
 }
 
 /** The field a refused send points at: its error shows under that field. */
@@ -126,7 +127,7 @@ export function WalletSend() {
             <button
               type="button"
               className="ph-link-button"
-              onClick={() => Send.setSendAmount(token.quantity.numeric)}
+              onClick={() => Send.setSendAmount(typedAmountOf(token.quantity.numeric, locale()))}
             >
               {tt('max')}
             </button>

@@ -59,9 +59,11 @@ function fail(message: string, reason: 'iframe_load_failed' | 'iframe_request_ti
  */
 export function walletFrame(): Promise<WalletChannel> {
   if (ready) return ready
-  const { projectId } = store.getState().config
+  const { projectId, locale } = store.getState().config
   const url = new URL('/', runtime.walletUrl)
   url.searchParams.set('projectId', projectId)
+  // The wallet's cards speak the modal's language (English needs no parameter).
+  if (locale !== 'en') url.searchParams.set('locale', locale)
   const node = document.createElement('iframe')
   node.title = 'Porthole embedded wallet'
   node.className = 'ph-wallet-frame'
@@ -136,26 +138,68 @@ export async function walletRequest<M extends keyof ModalToWallet['requests'] & 
   }
 }
 
+/** What had focus in the modal when the wallet's card came up (to give it back). */
+let focusBeforeCard: Element | null = null
+/** Stops waiting to hide a frame left up while the modal closed. */
+let stopWaiting: (() => void) | undefined
+
 /**
  * Shows the wallet frame over the modal (approvals, custody steps) or hides it again. While it
  * shows, the modal's own UI is inert: focus and keys go to the wallet's card only (a Space on the
- * modal's close button behind it must not reject the request).
+ * modal's close button behind it must not reject the request). Hidden again, focus goes back to
+ * what had it before the card (the button that asked), else to the view's title.
+ *
+ * `closing`: the card was all the modal showed, and the modal is closing (the host gives focus
+ * back to its opener). The frame, now without a card, then stays until the modal opens again,
+ * unseen behind the closed modal: hiding the frame that has focus makes the browser move focus to
+ * the modal frame, and that move can reach the host page after its opener got focus back (then
+ * nothing has focus). Once the host took focus back, hiding it changes nothing.
+ *
+ * @example
+ * showWalletFrame(false)
+ * showWalletFrame(false, { closing: true })
  */
-export function showWalletFrame(visible: boolean): void {
-  if (!frame) return
-  frame.hidden = !visible
+export function showWalletFrame(visible: boolean, options: { closing?: boolean } = {}): void {
+  const node = frame
+  if (!node) return
+  stopWaiting?.()
+  stopWaiting = undefined
+  if (visible && node.hidden) focusBeforeCard = document.activeElement
+  if (!visible && options.closing) {
+    focusBeforeCard = null
+    stopWaiting = store.subscribe((state) => {
+      if (!state.open) return
+      stopWaiting?.()
+      stopWaiting = undefined
+      node.hidden = true
+      document.getElementById('root')?.removeAttribute('inert')
+    })
+    return
+  }
+  node.hidden = !visible
   document.getElementById('root')?.toggleAttribute('inert', visible)
-  if (visible) focusWalletFrame()
+  if (visible) {
+    focusWalletFrame()
+    return
+  }
+  const before = focusBeforeCard
+  focusBeforeCard = null
+  const target =
+    before instanceof HTMLElement && before.isConnected && before !== document.body
+      ? before
+      : document.getElementById('ph-title')
+  target?.focus({ preventScroll: true })
 }
 
 /**
  * Moves focus into the wallet frame, on the next frame: while the host has not shown the modal
  * yet this frame is not rendered, and a focus given then is lost (Chromium); animation frames
- * wait until it is shown.
+ * wait until it is shown. Only while this document has focus: the host focuses the modal when it
+ * shows it (see below), and focus is never taken from the host page.
  */
 function focusWalletFrame(): void {
   requestAnimationFrame(() => {
-    if (frame && !frame.hidden) frame.focus()
+    if (frame && !frame.hidden && document.hasFocus()) frame.focus()
   })
 }
 
