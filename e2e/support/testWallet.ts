@@ -67,6 +67,8 @@ export async function startTestWallet(options: {
   /** What `wallet_getAssets` answers (ERC-7811); undefined: no asset discovery reported. */
   let assets: Record<string, unknown> | undefined
   const requests: { method: string; params: unknown; chainId: string }[] = []
+  /** Every session proposal as the wallet received it (proposer metadata, Verify context). */
+  const proposals: WalletKitTypes.SessionProposal[] = []
   const core = new Core({
     projectId: 'e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0',
     relayUrl,
@@ -131,7 +133,9 @@ export async function startTestWallet(options: {
     throw Object.assign(new Error(`Unsupported method ${method}`), { code: 4200 })
   }
 
-  const onProposal = async ({ id, params }: WalletKitTypes.SessionProposal) => {
+  const onProposal = async (proposal: WalletKitTypes.SessionProposal) => {
+    proposals.push(proposal)
+    const { id, params } = proposal
     const supported: Record<
       string,
       { chains: string[]; methods: string[]; events: string[]; accounts: string[] }
@@ -203,6 +207,7 @@ export async function startTestWallet(options: {
     address: () => account.address,
     solanaAddress: () => solana?.publicKey.toBase58(),
     requests,
+    proposals,
     setMode: (next: 'approve' | 'reject') => {
       mode = next
     },

@@ -37,7 +37,9 @@ import { onrampProviderOf } from './onramp/config.js'
 import type { OnrampProvider } from './onramp/OnrampProvider.js'
 import { onrampRoutes } from './onramp/routes.js'
 import { createPaymasterRpc } from './paymaster/paymasterRpc.js'
+import { createDomainCache } from './projects/createDomainCache.js'
 import { createProjectCache } from './projects/createProjectCache.js'
+import { customDomainCors } from './projects/customDomainCors.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { authAccountRoutes } from './routes/authAccount.js'
 import { authEmailRoutes } from './routes/authEmail.js'
@@ -155,7 +157,16 @@ export function createApp({
     onLimited,
   })
   const guard = [limit, requireProject(projects)]
-  const frameOriginCors = cors(config.frameOrigins, config.credentialOrigins)
+  // Projects' custom domains (issue 18): their frame origins get the frames' CORS, and a custom
+  // wallet origin its session cookie (credentialOrigins grows and shrinks with the registrations).
+  const domains = createDomainCache(db, { ttlMs: config.projectCacheMs })
+  const credentialOrigins = [...config.credentialOrigins]
+  const frameOriginCors = customDomainCors({
+    domains,
+    frameOrigins: config.frameOrigins,
+    credentialOrigins,
+    base: cors(config.frameOrigins, config.credentialOrigins),
+  })
   const cleanup = createCleanup(db, { onError: config.onError })
   let keys: AuthKeys | undefined
   const authKeys = () => {
@@ -178,8 +189,8 @@ export function createApp({
       name: 'mail',
       onLimited,
     }),
-    session: requireSession(db, { credentialOrigins: config.credentialOrigins }),
-    credentialOrigins: config.credentialOrigins,
+    session: requireSession(db, { credentialOrigins }),
+    credentialOrigins,
     cleanup: cleanup.maybeRun,
     onError: config.onError,
   }
@@ -222,7 +233,7 @@ export function createApp({
     ...(fleet.draining ? { draining: fleet.draining } : {}),
   })
   projectConfigRoutes(app, guard)
-  framePolicyRoutes(app, [limit], { projects, modalOrigin: config.modalOrigin })
+  framePolicyRoutes(app, [limit], { projects, domains, modalOrigin: config.modalOrigin })
   walletRoutes(app, guard, { db, publicUrl: config.publicUrl })
   const images = assets ?? loadImageAssets(config.assetsDir)
   imageRoutes(app, guard, images)

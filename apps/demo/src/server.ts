@@ -34,6 +34,11 @@ export type StartDemoServerParameters = {
   /** Hosts to bind; default both loopback addresses so `localhost` works either way. */
   hosts?: string[]
   modalUrl: string
+  /**
+   * Another modal URL per `Host` header (lower case, e.g. `{ 'app.localhost:4000':
+   * 'http://connect.app.localhost:4100' }`): the same demo on a dapp site with custom domains.
+   */
+  hostModalUrls?: Record<string, string>
   projectId: string
   /** Serve from another folder (default `apps/demo/dist`). */
   root?: string
@@ -58,6 +63,7 @@ export async function startDemoServer(
     '',
   )
   const page = (
+    modalUrl: string,
     devWallet: boolean,
     networks: string | null,
     siwx: string | null,
@@ -94,8 +100,10 @@ export async function startDemoServer(
     try {
       if (path === '/' || path === '/index.html') {
         response.writeHead(200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache' })
+        const host = request.headers.host?.toLowerCase() ?? ''
         return response.end(
           page(
+            parameters.hostModalUrls?.[host] ?? modalUrl,
             url.searchParams.get('devWallet') === '1',
             url.searchParams.get('networks'),
             url.searchParams.get('siwx'),

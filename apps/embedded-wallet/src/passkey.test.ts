@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { openShare, sealShare } from './passkey.js'
+import { openShare, passkeyRpId, sealShare } from './passkey.js'
 import { base64url, createDeviceKey, decryptProof } from './recovery.js'
 
 const secret = crypto.getRandomValues(new Uint8Array(32))
@@ -72,5 +72,34 @@ describe('device keys for the recovery service', () => {
     expect(await verify(new TextEncoder().encode('porthole-recovery:decrypt:v1\nother\nx'))).toBe(
       false,
     )
+  })
+})
+
+describe('the relying party of the passkeys', () => {
+  const page = (config: unknown) => ({
+    querySelector: () =>
+      ({
+        getAttribute: () => (typeof config === 'string' ? config : JSON.stringify(config)),
+      }) as never,
+  })
+
+  test("on a custom wallet domain: the frame's site, as configured", () => {
+    expect(passkeyRpId(page({ passkeyRpId: 'app.localhost' }), 'wallet.app.localhost')).toBe(
+      'app.localhost',
+    )
+    expect(passkeyRpId(page({ passkeyRpId: 'app.example' }), 'app.example')).toBe('app.example')
+  })
+
+  test("anything else leaves it to the browser (this origin's host)", () => {
+    for (const [config, host] of [
+      [{}, 'wallet.localhost'],
+      ['__PORTHOLE_CONFIG__', 'wallet.localhost'],
+      [{ passkeyRpId: 'app.localhost' }, 'wallet.localhost'],
+      [{ passkeyRpId: 'other.example' }, 'wallet.app.example'],
+      [{ passkeyRpId: 'pp.example' }, 'wallet.app.example'],
+      [{ passkeyRpId: 'example' }, 'wallet.app.example'],
+      [{ passkeyRpId: 42 }, 'wallet.app.example'],
+    ] as const)
+      expect(passkeyRpId(page(config), host), JSON.stringify(config)).toBeUndefined()
   })
 })

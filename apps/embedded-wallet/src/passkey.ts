@@ -1,9 +1,12 @@
 /**
  * A recovery share sealed under a factor only the user holds: the PRF secret of a passkey of
- * this wallet origin (WebAuthn's `prf` extension). The secret never leaves this frame; the
- * sealed share is stored by the API, which cannot open it, nor can the recovery key service.
- * The ceremonies run in this frame (the modal and the SDK delegate `publickey-credentials-*`);
- * the relying party is the wallet origin's host, so no host page can ask for these passkeys.
+ * this wallet (WebAuthn's `prf` extension). The secret never leaves this frame; the sealed share
+ * is stored by the API, which cannot open it, nor can the recovery key service. The ceremonies
+ * run in this frame (the modal and the SDK delegate `publickey-credentials-*`). On Porthole's
+ * wallet origin the relying party is that origin's host, so no host page can ask for these
+ * passkeys; on a project's custom wallet domain (issue 18) it is the frame's own site, the
+ * dapp's (`app.example` for `wallet.app.example`), so the passkey is the dapp's: pages of that
+ * site can ask for it too, as they control its DNS anyway.
  */
 import { BaseError, UserRejectedRequestError } from '@porthole/protocol'
 import { base64url } from './recovery.js'
@@ -21,6 +24,30 @@ const fromBase64url = (text: string) =>
   Uint8Array.from(atob(text.replaceAll('-', '+').replaceAll('_', '/')), (c) => c.charCodeAt(0))
 
 type PrfResults = { prf?: { enabled?: boolean; results?: { first?: ArrayBuffer } } }
+
+/**
+ * The relying party id of this wallet's passkeys: the `passkeyRpId` the hosting writes into the
+ * page's configuration on a custom wallet domain (the frame's site), when it is this host or a
+ * parent domain of it; otherwise `undefined`, and the browser uses this origin's host.
+ *
+ * @example
+ * // on http://wallet.app.localhost:4200, configured with passkeyRpId 'app.localhost'
+ * passkeyRpId() // 'app.localhost'
+ */
+export function passkeyRpId(
+  doc: Pick<Document, 'querySelector'> = document,
+  hostname: string = location.hostname,
+): string | undefined {
+  let id: unknown
+  try {
+    const content = doc.querySelector('meta[name="porthole-config"]')?.getAttribute('content')
+    id = content ? (JSON.parse(content) as { passkeyRpId?: unknown }).passkeyRpId : undefined
+  } catch {
+    return undefined
+  }
+  if (typeof id !== 'string' || !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(id)) return undefined
+  return hostname === id || hostname.endsWith(`.${id}`) ? id : undefined
+}
 
 /** The passkey has no PRF (or the browser does not pass it on). */
 export class PasskeyUnsupportedError extends BaseError {
@@ -43,9 +70,11 @@ function refused(error: unknown): never {
  * const secret = await usePasskey(credentialId)
  */
 export async function usePasskey(credentialId: string): Promise<Uint8Array> {
+  const rpId = passkeyRpId()
   const assertion = (await navigator.credentials
     .get({
       publicKey: {
+        ...(rpId ? { rpId } : {}),
         challenge: crypto.getRandomValues(new Uint8Array(32)),
         allowCredentials: [{ type: 'public-key', id: fromBase64url(credentialId) }],
         userVerification: 'required',
@@ -72,10 +101,11 @@ export async function createPasskey(user: {
   userId: string
   name: string
 }): Promise<{ credentialId: string; secret: Uint8Array }> {
+  const rpId = passkeyRpId()
   const credential = (await navigator.credentials
     .create({
       publicKey: {
-        rp: { name: 'Porthole wallet' },
+        rp: { name: 'Porthole wallet', ...(rpId ? { id: rpId } : {}) },
         user: {
           id: encoder.encode(user.userId).slice(0, 64),
           name: user.name,

@@ -1,5 +1,6 @@
 /**
- * The wallet origin's IndexedDB (partitioned per host site by the browser): the device id and
+ * The wallet origin's IndexedDB (partitioned per host site by the browser; first-party on a
+ * project's custom wallet domain on the dapp's own site, issue 18): the device id and
  * the device share, the latter encrypted with a non-extractable AES-GCM key that also lives
  * in IndexedDB (the key object can be used, never read). When the browser gives this frame no
  * storage, everything falls back to memory for the page's lifetime.

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import {
+  addProjectDomain,
   allowOrigin,
   createProject,
   denyOrigin,
@@ -103,10 +104,12 @@ describe('nginx/porthole.conf', () => {
   let nginx: ChildProcess | undefined
   let modalPort: number
   let walletPort: number
+  /** porthole-custom-domains.conf: the projects' custom names (and every unknown name). */
+  let customPort: number
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'porthole-nginx-'))
-    ;[modalPort, walletPort] = await Promise.all([freePort(), freePort()])
+    ;[modalPort, walletPort, customPort] = await Promise.all([freePort(), freePort(), freePort()])
     const modalUrl = `http://127.0.0.1:${modalPort}`
     const walletUrl = `http://127.0.0.1:${walletPort}`
     api = await startApi({
@@ -122,7 +125,13 @@ describe('nginx/porthole.conf', () => {
     await createProject(api.db, { id: 'porthole-demo', origins: ['http://localhost:4000'] })
     // A project of the attacker's own, allowing the attacker's site.
     await createProject(api.db, { id: 'attacker', origins: ['https://attacker.example'] })
-    for (const sub of ['modal/assets', 'wallet', 'sdk/1.2.3', 'cache', 'temp'])
+    // The demo project on its own site (the example names of porthole-custom-domains.conf).
+    await addProjectDomain(api.db, {
+      projectId: 'porthole-demo',
+      modalOrigin: 'https://connect.app.example',
+      walletOrigin: 'https://wallet.app.example',
+    })
+    for (const sub of ['modal/assets', 'wallet', 'sdk/1.2.3', 'cache', 'temp', 'acme'])
       await mkdir(join(dir, sub), { recursive: true })
     await Promise.all([
       writeFile(join(dir, 'modal', 'index.html'), INDEX),
@@ -165,6 +174,28 @@ describe('nginx/porthole.conf', () => {
     // Every deployment value is one of the substitutions above.
     expect(conf.replace(/^\s*#.*$/gm, '')).not.toMatch(/porthole\.example|\/srv\/porthole|:4300/)
     await writeFile(join(dir, 'porthole.conf'), conf)
+    const customSource = await readFile(
+      fileURLToPath(new URL('porthole-custom-domains.conf', import.meta.url)),
+      'utf8',
+    )
+    const custom = customSource
+      .replace('listen 80 default_server;', `listen 127.0.0.1:${customPort} default_server;`)
+      // A name in the map that the API does not know (a domain removed since).
+      .replace(
+        'connect.app.example modal;',
+        'connect.app.example modal;\n    stale.app.example modal;',
+      )
+      .replaceAll('https://modal.porthole.example', modalUrl)
+      .replaceAll('https://wallet.porthole.example', walletUrl)
+      .replaceAll('https://api.porthole.example', api.url)
+      .replaceAll('wss://relay.porthole.example', 'ws://127.0.0.1:4400')
+      .replaceAll('https://recovery.porthole.example', 'http://127.0.0.1:4700')
+      .replaceAll('/srv/porthole/modal-host', join(dir, 'modal'))
+      .replaceAll('/srv/porthole/embedded-wallet', join(dir, 'wallet'))
+      .replaceAll('/srv/porthole/sdk/', `${join(dir, 'sdk')}/`)
+      .replaceAll('/var/lib/porthole-acme', join(dir, 'acme'))
+    expect(custom.replace(/^\s*#.*$/gm, '')).not.toMatch(/porthole\.example|\/srv\/porthole|:4300/)
+    await writeFile(join(dir, 'custom.conf'), custom)
     const temp = join(dir, 'temp')
     const mime = join(confDir, 'mime.types')
     await writeFile(
@@ -186,6 +217,7 @@ http {
   uwsgi_temp_path ${temp}/uwsgi;
   scgi_temp_path ${temp}/scgi;
   include ${join(dir, 'porthole.conf')};
+  include ${join(dir, 'custom.conf')};
 }
 `,
     )
@@ -443,6 +475,76 @@ http {
     const post = await request(modalPort, '/', { method: 'POST' })
     expect(post.status).toBe(405)
     expect(post.headers.allow).toBe('GET, HEAD')
+  })
+
+  describe('porthole-custom-domains.conf', () => {
+    const CONNECT = 'https://connect.app.example'
+    const WALLET = 'https://wallet.app.example'
+    const on = (host: string, path: string, headers: Record<string, string> = {}) =>
+      request(customPort, path, { headers: { host, ...headers } })
+    const configOf = (response: Response) =>
+      JSON.parse(
+        (/content="([^"]*)"/.exec(response.text)?.[1] ?? '{}').replaceAll('&quot;', '"'),
+      ) as Record<string, unknown>
+
+    test("a custom modal name: the project's allowlist frames it, its own wallet and origins in its config", async () => {
+      const response = await on('connect.app.example', '/?projectId=porthole-demo')
+      expect(response.status).toBe(200)
+      expect(frameAncestorsOf(response)).toBe('frame-ancestors http://localhost:4000')
+      expect(response.headers['content-security-policy']).toContain(`frame-src ${WALLET};`)
+      expect(configOf(response)).toMatchObject({ modalUrl: CONNECT, walletUrl: WALLET })
+      // No projectId: the domain's project all the same.
+      expect(frameAncestorsOf(await on('connect.app.example', '/'))).toBe(
+        'frame-ancestors http://localhost:4000',
+      )
+      expect((await on('connect.app.example', '/sdk.js')).status).toBe(200)
+      expect((await on('connect.app.example', '/sdk/1.2.3/sdk.js')).status).toBe(200)
+    })
+
+    test('a custom wallet name: framed by its own modal and the allowlist; passkeys on its site', async () => {
+      const response = await on('wallet.app.example', '/?projectId=porthole-demo')
+      expect(frameAncestorsOf(response)).toBe(`frame-ancestors ${CONNECT} http://localhost:4000`)
+      expect(response.headers['content-security-policy']).not.toContain('frame-src')
+      expect(configOf(response)).toMatchObject({
+        modalUrl: CONNECT,
+        walletUrl: WALLET,
+        passkeyRpId: 'app.example',
+      })
+      // The modal's files are not the wallet name's.
+      expect((await on('wallet.app.example', '/sdk.js')).status).toBe(404)
+    })
+
+    test("another project's document on the domain, or a name the API does not know, is framed by nobody", async () => {
+      for (const [host, path] of [
+        ['connect.app.example', '/?projectId=attacker'],
+        ['wallet.app.example', '/?projectId=attacker'],
+        ['stale.app.example', '/?projectId=porthole-demo'],
+      ] as const)
+        expect(frameAncestorsOf(await on(host, path)), `${host}${path}`).toBe(
+          "frame-ancestors 'none'",
+        )
+      // As the SDK asks (its query names the host page as `origin`), and with a forged frameOrigin.
+      for (const query of [
+        'projectId=attacker&origin=https%3A%2F%2Fattacker.example',
+        'frameOrigin=https%3A%2F%2Fevil.example&projectId=attacker',
+      ]) {
+        const check = await on('connect.app.example', `/frame-check?${query}`, {
+          origin: 'https://attacker.example',
+        })
+        expect(JSON.parse(check.text), query).toEqual({
+          allowed: false,
+          reason: 'Origin Not Allowed',
+        })
+      }
+    })
+
+    test('a name nobody registered is refused with 421, never an app', async () => {
+      for (const host of ['evil.example', '127.0.0.1', 'modal.evil.example']) {
+        const response = await on(host, '/?projectId=porthole-demo')
+        expect(response.status, host).toBe(421)
+        expect(response.text).toBe(`Misdirected Request: ${host} is not a Porthole domain.\n`)
+      }
+    })
   })
 
   test('nginx logged no configuration warnings', async () => {

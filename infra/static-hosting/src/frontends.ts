@@ -25,6 +25,8 @@ export type StartFrontendsParameters = {
   /** Version of the SDK served at `/sdk/<version>/sdk.js`; default packages/sdk/package.json's. */
   sdkVersion?: string
   projectCacheMs?: number
+  /** Serve projects' custom domains by `Host` and refuse unknown hosts (default true). */
+  customDomains?: boolean
 }
 
 /** The two running front-end servers. */
@@ -37,7 +39,8 @@ export type StartFrontendsReturnType = {
 /**
  * Serves the modal app, `/sdk.js` and `/sdk/<version>/sdk.js` on the modal address (default
  * 127.0.0.1:4100) and the embedded wallet on the wallet address (default
- * wallet.localhost:4200).
+ * wallet.localhost:4200), and on the same ports the projects' custom domains (unknown hosts
+ * answer 421).
  *
  * @example
  * const frontends = await startFrontends()
@@ -54,6 +57,7 @@ export async function startFrontends(
     relayUrl: urls.relay,
     recoveryUrl: urls.recovery,
     frameOrigins: { modal: urls.modal, wallet: urls.wallet },
+    customDomains: parameters.customDomains ?? true,
     ...(parameters.projectCacheMs === undefined
       ? {}
       : { projectCacheMs: parameters.projectCacheMs }),

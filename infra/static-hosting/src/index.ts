@@ -26,6 +26,15 @@ export {
 } from './contentSecurityPolicy.ts'
 export { contentType, isCompressible } from './contentType.ts'
 export {
+  type CustomDomain,
+  type CustomDomainLookup,
+  type CustomDomainsCache,
+  type CustomDomainsCacheParameters,
+  createCustomDomainsCache,
+  type ProjectDomainsLookup,
+  requestOrigin,
+} from './customDomains.ts'
+export {
   DEFAULT_ROOTS,
   type StartFrontendsParameters,
   type StartFrontendsReturnType,

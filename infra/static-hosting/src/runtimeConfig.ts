@@ -21,6 +21,11 @@ export type RuntimeConfig = {
   walletConnectProjectId?: string
   /** Chain RPC origins the modal may call besides the API (also in its CSP `connect-src`). */
   rpcOrigins?: string[]
+  /**
+   * The relying party id of the wallet frame's passkeys: on a project's custom wallet domain its
+   * site (`app.example` for `wallet.app.example`); absent, the wallet origin's own host.
+   */
+  passkeyRpId?: string
 }
 
 /**
@@ -47,8 +52,16 @@ export function escapeHtmlAttribute(text: string): string {
  * // '<meta name="porthole-config" content="{&quot;apiUrl&quot;:…}">'
  */
 export function injectRuntimeConfig(html: string, config: RuntimeConfig): string {
-  const { apiUrl, walletUrl, modalUrl, relayUrl, recoveryUrl, walletConnectProjectId, rpcOrigins } =
-    config
+  const {
+    apiUrl,
+    walletUrl,
+    modalUrl,
+    relayUrl,
+    recoveryUrl,
+    walletConnectProjectId,
+    rpcOrigins,
+    passkeyRpId,
+  } = config
   const value = escapeHtmlAttribute(
     JSON.stringify({
       apiUrl,
@@ -58,6 +71,7 @@ export function injectRuntimeConfig(html: string, config: RuntimeConfig): string
       recoveryUrl,
       ...(walletConnectProjectId ? { walletConnectProjectId } : {}),
       ...(rpcOrigins?.length ? { rpcOrigins } : {}),
+      ...(passkeyRpId ? { passkeyRpId } : {}),
     }),
   )
   return html.replaceAll(CONFIG_PLACEHOLDER, () => value)

@@ -26,6 +26,7 @@ import { cacheControl } from './cacheControl.ts'
 import { compress, decodesTo, ENCODING_SUFFIX } from './contentEncoding.ts'
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts'
 import { contentType, isCompressible } from './contentType.ts'
+import { createCustomDomainsCache, requestOrigin } from './customDomains.ts'
 import { projectIdParameter } from './projectIdParameter.ts'
 import { createProjectOriginsCache } from './projectOrigins.ts'
 import { injectRuntimeConfig } from './runtimeConfig.ts'
@@ -57,8 +58,18 @@ export type StaticServerParameters = {
    * the SDK at `/sdk.js` and `/sdk/<version>/sdk.js`.
    */
   extraFiles?: Record<string, string>
-  /** How long a project's allowlist is reused; default 1000 ms. */
+  /** How long a project's allowlist (and a custom-domain lookup) is reused; default 1000 ms. */
   projectCacheMs?: number
+  /**
+   * Route by `Host` (issue 18): this server's own host (of `frameOrigins[kind]`) and
+   * `extraHosts` serve Porthole's origin; a host the API lists as a project's custom domain for
+   * this frame (`GET {api}/projects/v1/domain?origin=`) serves that project only, with its
+   * origins in the runtime config and CSP; any other host is refused (421, never the app).
+   * Default false: every host is served as Porthole's origin.
+   */
+  customDomains?: boolean
+  /** More `Host` values (exactly as sent, e.g. `localhost:4100`) for Porthole's own origin. */
+  extraHosts?: readonly string[]
 }
 
 /** A created, not yet listening, static server. */
@@ -80,6 +91,17 @@ const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy':
 /** SVG can run script when opened directly: keep it inert. */
 const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 const ERROR_CSP = "default-src 'none'; frame-ancestors 'none'"
+
+/** Where a request is served: Porthole's origin, or a project's custom domain. */
+type Route = {
+  /** The project a custom domain serves (its documents serve no other); none on Porthole's. */
+  pinnedProject: string | undefined
+  /** The custom domain's host, as registered; none on Porthole's. */
+  domainHost: string | undefined
+  modalUrl: string
+  walletUrl: string
+  passkeyRpId: string | undefined
+}
 
 type Entry = {
   signature: string
@@ -123,6 +145,20 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
   )
   const origins = createProjectOriginsCache({ apiUrl, ttlMs: projectCacheMs })
   const modalOrigin = new URL(frameOrigins.modal).origin
+  const own = new URL(frameOrigins[kind])
+  const ownHosts = new Set(
+    [own.host, ...(parameters.extraHosts ?? [])].map((host) => host.toLowerCase()),
+  )
+  const domains = parameters.customDomains
+    ? createCustomDomainsCache({ apiUrl, ttlMs: projectCacheMs })
+    : undefined
+  const ownRoute: Route = {
+    pinnedProject: undefined,
+    domainHost: undefined,
+    modalUrl: frameOrigins.modal,
+    walletUrl: frameOrigins.wallet,
+    passkeyRpId: undefined,
+  }
   const runtimeConfig = {
     apiUrl,
     walletUrl: frameOrigins.wallet,
@@ -138,9 +174,22 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
   }
   const entries = new Map<string, Promise<Entry>>()
 
-  const loadEntry = async (file: string, signature: string, html: boolean): Promise<Entry> => {
+  const loadEntry = async (
+    file: string,
+    signature: string,
+    route: Route | undefined,
+  ): Promise<Entry> => {
+    const html = route !== undefined
     let body = await readFile(file)
-    if (html) body = Buffer.from(injectRuntimeConfig(body.toString('utf8'), runtimeConfig))
+    if (route)
+      body = Buffer.from(
+        injectRuntimeConfig(body.toString('utf8'), {
+          ...runtimeConfig,
+          modalUrl: route.modalUrl,
+          walletUrl: route.walletUrl,
+          ...(route.passkeyRpId ? { passkeyRpId: route.passkeyRpId } : {}),
+        }),
+      )
     const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27)
     const type = contentType(file)
     const compressible = isCompressible(type) && body.length >= COMPRESS_MIN_BYTES
@@ -168,18 +217,61 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
     return compress(entry.body, encoding, { text: entry.text })
   }
 
-  const entryFor = async (file: string, html: boolean): Promise<Entry | undefined> => {
+  /** A file's entry; a document's (`route` given) is kept per route, its config injected. */
+  const entryFor = async (file: string, route: Route | undefined): Promise<Entry | undefined> => {
     const info = await stat(file).catch(() => undefined)
     if (!info?.isFile()) return undefined
     const signature = `${info.ino}:${info.size}:${info.mtimeMs}`
-    const cached = entries.get(file)
+    const key = route
+      ? `${file}\n${route.modalUrl} ${route.walletUrl} ${route.passkeyRpId ?? ''}`
+      : file
+    const cached = entries.get(key)
     if (cached) {
       const entry = await cached.catch(() => undefined)
       if (entry?.signature === signature) return entry
     }
-    const loading = loadEntry(file, signature, html)
-    entries.set(file, loading)
+    const loading = loadEntry(file, signature, route)
+    entries.set(key, loading)
     return loading
+  }
+
+  /** Which origin a request reached, or why it is refused. */
+  const routeOf = async (
+    req: IncomingMessage,
+  ): Promise<Route | { status: number; text: string }> => {
+    if (!domains) return ownRoute
+    const host = req.headers.host
+    if (host !== undefined && ownHosts.has(host.toLowerCase())) return ownRoute
+    const origin = requestOrigin(own.protocol, host)
+    const unknown = {
+      status: 421,
+      text: `Misdirected Request: ${host ?? 'a request without a Host'} is not a Porthole ${kind} domain.`,
+    }
+    // Only names on this server's port can be registered for it: no lookup for the others.
+    if (origin === undefined || new URL(origin).port !== own.port) return unknown
+    const found = await domains.byOrigin(origin)
+    if (found.status === 'unavailable')
+      return { status: 503, text: 'Service Unavailable: this domain cannot be checked now.' }
+    if (found.status === 'unknown' || found.kind !== kind) return unknown
+    return {
+      pinnedProject: found.projectId,
+      domainHost: new URL(origin).host,
+      modalUrl: found.modalOrigin,
+      walletUrl: found.walletOrigin ?? frameOrigins.wallet,
+      passkeyRpId: kind === 'wallet' ? (found.passkeyRpId ?? undefined) : undefined,
+    }
+  }
+
+  /**
+   * Porthole's own wallet origin answers a project's custom modal that has no wallet of its own
+   * (the API's `/projects/v1/domains`), else Porthole's modal.
+   */
+  const walletRouteFor = async (route: Route, projectId: string | undefined): Promise<Route> => {
+    if (!domains || kind !== 'wallet' || route !== ownRoute || projectId === undefined) return route
+    const lookup = await domains.byProject(projectId)
+    const bound =
+      lookup.status === 'found' ? lookup.domains.find((d) => d.walletOrigin === null) : undefined
+    return bound ? { ...route, modalUrl: bound.modalOrigin } : route
   }
 
   let realRoot: string | undefined
@@ -217,8 +309,11 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
     } catch {
       return sendText(res, 400, 'Bad Request')
     }
+    const routed = await routeOf(req)
+    if (!('walletUrl' in routed)) return sendText(res, routed.status, routed.text)
     if (kind === 'modal' && url.pathname === '/frame-check') {
-      const projectId = projectIdOf(url)
+      // A custom domain answers for its own project only.
+      const projectId = routed.pinnedProject ?? projectIdOf(url)
       const origin = req.headers.origin
       const result = frameCheck({
         origin,
@@ -249,7 +344,22 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
         400,
         'Bad Request: give one projectId parameter, spelled exactly so, holding a project id (1-64 letters, digits, - or _).',
       )
-    const entry = file ? await entryFor(file, html) : undefined
+    // A custom domain serves its own project only: another project's page would be framed by
+    // that project's allowlist under the dapp's name.
+    if (
+      project?.status === 'valid' &&
+      routed.pinnedProject !== undefined &&
+      project.projectId !== routed.pinnedProject
+    )
+      return sendText(
+        res,
+        403,
+        `Forbidden: ${routed.domainHost} serves project ${routed.pinnedProject} only.`,
+      )
+    const projectId =
+      routed.pinnedProject ?? (project?.status === 'valid' ? project.projectId : undefined)
+    const route = html ? await walletRouteFor(routed, projectId) : undefined
+    const entry = file ? await entryFor(file, route) : undefined
     if (!entry) return sendText(res, 404, 'Not Found')
 
     const headers: OutgoingHttpHeaders = {
@@ -257,20 +367,19 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
       'content-type': type,
       'cache-control': cacheControl(url.pathname, type),
     }
-    if (html) {
-      const projectId = project?.status === 'valid' ? project.projectId : undefined
+    if (route) {
       headers['content-security-policy'] = contentSecurityPolicy({
         kind,
         apiUrl,
         relayUrl,
         recoveryUrl,
         rpcOrigins: runtimeConfig.rpcOrigins,
-        walletUrl: frameOrigins.wallet,
+        walletUrl: route.walletUrl,
         frameAncestors: frameAncestorsPolicy({
           kind,
           projectId,
           origins: projectId === undefined ? undefined : await origins.get(projectId),
-          modalOrigin,
+          modalOrigin: route === ownRoute ? modalOrigin : new URL(route.modalUrl).origin,
         }),
       })
     } else if (type === 'image/svg+xml') headers['content-security-policy'] = SVG_CSP
@@ -328,6 +437,8 @@ export function createStaticServer(parameters: StaticServerParameters): StaticSe
           server.off('error', reject)
           const address = server.address() as AddressInfo
           const urlHost = address.address.includes(':') ? `[${address.address}]` : address.address
+          // An origin configured on port 0 (a free port) is this listening address.
+          if (own.port === '0') ownHosts.add(`${urlHost}:${address.port}`)
           resolveUrl(`http://${urlHost}:${address.port}`)
         })
       })

@@ -152,4 +152,91 @@ describe('runAdmin', () => {
   test('list says so when there are no projects', async () => {
     expect(await run(['project', 'list'])).toMatchObject({ code: 0, out: 'No projects.' })
   })
+
+  test('project domain add, list and remove', async () => {
+    const target = await createTestDatabase('sqlite')
+    try {
+      const created = await run(
+        ['project', 'create', '--origin', 'https://app.shop.test'],
+        target.url,
+      )
+      const id = created.out.split('\n').at(-1) as string
+      const added = await run(
+        [
+          'project',
+          'domain',
+          'add',
+          id,
+          'HTTPS://Connect.App.Shop.test',
+          '--wallet',
+          'https://wallet.app.shop.test',
+        ],
+        target.url,
+      )
+      expect(added.err).toBe('')
+      expect(added.code).toBe(0)
+      expect(added.out).toContain(
+        `Added project ${id}: modal https://connect.app.shop.test, wallet https://wallet.app.shop.test (passkeys for shop.test)`,
+      )
+      expect(added.out).not.toContain('Note: no allowed origin')
+      // Another project cannot take it; the list shows it once.
+      const other = await run(['project', 'create', '--origin', 'https://evil.test'], target.url)
+      const otherId = other.out.split('\n').at(-1) as string
+      const taken = await run(
+        ['project', 'domain', 'add', otherId, 'https://wallet.app.shop.test'],
+        target.url,
+      )
+      expect(taken).toMatchObject({ code: 1 })
+      expect(taken.err).toContain(`already a custom domain of project ${id}`)
+      // A modal on a site none of its allowed origins is on: added, with a note.
+      const elsewhere = await run(
+        ['project', 'domain', 'add', otherId, 'https://connect.elsewhere.test'],
+        target.url,
+      )
+      expect(elsewhere.code).toBe(0)
+      expect(elsewhere.out).toContain("Porthole's wallet origin")
+      expect(elsewhere.out).toContain('Note: no allowed origin')
+      const list = await run(['project', 'domain', 'list', id], target.url)
+      expect(list.out).toBe(
+        `project ${id}: modal https://connect.app.shop.test, wallet https://wallet.app.shop.test (passkeys for shop.test)`,
+      )
+      expect((await run(['project', 'domain', 'list'], target.url)).out.split('\n')).toHaveLength(2)
+      const removed = await run(
+        ['project', 'domain', 'remove', id, 'https://connect.app.shop.test'],
+        target.url,
+      )
+      expect(removed.out).toContain('Removed project')
+      expect(
+        (
+          await run(
+            ['project', 'domain', 'remove', id, 'https://connect.app.shop.test'],
+            target.url,
+          )
+        ).out,
+      ).toContain('was not a custom domain')
+      expect((await run(['project', 'domain', 'list', id], target.url)).out).toBe(
+        'No custom domains.',
+      )
+    } finally {
+      await target.cleanup()
+    }
+  })
+
+  test.each([
+    [['project', 'domain'], 'needs add, list or remove'],
+    [['project', 'domain', 'add', 'p'], 'needs <projectId> <modalOrigin>'],
+    [['project', 'domain', 'add', 'porthole-demo', 'https://*.shop.test'], 'no wildcards'],
+    [['project', 'domain', 'add', 'porthole-demo', 'http://connect.shop.test'], 'use https://'],
+    [['project', 'domain', 'add', 'nope', 'https://connect.shop.test'], 'Unknown project: nope'],
+    [['project', 'domain', 'list', '--wallet', 'https://w.test'], 'takes no --wallet'],
+    [
+      ['project', 'allow', 'p', 'https://a.test', '--wallet', 'https://w.test'],
+      'takes no --wallet',
+    ],
+    [['project', 'domain', 'move'], 'Unknown project domain command: move'],
+  ])('%j fails with %s', async (argv, message) => {
+    const { code, err } = await run(argv)
+    expect(code).toBe(1)
+    expect(err).toContain(message)
+  })
 })

@@ -1,19 +1,29 @@
 import { parseArgs } from 'node:util'
-import { InvalidOriginPatternError } from '@porthole/shared'
+import { endpoints, InvalidOriginPatternError } from '@porthole/shared'
 import type { Db } from '../db/Db.js'
 import { openDatabase, redactUrl } from '../db/openDatabase.js'
 import { getSponsorshipRules, InvalidDailyCapError } from '../paymaster/sponsorship.js'
+import { addProjectDomain } from '../projects/addProjectDomain.js'
 import { allowOrigin } from '../projects/allowOrigin.js'
 import { createProject } from '../projects/createProject.js'
 import { denyOrigin } from '../projects/denyOrigin.js'
 import { RecoveryPolicy } from '../projects/features.js'
 import { getProject } from '../projects/getProject.js'
+import { listProjectDomains } from '../projects/listProjectDomains.js'
 import { listProjects } from '../projects/listProjects.js'
 import {
   InvalidProjectIdError,
   ProjectExistsError,
   ProjectNotFoundError,
 } from '../projects/Project.js'
+import {
+  CustomDomainTakenError,
+  InvalidCustomDomainError,
+  type ProjectDomain,
+  passkeyRpIdOf,
+  siteOf,
+} from '../projects/ProjectDomain.js'
+import { removeProjectDomain } from '../projects/removeProjectDomain.js'
 import { setProjectFeatures } from '../projects/setProjectFeatures.js'
 import { parseFeatureChange, projectFeature } from './projectFeature.js'
 import { describeSponsorship, projectSponsorship } from './projectSponsorship.js'
@@ -45,6 +55,17 @@ Commands:
       RPC proxy), and how many per sending account (default 20) and for the whole project
       (default 1000) a UTC day; without on/off, show it. Default: on for the demo project, off
       for others. Applies to the next request.
+  project domain add <projectId> <modalOrigin> [--wallet <walletOrigin>]
+      Serve the project's modal (and wallet) frames on the dapp's own site, e.g.
+      https://connect.app.example and https://wallet.app.example for https://app.example:
+      wallets then name the dapp's site, the wallet's storage is first-party and its passkeys
+      belong to that site. Point the names at Porthole's hosting (CNAME) first. Without
+      --wallet the modal frames Porthole's wallet origin, which then answers only that modal
+      for the project. Adding a modal origin again replaces its wallet origin.
+  project domain list [<projectId>]
+      List custom domains (every project's, or one's).
+  project domain remove <projectId> <modalOrigin>
+      Stop serving the project on that modal origin (and its wallet origin).
 
 Origins are scheme://host[:port]; "*." may lead the host (any subdomain) and ":*" stands for
 any port, e.g. https://*.example.com or http://localhost:*.
@@ -83,6 +104,7 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
         name: { type: 'string' },
         'daily-cap': { type: 'string' },
         'project-daily-cap': { type: 'string' },
+        wallet: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -189,6 +211,14 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
         for (const line of lines) stdout(line)
         return 0
       }
+      case 'domain': {
+        const [action, ...args] = rest
+        if (action !== 'add') noOptions(values, `project domain ${action ?? ''}`.trim())
+        else noOptions({ ...values, wallet: undefined }, 'project domain add')
+        const lines = await projectDomain(action, args, values.wallet, open)
+        for (const line of lines) stdout(line)
+        return 0
+      }
       case 'list': {
         noOptions(values, 'project list')
         expectArgs(rest, 0, 'project list takes no arguments')
@@ -231,6 +261,89 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
   }
 }
 
+/** `project domain add|list|remove`: the lines to print. */
+async function projectDomain(
+  action: string | undefined,
+  args: readonly string[],
+  wallet: string | undefined,
+  open: () => Promise<Db>,
+): Promise<string[]> {
+  switch (action) {
+    case 'add': {
+      expectArgs(args, 2, 'project domain add needs <projectId> <modalOrigin> [--wallet <origin>]')
+      const [projectId, modalOrigin] = args as [string, string]
+      // Porthole's own frame origins (this environment's) are nobody's custom domain.
+      const { modal, wallet: portholeWallet } = endpoints()
+      const db = await open()
+      const { domain, added } = await addProjectDomain(db, {
+        projectId,
+        modalOrigin,
+        walletOrigin: wallet,
+        reserved: [modal, portholeWallet],
+      })
+      const project = await getProject(db, projectId)
+      return [
+        `${added ? 'Added' : 'Updated'} ${describeDomain(domain)}`,
+        ...domainNotes(domain, project?.origins ?? []),
+      ]
+    }
+    case 'list': {
+      if (args.length > 1) throw new UsageError('project domain list takes at most <projectId>')
+      const domains = await listProjectDomains(
+        await open(),
+        args[0] === undefined ? {} : { projectId: args[0] },
+      )
+      return domains.length === 0 ? ['No custom domains.'] : domains.map(describeDomain)
+    }
+    case 'remove': {
+      expectArgs(args, 2, 'project domain remove needs <projectId> <modalOrigin>')
+      const [projectId, modalOrigin] = args as [string, string]
+      const { removed } = await removeProjectDomain(await open(), { projectId, modalOrigin })
+      return [
+        removed
+          ? `Removed ${describeDomain(removed)}`
+          : `${modalOrigin} was not a custom domain of project ${projectId}`,
+      ]
+    }
+    default:
+      throw new UsageError(
+        action
+          ? `Unknown project domain command: ${action}`
+          : 'project domain needs add, list or remove',
+      )
+  }
+}
+
+/** One line per custom domain: project, modal, wallet and the passkeys' relying party. */
+function describeDomain(domain: ProjectDomain): string {
+  const wallet = domain.walletOrigin
+    ? `wallet ${domain.walletOrigin} (passkeys for ${passkeyRpIdOf(domain.walletOrigin)})`
+    : "Porthole's wallet origin"
+  return `project ${domain.projectId}: modal ${domain.modalOrigin}, ${wallet}`
+}
+
+/** Warnings for a setup that works but does not give what custom domains are for. */
+function domainNotes(domain: ProjectDomain, allowed: readonly string[]): string[] {
+  const site = (origin: string) => siteOf(new URL(origin).hostname)
+  const modalSite = site(domain.modalOrigin)
+  const sites = new Set(
+    allowed.map((pattern) =>
+      siteOf(pattern.replace(/^[a-z]+:\/\/(\*\.)?/, '').replace(/:.*$/, '')),
+    ),
+  )
+  const notes: string[] = []
+  if (!sites.has(modalSite))
+    notes.push(
+      `Note: no allowed origin of project ${domain.projectId} is on ${modalSite}: the modal is framed from another site, so the wallet's storage stays third-party there.`,
+    )
+  if (domain.walletOrigin && site(domain.walletOrigin) !== modalSite)
+    notes.push(
+      `Note: the wallet (${domain.walletOrigin}) is not on the modal's site (${modalSite}): its storage is third-party inside that modal.`,
+    )
+  notes.push('Frames on these origins are served within about 2 s (API and hosting caches).')
+  return notes
+}
+
 function expectArgs(args: readonly string[], count: number, message: string): void {
   if (args.length !== count) throw new UsageError(message)
 }
@@ -241,11 +354,14 @@ function noOptions(
     name?: string | undefined
     'daily-cap'?: string | undefined
     'project-daily-cap'?: string | undefined
+    wallet?: string | undefined
   },
   command: string,
 ): void {
   if (values.origin !== undefined || values.name !== undefined)
     throw new UsageError(`${command} takes no --origin or --name`)
+  if (values.wallet !== undefined)
+    throw new UsageError(`${command} takes no --wallet (it goes with project domain add)`)
   for (const cap of ['daily-cap', 'project-daily-cap'] as const)
     if (values[cap] !== undefined)
       throw new UsageError(`${command} takes no --${cap} (it goes with project sponsorship)`)
@@ -277,6 +393,8 @@ function describe(error: unknown, databaseUrl: string | undefined): string {
     error instanceof InvalidProjectIdError ||
     error instanceof InvalidOriginPatternError ||
     error instanceof InvalidDailyCapError ||
+    error instanceof InvalidCustomDomainError ||
+    error instanceof CustomDomainTakenError ||
     isParseArgsError(error)
   )
     return (error as Error).message

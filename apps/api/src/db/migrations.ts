@@ -418,6 +418,22 @@ export const migrations: readonly Migration[] = [
       'ALTER TABLE project_sponsorship ADD COLUMN project_daily_cap INTEGER NOT NULL DEFAULT 1000',
     ],
   },
+  {
+    version: 12,
+    name: 'custom domains: a project serves its modal and wallet frames on its own origins',
+    statements: [
+      // One row per custom modal origin (normalised `scheme://host[:port]`), with the wallet
+      // origin that modal frames (NULL: Porthole's own wallet origin). An origin belongs to one
+      // project and one role: addProjectDomain checks a modal origin is nobody's wallet origin.
+      `CREATE TABLE project_domains (
+        modal_origin TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        wallet_origin TEXT UNIQUE,
+        created_at BIGINT NOT NULL
+      )`,
+      'CREATE INDEX project_domains_project ON project_domains (project_id)',
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

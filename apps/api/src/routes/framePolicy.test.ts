@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { createTestApp, MODAL_ORIGIN, PROJECT_ID, type TestApp } from '../../test/testApp.js'
+import { addProjectDomain } from '../projects/addProjectDomain.js'
 import { allowOrigin } from '../projects/allowOrigin.js'
 import { createProject } from '../projects/createProject.js'
 import { denyOrigin } from '../projects/denyOrigin.js'
@@ -145,5 +146,136 @@ describe('GET /projects/v1/frame-check', () => {
       })
       expect(response.headers.get('access-control-allow-origin'), origin).toBeNull()
     }
+  })
+})
+
+describe('custom domains (issue 18)', () => {
+  const CONNECT = 'https://connect.shop.test'
+  const WALLET = 'https://wallet.shop.test'
+  const policy = (query: string) => t.app.request(`/projects/v1/frame-policy?${query}`)
+  const ancestors = async (query: string) => (await policy(query)).headers.get('x-frame-ancestors')
+  const register = async () => {
+    await addProjectDomain(t.db, {
+      projectId: PROJECT_ID,
+      modalOrigin: CONNECT,
+      walletOrigin: WALLET,
+    })
+    // The attacker's own project, allowing the attacker's site.
+    await createProject(t.db, { id: 'attacker', origins: ['https://attacker.test'] })
+  }
+
+  test("a custom modal is framed by its project's allowlist, whatever projectId the URL names", async () => {
+    t = await createTestApp()
+    await register()
+    const origin = `frameOrigin=${encodeURIComponent(CONNECT)}`
+    const response = await policy(`kind=modal&projectId=${PROJECT_ID}&${origin}`)
+    expect(response.status).toBe(204)
+    expect(response.headers.get('x-frame-ancestors')).toBe(ALLOWED)
+    expect(response.headers.get('x-porthole-modal-origin')).toBe(CONNECT)
+    expect(response.headers.get('x-porthole-wallet-origin')).toBe(WALLET)
+    expect(response.headers.get('x-porthole-passkey-rp-id')).toBe('shop.test')
+    // No projectId: the domain's project.
+    expect(await ancestors(`kind=modal&${origin}`)).toBe(ALLOWED)
+    // The attacker names its own project on the victim's domain: framed by nobody.
+    expect(await ancestors(`kind=modal&projectId=attacker&${origin}`)).toBe(NONE)
+    expect(await ancestors(`kind=modal&projectId=bad%20id&${origin}`)).toBe(NONE)
+    // The attacker's project without a domain still works on Porthole's own origin.
+    expect(await ancestors('kind=modal&projectId=attacker')).toBe(
+      'frame-ancestors https://attacker.test',
+    )
+  })
+
+  test('a custom wallet is framed by its own modal and the allowlist; other origins by nobody', async () => {
+    t = await createTestApp()
+    await register()
+    const wallet = `frameOrigin=${encodeURIComponent(WALLET)}`
+    expect(await ancestors(`kind=wallet&projectId=${PROJECT_ID}&${wallet}`)).toBe(
+      `frame-ancestors ${CONNECT} http://localhost:4000 https://*.shop.test`,
+    )
+    // The wrong frame on a domain, an unknown origin, another project: 'none'.
+    expect(await ancestors(`kind=modal&${wallet}`)).toBe(NONE)
+    expect(await ancestors(`kind=wallet&frameOrigin=${encodeURIComponent(CONNECT)}`)).toBe(NONE)
+    expect(
+      await ancestors(`kind=modal&frameOrigin=${encodeURIComponent('https://evil.test')}`),
+    ).toBe(NONE)
+    expect(await ancestors(`kind=wallet&projectId=attacker&${wallet}`)).toBe(NONE)
+    // Porthole's own wallet keeps Porthole's modal for this project (the domain has a wallet).
+    expect(await ancestors(`kind=wallet&projectId=${PROJECT_ID}`)).toBe(
+      `frame-ancestors ${MODAL_ORIGIN} http://localhost:4000 https://*.shop.test`,
+    )
+    // A malformed origin is a bad request.
+    for (const bad of ['https://wallet.shop.test/', 'HTTPS://wallet.shop.test', 'wallet.shop.test'])
+      expect((await policy(`kind=wallet&frameOrigin=${encodeURIComponent(bad)}`)).status, bad).toBe(
+        400,
+      )
+  })
+
+  test("a custom modal without a wallet of its own is the one modal Porthole's wallet answers for the project", async () => {
+    t = await createTestApp()
+    await addProjectDomain(t.db, { projectId: PROJECT_ID, modalOrigin: CONNECT })
+    const response = await policy(`kind=wallet&projectId=${PROJECT_ID}`)
+    expect(response.headers.get('x-frame-ancestors')).toBe(
+      `frame-ancestors ${CONNECT} http://localhost:4000 https://*.shop.test`,
+    )
+    expect(response.headers.get('x-porthole-modal-origin')).toBe(CONNECT)
+    const modal = await policy(`kind=modal&frameOrigin=${encodeURIComponent(CONNECT)}`)
+    expect(modal.headers.get('x-porthole-wallet-origin')).toBeNull()
+    expect(modal.headers.get('x-porthole-passkey-rp-id')).toBeNull()
+  })
+
+  test("frame-check for a custom modal domain answers for the domain's project", async () => {
+    t = await createTestApp()
+    await register()
+    const check = (query: string, origin: string) =>
+      t.app.request(`/projects/v1/frame-check?${query}`, { headers: { origin } })
+    const on = `frameOrigin=${encodeURIComponent(CONNECT)}`
+    expect(await (await check(`projectId=attacker&${on}`, 'https://attacker.test')).json()).toEqual(
+      { allowed: false, reason: 'Origin Not Allowed' },
+    )
+    expect(await (await check(on, 'https://a.shop.test')).json()).toEqual({ allowed: true })
+    // The SDK's own query carries the host page as `origin`: that is not a frame origin.
+    expect(
+      await (
+        await check(
+          `projectId=${PROJECT_ID}&origin=http%3A%2F%2Flocalhost%3A4000`,
+          'https://evil.test',
+        )
+      ).json(),
+    ).toEqual({ allowed: false, reason: 'Origin Not Allowed' })
+    expect(
+      await (
+        await check(`frameOrigin=${encodeURIComponent(WALLET)}`, 'https://a.shop.test')
+      ).json(),
+    ).toEqual({ allowed: false, reason: 'Invalid Project ID' })
+  })
+
+  test('GET /projects/v1/domain and /domains answer the hosting, without st/sv', async () => {
+    t = await createTestApp()
+    await register()
+    const domain = (origin: string) =>
+      t.app.request(`/projects/v1/domain?origin=${encodeURIComponent(origin)}`)
+    const modal = await domain(CONNECT)
+    expect(modal.status).toBe(200)
+    expect(await modal.json()).toEqual({
+      kind: 'modal',
+      projectId: PROJECT_ID,
+      modalOrigin: CONNECT,
+      walletOrigin: WALLET,
+      passkeyRpId: 'shop.test',
+    })
+    expect(await (await domain(WALLET)).json()).toMatchObject({ kind: 'wallet' })
+    const unknown = await domain('https://evil.test')
+    expect(unknown.status).toBe(404)
+    expect(await unknown.json()).toMatchObject({ code: 'NOT_FOUND' })
+    expect((await domain('https://evil.test/x')).status).toBe(400)
+
+    const list = await t.app.request(`/projects/v1/domains?projectId=${PROJECT_ID}`)
+    expect(await list.json()).toEqual({
+      domains: [{ modalOrigin: CONNECT, walletOrigin: WALLET, passkeyRpId: 'shop.test' }],
+    })
+    expect(await (await t.app.request('/projects/v1/domains?projectId=attacker')).json()).toEqual({
+      domains: [],
+    })
+    expect((await t.app.request('/projects/v1/domains')).status).toBe(400)
   })
 })

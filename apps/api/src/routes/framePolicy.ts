@@ -8,7 +8,9 @@ import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { ApiError } from '../errors.js'
 import type { AppEnv } from '../http/AppEnv.js'
 import { projectIdParam } from '../http/projectIdParam.js'
+import type { DomainCache } from '../projects/createDomainCache.js'
 import type { ProjectCache } from '../projects/createProjectCache.js'
+import { type ProjectDomain, passkeyRpIdOf } from '../projects/ProjectDomain.js'
 
 /** Path of the frame check; any host page calls it, so it is outside the frame-origin CORS. */
 export const FRAME_CHECK_PATH = '/projects/v1/frame-check'
@@ -18,26 +20,52 @@ export type FramePolicyRoutesParameters = {
   projects: ProjectCache
   /** Origin of the modal app, which may frame the wallet. */
   modalOrigin: string
+  /** Projects' custom domains (issue 18); none when left out. */
+  domains?: DomainCache
+}
+
+/** Path of the custom-domain lookup by origin (the static hosting's host routing). */
+export const DOMAIN_PATH = '/projects/v1/domain'
+/** Path of a project's custom domains. */
+export const DOMAINS_PATH = '/projects/v1/domains'
+
+const NO_DOMAINS: DomainCache = {
+  byOrigin: async () => undefined,
+  byProject: async () => [],
 }
 
 /**
  * Who may frame the modal and wallet documents, for front-ends served by nginx
- * (infra/static-hosting/nginx/porthole.conf). Neither needs `st`/`sv`:
- * - `GET /projects/v1/frame-policy?kind=modal|wallet&projectId=` → always 204 with
+ * (infra/static-hosting/nginx/porthole.conf) and the Node static hosting. None needs `st`/`sv`:
+ * - `GET /projects/v1/frame-policy?kind=modal|wallet&projectId=[&frameOrigin=]` → always 204 with
  *   `X-Frame-Ancestors: frame-ancestors …` ({@link frameAncestorsPolicy}): an unknown or
  *   malformed project gets `'none'`, a missing one `*` (modal) or `'none'` (wallet). nginx's
- *   `auth_request` would pass a 401/403 to the browser, so only a bad `kind` is an error
- *   (400 `INVALID_REQUEST`).
- * - `GET /projects/v1/frame-check?projectId=` → `{ allowed, reason? }` ({@link frameCheck})
- *   for the request's `Origin`, which it echoes in `Access-Control-Allow-Origin`.
+ *   `auth_request` would pass a 401/403 to the browser, so only a bad `kind` or `frameOrigin` is an
+ *   error (400 `INVALID_REQUEST`). `frameOrigin` is the document's own origin when it is not
+ *   Porthole's: a project's custom domain answers only for its project and its frame (another
+ *   `projectId`, the other frame's kind or an unknown origin get `'none'`; no `projectId` means
+ *   the domain's), and a custom wallet is framed by its own modal. Porthole's wallet origin is
+ *   framed by a project's custom modal instead of Porthole's when that modal has no wallet
+ *   origin of its own. The answer also carries the frame's runtime origins:
+ *   `X-Porthole-Modal-Origin`, `X-Porthole-Wallet-Origin` and, for a custom wallet,
+ *   `X-Porthole-Passkey-Rp-Id` (nginx writes them into the document's configuration).
+ * - `GET /projects/v1/frame-check?projectId=[&frameOrigin=]` → `{ allowed, reason? }`
+ *   ({@link frameCheck}) for the request's `Origin`, which it echoes in
+ *   `Access-Control-Allow-Origin`; with `frameOrigin` (a custom modal domain) for that domain's
+ *   project, whatever `projectId` says.
+ * - `GET /projects/v1/domain?origin=` → the custom domain serving that origin, `{ kind,
+ *   projectId, modalOrigin, walletOrigin, passkeyRpId }`, or 404 `NOT_FOUND`: the static
+ *   hosting's host routing.
+ * - `GET /projects/v1/domains?projectId=` → `{ domains: [{ modalOrigin, walletOrigin,
+ *   passkeyRpId }] }`, the project's custom domains (empty for an unknown project).
  *
  * @example
- * framePolicyRoutes(app, [rateLimiter], { projects, modalOrigin: 'http://127.0.0.1:4100' })
+ * framePolicyRoutes(app, [rateLimiter], { projects, domains, modalOrigin: 'http://127.0.0.1:4100' })
  */
 export function framePolicyRoutes(
   app: Hono<AppEnv>,
   guard: readonly MiddlewareHandler<AppEnv>[],
-  { projects, modalOrigin }: FramePolicyRoutesParameters,
+  { projects, modalOrigin, domains = NO_DOMAINS }: FramePolicyRoutesParameters,
 ): void {
   const lookup = async (projectId: string): Promise<ProjectOrigins> => {
     const project = await projects.get(projectId)
@@ -51,24 +79,123 @@ export function framePolicyRoutes(
       return { projectId: c.req.query('projectId'), origins: { status: 'unknown' } as const }
     return { projectId: param.projectId, origins: await lookup(param.projectId) }
   }
+  const NONE = { projectId: 'none', origins: { status: 'unknown' } as const }
 
   app.use('/projects/v1/frame-policy', ...guard)
   app.get('/projects/v1/frame-policy', async (c) => {
     const kind = c.req.query('kind')
     if (!isFrontendKind(kind)) throw new ApiError('INVALID_REQUEST')
-    const policy = frameAncestorsPolicy({ kind, ...(await request(c)), modalOrigin })
-    return c.body(null, 204, { 'X-Frame-Ancestors': policy, 'Cache-Control': 'no-store' })
+    const rawOrigin = c.req.query('frameOrigin')
+    const headers: Record<string, string> = { 'Cache-Control': 'no-store' }
+    let policy: string
+    if (rawOrigin !== undefined && rawOrigin !== '') {
+      // A document on a custom domain: its project, its frame, its own modal.
+      const origin = exactOrigin(rawOrigin)
+      if (origin === undefined) throw new ApiError('INVALID_REQUEST')
+      const found = await domains.byOrigin(origin)
+      const param = projectIdParam(c)
+      const usable =
+        found !== undefined &&
+        found.kind === kind &&
+        (param.status === 'missing' ||
+          (param.status === 'valid' && param.projectId === found.domain.projectId))
+      if (usable) {
+        const { domain } = found
+        policy = frameAncestorsPolicy({
+          kind,
+          projectId: domain.projectId,
+          origins: await lookup(domain.projectId),
+          modalOrigin: domain.modalOrigin,
+        })
+        Object.assign(headers, runtimeHeaders(domain))
+      } else policy = frameAncestorsPolicy({ kind, ...NONE, modalOrigin })
+    } else {
+      const target = await request(c)
+      // Porthole's wallet origin answers a project's custom modal that has no wallet of its own.
+      const bound =
+        kind === 'wallet' && target.projectId !== undefined && target.origins?.status === 'found'
+          ? (await domains.byProject(target.projectId)).find((d) => d.walletOrigin === null)
+          : undefined
+      policy = frameAncestorsPolicy({
+        kind,
+        ...target,
+        modalOrigin: bound?.modalOrigin ?? modalOrigin,
+      })
+      if (bound) headers['X-Porthole-Modal-Origin'] = bound.modalOrigin
+    }
+    return c.body(null, 204, { 'X-Frame-Ancestors': policy, ...headers })
   })
 
   app.use(FRAME_CHECK_PATH, ...guard)
   app.get(FRAME_CHECK_PATH, async (c) => {
     const origin = c.req.header('origin')
-    return c.json(frameCheck({ origin, ...(await request(c)) }), 200, {
+    // Asked for a custom modal domain (nginx passes the document's origin): its own project.
+    const raw = c.req.query('frameOrigin')
+    let target: Awaited<ReturnType<typeof request>>
+    if (raw !== undefined && raw !== '') {
+      const own = exactOrigin(raw)
+      const found = own === undefined ? undefined : await domains.byOrigin(own)
+      target =
+        found?.kind === 'modal'
+          ? { projectId: found.domain.projectId, origins: await lookup(found.domain.projectId) }
+          : NONE
+    } else target = await request(c)
+    return c.json(frameCheck({ origin, ...target }), 200, {
       'Cache-Control': 'no-store',
       Vary: 'Origin',
       ...(origin && isSerializedOrigin(origin) ? { 'Access-Control-Allow-Origin': origin } : {}),
     })
   })
+
+  app.use(DOMAIN_PATH, ...guard)
+  app.get(DOMAIN_PATH, async (c) => {
+    const origin = exactOrigin(c.req.query('origin') ?? '')
+    if (origin === undefined) throw new ApiError('INVALID_REQUEST')
+    const found = await domains.byOrigin(origin)
+    if (!found) throw new ApiError('NOT_FOUND')
+    return c.json({
+      kind: found.kind,
+      projectId: found.domain.projectId,
+      ...describe(found.domain),
+    })
+  })
+
+  app.use(DOMAINS_PATH, ...guard)
+  app.get(DOMAINS_PATH, async (c) => {
+    const param = projectIdParam(c)
+    if (param.status !== 'valid') throw new ApiError('INVALID_REQUEST')
+    return c.json({ domains: (await domains.byProject(param.projectId)).map(describe) })
+  })
+}
+
+/** A custom domain as the hosting needs it. */
+function describe(domain: ProjectDomain) {
+  return {
+    modalOrigin: domain.modalOrigin,
+    walletOrigin: domain.walletOrigin,
+    passkeyRpId: domain.walletOrigin === null ? null : passkeyRpIdOf(domain.walletOrigin),
+  }
+}
+
+/** The runtime origins of a custom domain's documents (nginx writes them into the config). */
+function runtimeHeaders(domain: ProjectDomain): Record<string, string> {
+  const { passkeyRpId } = describe(domain)
+  return {
+    'X-Porthole-Modal-Origin': domain.modalOrigin,
+    ...(domain.walletOrigin ? { 'X-Porthole-Wallet-Origin': domain.walletOrigin } : {}),
+    ...(passkeyRpId ? { 'X-Porthole-Passkey-Rp-Id': passkeyRpId } : {}),
+  }
+}
+
+/** `value` when it is exactly a serialised http(s) origin (lower case, no default port), else undefined. */
+function exactOrigin(value: string): string | undefined {
+  try {
+    const url = new URL(value)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+    return url.origin === value ? value : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function isFrontendKind(kind: string | undefined): kind is FrontendKind {
