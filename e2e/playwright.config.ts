@@ -8,6 +8,8 @@ import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
 export default defineConfig({
   testDir: './tests',
   globalSetup: './support/globalSetup.ts',
+  // @prod tests need the production stack: playwright.prod.config.ts (npm run test:e2e:prod).
+  grepInvert: /@prod/,
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -16,6 +16,7 @@ Porthole is running (${Math.round(performance.now() - started)} ms).
 
   Demo dapp         ${stack.urls.demo}   (no extension? ${stack.urls.demo}/?devWallet=1)
   Demo project id   ${stack.projectId}
+  Demo, own domain  ${stack.customDomain.demo}   (frames on ${stack.customDomain.modal} and ${stack.customDomain.wallet})
   wagmi example     ${stack.urls.wagmiExample}   (wagmi hooks with porthole() from @porthole/wagmi)
   sdk.js            ${stack.urls.modal}/sdk.js
   E-mail inbox      ${stack.urls.mail}   (login codes, device approvals, wallet notices)

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { type OnrampConfig, resolveOnrampConfig, startApi } from '@porthole/api'
-import { allowOrigin } from '@porthole/api/projects'
+import { addProjectDomain, allowOrigin } from '@porthole/api/projects'
 import { startBitcoin } from '@porthole/bitcoin'
 import { startBundler } from '@porthole/bundler'
 import { startDemoServer } from '@porthole/demo/server'
@@ -23,6 +23,7 @@ import { startRelay } from '@porthole/relay'
 import { DEMO_PROJECT_ID, endpoints, listenHostOf, portOf } from '@porthole/shared'
 import { startSolana } from '@porthole/solana'
 import { readSdkVersion, sdkFiles, startStaticServer } from '@porthole/static-hosting'
+import { customDomainUrls } from './customDomain.js'
 import { startWagmiExampleServer } from './wagmiExample.js'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
@@ -47,11 +48,18 @@ export type StartStackParameters = {
   recoveryKeyFile?: string
   /** Print progress lines. */
   log?: (line: string) => void
+  /**
+   * Start the API and the modal and wallet servers (default true). The production stack
+   * (`prod.ts`) passes false: it runs API replicas behind nginx, which serves the front-ends.
+   */
+  apiAndFrontends?: boolean
 }
 
 /** A running stack. */
 export type Stack = {
   urls: ReturnType<typeof endpoints>
+  /** The demo again on a dapp site of its own, its frames on that site (custom domains). */
+  customDomain: ReturnType<typeof customDomainUrls>
   projectId: string
   tokens: { address: string; symbol: string; decimals: number; chainId: number }[]
   stop(): Promise<void>
@@ -73,6 +81,7 @@ export type Stack = {
 export async function startStack(parameters: StartStackParameters = {}): Promise<Stack> {
   const log = parameters.log ?? (() => {})
   const urls = endpoints()
+  const custom = customDomainUrls(urls)
   for (const [name, path] of Object.entries(BUILD_OUTPUTS))
     if (!existsSync(path))
       throw new Error(`Missing build output for ${name} (${path}): run npm run build`)
@@ -170,7 +179,9 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     const farcaster = await startFarcasterRelay({
       port: portOf(urls.farcaster),
       host: hostOf(urls.farcaster),
-      allowedOrigins: [new URL(urls.modal).origin, new URL(urls.wallet).origin],
+      allowedOrigins: [urls.modal, urls.wallet, custom.modal, custom.wallet].map(
+        (url) => new URL(url).origin,
+      ),
     })
     stops.push(farcaster.close)
     log(`farcaster ${farcaster.url} (Farcaster auth relay, development only)`)
@@ -180,7 +191,8 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     const recovery = await startRecoveryService({
       port: portOf(urls.recovery),
       host: hostOf(urls.recovery),
-      allowedOrigins: [new URL(urls.wallet).origin],
+      // The demo's custom wallet domain calls it too (PORTHOLE_RECOVERY_ALLOWED_ORIGINS in production).
+      allowedOrigins: [new URL(urls.wallet).origin, new URL(custom.wallet).origin],
       ...(parameters.recoveryKeyFile ? { keyFile: parameters.recoveryKeyFile } : {}),
     })
     stops.push(recovery.close)
@@ -203,58 +215,75 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     }
     log(`relay     ${relay.url} (WalletConnect, development only)`)
 
-    const api = await startApi({
-      port: portOf(urls.api),
-      onramp: {
-        ...(resolveOnrampConfig(process.env, { production: false }) as OnrampConfig),
-        url: onramp.url,
-        apiKey: onramp.apiKey,
-        publicKey: onramp.publicKey,
-      },
-      demoOrigin: urls.demo,
-      indexer: true,
-      ...(parameters.databaseUrl ? { databaseUrl: parameters.databaseUrl } : {}),
-    })
-    stops.push(api.close)
-    // The wagmi example is a second host site of the demo project.
-    await allowOrigin(api.db, { projectId: DEMO_PROJECT_ID, origin: urls.wagmiExample })
-    log(`api       ${api.url}`)
+    if (parameters.apiAndFrontends !== false) {
+      const api = await startApi({
+        port: portOf(urls.api),
+        onramp: {
+          ...(resolveOnrampConfig(process.env, { production: false }) as OnrampConfig),
+          url: onramp.url,
+          apiKey: onramp.apiKey,
+          publicKey: onramp.publicKey,
+        },
+        demoOrigin: urls.demo,
+        indexer: true,
+        ...(parameters.databaseUrl ? { databaseUrl: parameters.databaseUrl } : {}),
+      })
+      stops.push(api.close)
+      // The wagmi example is a second host site of the demo project.
+      await allowOrigin(api.db, { projectId: DEMO_PROJECT_ID, origin: urls.wagmiExample })
+      // The demo on its own site with the frames on it (issue 18): http://app.localhost:4000 with
+      // connect.app.localhost:4100 and wallet.app.localhost:4200, on the same ports by Host.
+      await allowOrigin(api.db, { projectId: DEMO_PROJECT_ID, origin: custom.demo })
+      await addProjectDomain(api.db, {
+        projectId: DEMO_PROJECT_ID,
+        modalOrigin: custom.modal,
+        walletOrigin: custom.wallet,
+        reserved: [urls.modal, urls.wallet],
+      })
+      log(`api       ${api.url}`)
 
-    const frames = {
-      apiUrl: urls.api,
-      relayUrl: urls.relay,
-      frameOrigins: { modal: urls.modal, wallet: urls.wallet },
-      // The devnets answer the modal directly too: the fallbacks of the API's RPC proxy. So does
-      // the Bitcoin regtest's Esplora API (wallets in the page read UTXOs from it), and the
-      // local Solana chain's JSON-RPC.
-      rpcOrigins: [urls.devnet, urls.devnetB, urls.bitcoin, urls.solana],
+      const frames = {
+        apiUrl: urls.api,
+        relayUrl: urls.relay,
+        frameOrigins: { modal: urls.modal, wallet: urls.wallet },
+        // The devnets answer the modal directly too: the fallbacks of the API's RPC proxy. So does
+        // the Bitcoin regtest's Esplora API (wallets in the page read UTXOs from it), and the
+        // local Solana chain's JSON-RPC.
+        rpcOrigins: [urls.devnet, urls.devnetB, urls.bitcoin, urls.solana],
+        // Projects' custom domains on the same ports, by Host; unknown hosts answer 421.
+        customDomains: true,
+      }
+      const modal = await startStaticServer({
+        ...frames,
+        port: portOf(urls.modal),
+        root: BUILD_OUTPUTS.modal,
+        kind: 'modal',
+        // `/sdk.js` (five-minute cache) and `/sdk/<version>/sdk.js` (immutable, for SRI pins).
+        extraFiles: sdkFiles({ file: BUILD_OUTPUTS.sdk, version: readSdkVersion() }),
+      })
+      stops.push(modal.close)
+      const wallet = await startStaticServer({
+        ...frames,
+        port: portOf(urls.wallet),
+        root: BUILD_OUTPUTS.wallet,
+        kind: 'wallet',
+      })
+      stops.push(wallet.close)
+      log(`modal     ${modal.url} (sdk.js at ${modal.url}/sdk.js, /sdk/${readSdkVersion()}/sdk.js)`)
+      log(`wallet    ${wallet.url}`)
     }
-    const modal = await startStaticServer({
-      ...frames,
-      port: portOf(urls.modal),
-      root: BUILD_OUTPUTS.modal,
-      kind: 'modal',
-      // `/sdk.js` (five-minute cache) and `/sdk/<version>/sdk.js` (immutable, for SRI pins).
-      extraFiles: sdkFiles({ file: BUILD_OUTPUTS.sdk, version: readSdkVersion() }),
-    })
-    stops.push(modal.close)
-    const wallet = await startStaticServer({
-      ...frames,
-      port: portOf(urls.wallet),
-      root: BUILD_OUTPUTS.wallet,
-      kind: 'wallet',
-    })
-    stops.push(wallet.close)
-    log(`modal     ${modal.url} (sdk.js at ${modal.url}/sdk.js, /sdk/${readSdkVersion()}/sdk.js)`)
-    log(`wallet    ${wallet.url}`)
 
     const demo = await startDemoServer({
       port: portOf(urls.demo),
       modalUrl: urls.modal,
+      hostModalUrls: { [new URL(custom.demo).host]: custom.modal },
       projectId: DEMO_PROJECT_ID,
     })
     stops.push(demo.close)
     log(`demo      ${urls.demo}`)
+    log(
+      `custom    ${custom.demo} (the demo on its own site: modal ${custom.modal}, wallet ${custom.wallet})`,
+    )
     const wagmiExample = await startWagmiExampleServer({
       port: portOf(urls.wagmiExample),
       root: BUILD_OUTPUTS.wagmiExample,
@@ -282,6 +311,7 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     )
     return {
       urls,
+      customDomain: custom,
       projectId: DEMO_PROJECT_ID,
       tokens,
       stop,

@@ -145,6 +145,9 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   const src = new URL('/', base)
   if (projectId) src.searchParams.set('projectId', projectId)
   src.searchParams.set('origin', location.origin)
+  // The trace id of this page's API calls (the modal sends `<trace>.<n>`); in the fragment, so
+  // the modal document stays one cached URL.
+  src.hash = `trace=${Math.random().toString(36).slice(2, 12)}`
   const dialog = mountDialog(src.href, () => {
     void close()
   })
