@@ -434,6 +434,14 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX project_domains_project ON project_domains (project_id)',
     ],
   },
+  {
+    version: 13,
+    name: 'social login remembers which wallet origin started it (custom domains)',
+    statements: [
+      // The project's custom wallet origin the popup returns to; NULL: Porthole's own.
+      'ALTER TABLE auth_social_states ADD COLUMN wallet_origin TEXT',
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

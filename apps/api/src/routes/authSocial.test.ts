@@ -9,6 +9,8 @@ import {
   type TestApp,
   WALLET_ORIGIN,
 } from '../../test/testApp.js'
+import { addProjectDomain } from '../projects/addProjectDomain.js'
+import { createProject } from '../projects/createProject.js'
 import { setProjectFeatures } from '../projects/setProjectFeatures.js'
 
 const REDIRECT_URI = `${PUBLIC_URL}/auth/v1/social/callback`
@@ -32,8 +34,13 @@ afterEach(async () => {
 })
 
 /** Runs the popup: start → provider login → API callback; answers the callback's redirect. */
-async function popup(provider: string, login: string, deviceId = DEVICE_A): Promise<URL> {
-  const start = await t.post('/auth/v1/social/start', { provider, deviceId, nonce: NONCE })
+async function popup(
+  provider: string,
+  login: string,
+  deviceId = DEVICE_A,
+  headers: Record<string, string> = {},
+): Promise<URL> {
+  const start = await t.post('/auth/v1/social/start', { provider, deviceId, nonce: NONCE }, headers)
   expect(start.status).toBe(200)
   const { uri } = await start.json()
   const callback = await signInAtProvider(uri, login, PUBLIC_URL)
@@ -131,6 +138,32 @@ describe.each(DRIVERS)('social login on %s', (driver) => {
       isNew: true,
     })
     expect(github.user.id).not.toBe(session.user.id)
+  })
+
+  test("a wallet on the project's custom domain gets the popup back there; no other origin does", async () => {
+    t = await open()
+    await addProjectDomain(t.db, {
+      projectId: PROJECT_ID,
+      modalOrigin: 'https://connect.shop.test',
+      walletOrigin: 'https://wallet.shop.test',
+    })
+    await createProject(t.db, { id: 'other-project', origins: ['https://evil.test'] })
+    await addProjectDomain(t.db, {
+      projectId: 'other-project',
+      modalOrigin: 'https://connect.evil.test',
+      walletOrigin: 'https://wallet.evil.test',
+    })
+    const own = await popup('google', 'ada@example.com', DEVICE_A, {
+      origin: 'https://wallet.shop.test',
+    })
+    expect(own.origin).toBe('https://wallet.shop.test')
+    expect(own.pathname).toBe('/social-callback.html')
+    expect((await exchange(own)).status).toBe(200)
+    // Another project's registered wallet, an unregistered page, or none: Porthole's wallet.
+    for (const origin of ['https://wallet.evil.test', 'https://phish.test', undefined]) {
+      const location = await popup('google', 'ada@example.com', DEVICE_A, origin ? { origin } : {})
+      expect(location.origin).toBe(WALLET_ORIGIN)
+    }
   })
 
   test('a result only works from the device that started the login', async () => {

@@ -23,7 +23,8 @@ export const SOCIAL_RESULT_TTL_MS = 2 * 60 * 1000
  *   the popup, with the wallet frame's nonce (the thumbprint of a key only it holds). 403 `FEATURE_DISABLED` when the project does not offer the provider, 502
  *   `SOCIAL_PROVIDER_UNAVAILABLE` when its discovery fails.
  * - `GET /auth/v1/social/callback?code&state` (the popup, no projectId: it comes from the stored
- *   state) → 302 to `<wallet>/social-callback.html?result=<code>`, or `?error=<code>&error_description=…`.
+ *   state) → 302 to `<wallet>/social-callback.html?result=<code>`, or `?error=<code>&error_description=…`;
+ *   `<wallet>` is the project's custom wallet origin when the start came from it, else ours.
  * - `POST /auth/v1/social/exchange {result, deviceId}` → `{token, user, recovery, idToken}` and
  *   the session cookie (the ID token lets the frame prove the login to the recovery service);
  *   400 `INVALID_RESULT` for an unknown, used, expired or other-device result.
@@ -54,10 +55,20 @@ export function authSocialRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
       ctx.onError(cause)
       throw new ApiError('SOCIAL_PROVIDER_UNAVAILABLE', { cause })
     }
+    // A wallet frame on the project's own custom domain gets the popup back on that domain
+    // (its storage and opener); any other origin, Porthole's wallet. Only origins registered for
+    // this project count, so the result never goes to a page the project did not name.
+    const origin = c.req.header('origin')
+    const [custom] = origin
+      ? await db.query<{ wallet_origin: string }>(
+          'SELECT wallet_origin FROM project_domains WHERE wallet_origin = ? AND project_id = ?',
+          [origin, project.id],
+        )
+      : []
     await db.execute(
       `INSERT INTO auth_social_states
-         (state, project_id, provider, device_id, code_verifier, nonce, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+         (state, project_id, provider, device_id, code_verifier, nonce, expires_at, wallet_origin)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         request.state,
         project.id,
@@ -66,6 +77,7 @@ export function authSocialRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
         request.codeVerifier,
         request.nonce,
         Date.now() + SOCIAL_STATE_TTL_MS,
+        custom?.wallet_origin ?? null,
       ],
     )
     return c.json({ uri: request.uri })
@@ -73,10 +85,11 @@ export function authSocialRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
 
   app.use('/auth/v1/social/callback', ctx.limit)
   app.get('/auth/v1/social/callback', async (c) => {
-    const fail = (error: string, description: string) =>
-      back(c, ctx, { error, error_description: description })
     const query = c.req.query()
     const stored = await takeState(ctx, query.state)
+    const walletUrl = stored?.wallet_origin ?? ctx.walletUrl
+    const fail = (error: string, description: string) =>
+      back(c, walletUrl, { error, error_description: description })
     if (query.error)
       return fail(
         /^[a-z_]{1,64}$/.test(query.error) ? query.error : 'server_error',
@@ -116,7 +129,7 @@ export function authSocialRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
           idToken,
         ],
       )
-      return back(c, ctx, { result })
+      return back(c, walletUrl, { result })
     } catch (error) {
       ctx.onError(error)
       return fail('server_error', 'Failed to connect')
@@ -172,6 +185,7 @@ type StateRow = {
   code_verifier: string
   nonce: string
   expires_at: number
+  wallet_origin: string | null
 }
 
 /** Uses up a live stored authorization request; `undefined` when there is none. */
@@ -181,7 +195,7 @@ async function takeState(
 ): Promise<StateRow | undefined> {
   if (!state || state.length > 200) return undefined
   const [row] = await db.query<StateRow>(
-    `SELECT state, project_id, provider, device_id, code_verifier, nonce, expires_at
+    `SELECT state, project_id, provider, device_id, code_verifier, nonce, expires_at, wallet_origin
      FROM auth_social_states WHERE state = ?`,
     [state],
   )
@@ -192,9 +206,9 @@ async function takeState(
   return rowsAffected === 1 && Number(row.expires_at) > Date.now() ? row : undefined
 }
 
-/** 302 to the wallet's social callback page with `params`. */
-function back(c: Context<AppEnv>, ctx: AuthContext, params: Record<string, string>) {
-  const url = `${ctx.walletUrl}/social-callback.html?${new URLSearchParams(params)}`
+/** 302 to the wallet's social callback page (on `walletUrl`) with `params`. */
+function back(c: Context<AppEnv>, walletUrl: string, params: Record<string, string>) {
+  const url = `${walletUrl}/social-callback.html?${new URLSearchParams(params)}`
   return c.body(null, 302, {
     Location: url,
     'Referrer-Policy': 'no-referrer',
