@@ -398,6 +398,21 @@ export function writeProdNginx(parameters: WriteProdNginxParameters): {
     for (const sub of [join(dir, 'temp'), cacheDir])
       chownSync(sub, Number(id('-u')), Number(id('-g')))
     user = `nobody ${id('-gn')}`
+    // A checkout in a folder only root may enter (mktemp -d is 0700) is out of nobody's reach:
+    // the workers then run as root, or every file would be a 403 (and scripts blocked as such).
+    const readable = [
+      join(parameters.roots.modal, 'index.html'),
+      join(parameters.roots.wallet, 'index.html'),
+      join(parameters.roots.sdk, 'sdk.js'),
+    ].every((file) => {
+      try {
+        execFileSync('runuser', ['-u', 'nobody', '--', 'test', '-r', file], { stdio: 'ignore' })
+        return true
+      } catch {
+        return false
+      }
+    })
+    if (!readable) user = 'root root'
   }
   const { dir: _dir, logsDir: _logs, nginx: _nginx, workers, ...site } = parameters
   const siteConfig = join(dir, 'porthole.conf')
