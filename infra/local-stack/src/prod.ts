@@ -9,7 +9,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { openDatabase, productionProblems, resolveConfig } from '@porthole/api'
@@ -20,6 +19,7 @@ import { BUILD_OUTPUTS, type Stack, startStack } from './index.js'
 import { type CheckNginxReturnType, checkNginx, writeProdNginx } from './prodNginx.js'
 import { type SupervisedProcess, superviseProcess } from './prodProcess.js'
 import { type ProdStore, startPostgres, startRedis } from './prodStores.js'
+import { busyPorts, stackPorts } from './stackPorts.js'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 
@@ -165,26 +165,7 @@ export async function startProdStack(
   const nginxCheck = checkNginx()
   if (nginxCheck.problems.length) throw new Error(nginxCheck.problems.join('\n'))
   const busy = await busyPorts([
-    ...[
-      urls.demo,
-      urls.wagmiExample,
-      urls.modal,
-      urls.wallet,
-      urls.api,
-      urls.relay,
-      urls.mail,
-      urls.smtp,
-      urls.oidc,
-      urls.recovery,
-      urls.farcaster,
-      urls.onramp,
-      urls.bundler,
-      urls.bundlerB,
-      urls.devnet,
-      urls.devnetB,
-      urls.solana,
-      urls.bitcoin,
-    ].map(portOf),
+    ...stackPorts(urls),
     ...ports.api,
     ports.postgres,
     ports.redis,
@@ -485,21 +466,4 @@ function tail(file: string, bytes = 4000): string {
   } catch {
     return '(no log)'
   }
-}
-
-async function busyPorts(ports: number[]): Promise<number[]> {
-  const busy: number[] = []
-  for (const port of ports)
-    if (
-      await new Promise<boolean>((done) => {
-        const socket = createConnection({ port, host: '127.0.0.1' })
-        socket.once('connect', () => {
-          socket.destroy()
-          done(true)
-        })
-        socket.once('error', () => done(false))
-      })
-    )
-      busy.push(port)
-  return busy
 }

@@ -3,22 +3,11 @@
  * is ready: the e2e tests and the benchmarks use it.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createConnection } from 'node:net'
 import { resolve } from 'node:path'
-import { endpoints, portOf } from '@porthole/shared'
+import { endpoints } from '@porthole/shared'
+import { busyPorts, stackPorts } from './stackPorts.js'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
-
-function portInUse(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = createConnection({ port, host: '127.0.0.1' })
-    socket.once('connect', () => {
-      socket.destroy()
-      done(true)
-    })
-    socket.once('error', () => done(false))
-  })
-}
 
 /**
  * Starts the stack with `env` added to this process's environment; rejects with the stack's
@@ -32,25 +21,8 @@ export async function spawnStack(
   env: Record<string, string> = {},
 ): Promise<{ pid: number; stop(): Promise<void> }> {
   const urls = endpoints({ ...process.env, ...env })
-  const ports = [
-    urls.demo,
-    urls.wagmiExample,
-    urls.modal,
-    urls.wallet,
-    urls.api,
-    urls.relay,
-    urls.mail,
-    urls.smtp,
-    urls.oidc,
-    urls.recovery,
-    urls.onramp,
-    urls.bundler,
-    urls.bundlerB,
-    urls.devnet,
-    urls.devnetB,
-  ].map(portOf)
-  const busy = []
-  for (const port of ports) if (await portInUse(port)) busy.push(port)
+  const ports = stackPorts(urls)
+  const busy = await busyPorts(ports)
   if (busy.length)
     throw new Error(
       `Ports ${busy.join(', ')} are in use: stop \`npm start\` (or whatever holds them) first.`,
