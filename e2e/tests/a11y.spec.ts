@@ -12,6 +12,7 @@ import { devices, type Locator, type Page } from '@playwright/test'
 import { encodeFunctionData, erc20Abi, maxUint256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
+  emailLogin,
   enterCode,
   freshEmail,
   providerRequest,
@@ -706,6 +707,63 @@ test('keyboard only: the installed wallet connects and disconnects; an e-mail lo
   await page.keyboard.press('Escape')
   await expect.poll(() => state(page)).toMatchObject({ open: false })
   await expect(opener).toBeFocused()
+})
+
+test('after a card the modal showed alone, the next open puts focus on the view’s title whichever of the host’s focus and its “open” reaches the modal first', async ({
+  page,
+}) => {
+  test.setTimeout(90_000)
+  // The host focuses the modal frame, then asks it to open: two messages on two channels between
+  // processes, in either order. `window.delay` holds one of them back (a busy page). Before the
+  // fix the frame kept the card's focus behind the closed modal and the opening modal hid it:
+  // nothing had focus (2 of 6 runs; the CI run of stop 23 failed on it).
+  await page.addInitScript(() => {
+    const delay = () => (window as unknown as { delay?: string }).delay
+    const post = MessagePort.prototype.postMessage as (this: MessagePort, ...a: unknown[]) => void
+    MessagePort.prototype.postMessage = function (this: MessagePort, ...args: unknown[]) {
+      const open = typeof args[0] === 'string' && args[0].includes('"method":"open"')
+      if (open && delay() === 'open') setTimeout(() => post.apply(this, args), 150)
+      else post.apply(this, args)
+    } as typeof MessagePort.prototype.postMessage
+    const focus = HTMLIFrameElement.prototype.focus
+    HTMLIFrameElement.prototype.focus = function (this: HTMLIFrameElement, options) {
+      if (delay() === 'focus') setTimeout(() => focus.call(this, options), 150)
+      else focus.call(this, options)
+    }
+  })
+  await page.goto(DEMO_URL)
+  await waitForPorthole(page)
+  await emailLogin(page, freshEmail('slowopen'))
+  await expect
+    .poll(() => state(page), { timeout: 20_000 })
+    .toMatchObject({
+      status: 'connected',
+      open: false,
+    })
+  const sign = page.locator('#sign')
+  const opener = page.locator('#open')
+  const title = modal(page).locator('#ph-title')
+  for (const delay of ['open', 'focus', 'none']) {
+    await page.evaluate((value) => {
+      ;(window as unknown as { delay?: string }).delay = value
+    }, delay)
+    await sign.focus()
+    await page.keyboard.press('Enter')
+    const approve = walletFrame(page)
+      .getByRole('dialog', { name: 'Sign message' })
+      .getByRole('button', { name: 'Approve' })
+    await expect(approve).toHaveAttribute('aria-disabled', 'false')
+    await approve.press('Enter')
+    await expect.poll(() => state(page)).toMatchObject({ open: false })
+    await expect(sign).toBeFocused()
+    await opener.focus()
+    await page.keyboard.press('Enter')
+    await expect(title).toHaveText('Account')
+    await expect(title, `delayed: ${delay}`).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect.poll(() => state(page)).toMatchObject({ open: false })
+    await expect(opener).toBeFocused()
+  }
 })
 
 test('live regions: the toast region is always there; errors are alerts; waiting views are live; the code is one labelled one-time-code field', async ({

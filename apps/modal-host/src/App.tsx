@@ -223,8 +223,20 @@ function useFocus(card: React.RefObject<HTMLDivElement | null>, key: string, ope
     // Only while open: a focus that reaches the closed modal (the host focusing its frame before
     // the modal has opened) moves nothing; the view that opens takes it then.
     const onWindowFocus = () => useModal.getState().open && focus(false)
+    // Focus lost by the wallet frame inside the open modal (hidden after its card): the view takes
+    // it back, never leaving a keyboard user on nothing.
+    const onFocusOut = (event: FocusEvent) =>
+      event.target instanceof HTMLIFrameElement &&
+      setTimeout(() => {
+        const lost = !document.activeElement || document.activeElement === document.body
+        if (lost && useModal.getState().open && document.hasFocus()) focus(false)
+      })
     addEventListener('focus', onWindowFocus)
-    return () => removeEventListener('focus', onWindowFocus)
+    document.addEventListener('focusout', onFocusOut)
+    return () => {
+      removeEventListener('focus', onWindowFocus)
+      document.removeEventListener('focusout', onFocusOut)
+    }
   }, [card, key, open])
 }
 

@@ -142,6 +142,8 @@ export async function walletRequest<M extends keyof ModalToWallet['requests'] & 
 let focusBeforeCard: Element | null = null
 /** Stops waiting to hide a frame left up while the modal closed. */
 let stopWaiting: (() => void) | undefined
+/** Whether the frame shows a card: a frame left up without one never takes focus. */
+let cardUp = false
 
 /**
  * Shows the wallet frame over the modal (approvals, custody steps) or hides it again. While it
@@ -165,14 +167,23 @@ export function showWalletFrame(visible: boolean, options: { closing?: boolean }
   stopWaiting?.()
   stopWaiting = undefined
   if (visible && node.hidden) focusBeforeCard = document.activeElement
+  cardUp = visible
   if (!visible && options.closing) {
     focusBeforeCard = null
     stopWaiting = store.subscribe((state) => {
       if (!state.open) return
       stopWaiting?.()
       stopWaiting = undefined
-      node.hidden = true
+      // A new card comes up in this frame (showWalletFrame(true) follows): it stays.
+      if (state.history.at(-1)?.view === 'ApproveTransaction') return
       document.getElementById('root')?.removeAttribute('inert')
+      // The frame is still this document's focused element (the card had focus), and a focus the
+      // host gives the modal goes back to it, before or after this "open" arrives: once hidden, no
+      // element would have focus. The opening modal takes it first (the host shows the modal
+      // before it asks it to open).
+      if (document.activeElement === node)
+        document.getElementById('ph-title')?.focus({ preventScroll: true })
+      node.hidden = true
     })
     return
   }
@@ -199,15 +210,18 @@ export function showWalletFrame(visible: boolean, options: { closing?: boolean }
  */
 function focusWalletFrame(): void {
   requestAnimationFrame(() => {
-    if (frame && !frame.hidden && document.hasFocus()) frame.focus()
+    if (frame && cardUp && !frame.hidden && document.hasFocus()) frame.focus()
   })
 }
 
 // The host focuses the modal frame when it shows it, which may come after the wallet frame was
-// shown: focus then goes on into the wallet frame (its card takes it from there).
+// shown: focus then goes on into the wallet frame (its card takes it from there). Not into a frame
+// left up without a card after the modal closed: the host focuses the modal before it asks it to
+// open, and focus passed into that frame was lost when the opening modal hid it (the view's title
+// then never got focus).
 if (typeof window !== 'undefined')
   addEventListener('focus', () => {
-    if (frame && !frame.hidden) focusWalletFrame()
+    if (frame && cardUp && !frame.hidden) focusWalletFrame()
   })
 
 /** Whether the frame exists (an embedded account was needed this session). */
