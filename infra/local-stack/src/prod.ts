@@ -425,6 +425,8 @@ function link(target: string, path: string): void {
  */
 async function waitReady(replica: ProdReplica, log: (line: string) => void): Promise<void> {
   const deadline = Date.now() + 120_000
+  // Restarts while waiting (a crash loop), not the replica's restarts over the stack's life.
+  const startsBefore = replica.process.starts()
   let said = false
   for (;;) {
     const ready = await fetch(`${replica.url}/readyz`, { signal: AbortSignal.timeout(2000) })
@@ -439,7 +441,7 @@ async function waitReady(replica: ProdReplica, log: (line: string) => void): Pro
       })
       .catch(() => false)
     if (ready) return
-    if (Date.now() > deadline || replica.process.starts() > 3)
+    if (Date.now() > deadline || replica.process.starts() - startsBefore > 3)
       throw new Error(
         `${replica.id} did not become ready (${replica.url}/readyz); its log:\n${tail(replica.logFile)}`,
       )
@@ -449,12 +451,13 @@ async function waitReady(replica: ProdReplica, log: (line: string) => void): Pro
 
 async function waitForHttp(url: string, timeoutMs: number, owner: SupervisedProcess) {
   const deadline = Date.now() + timeoutMs
+  const startsBefore = owner.starts()
   for (;;) {
     const ok = await fetch(url, { signal: AbortSignal.timeout(1000) })
       .then((response) => response.status < 500)
       .catch(() => false)
     if (ok) return
-    if (Date.now() > deadline || owner.starts() > 3)
+    if (Date.now() > deadline || owner.starts() - startsBefore > 3)
       throw new Error(`${owner.name} does not answer ${url}`)
     await new Promise((done) => setTimeout(done, 100))
   }

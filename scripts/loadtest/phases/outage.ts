@@ -33,18 +33,25 @@ async function outage(context: LoadtestContext, store: Store) {
   let startedAt = 0
   let polling = true
   const notReady = new Map(state.replicas.map((r) => [r.id, 0]))
+  let restart: { downMs?: unknown; tookMs?: unknown } = {}
+  let backAt = 0
+  /** The first poll after the store came back in which every replica was ready. */
+  let readyAt: number | undefined
   const poll = (async () => {
     while (polling) {
-      await Promise.all(
+      const polledAt = Date.now()
+      const statuses = await Promise.all(
         state.replicas.map(async (r) => {
-          if ((await readyz(r.url)) === 503) notReady.set(r.id, (notReady.get(r.id) ?? 0) + 1)
+          const status = await readyz(r.url)
+          if (status === 503) notReady.set(r.id, (notReady.get(r.id) ?? 0) + 1)
+          return status
         }),
       )
+      if (backAt && readyAt === undefined && statuses.every((status) => status === 200))
+        readyAt = polledAt
       await sleep(200)
     }
   })()
-  let restart: { downMs?: unknown; tookMs?: unknown } = {}
-  let backAt = 0
   const fault = (async () => {
     while (!startedAt) await sleep(10)
     await sleep(OUTAGE_AT_MS - (Date.now() - startedAt))
@@ -67,10 +74,10 @@ async function outage(context: LoadtestContext, store: Store) {
     },
   })
   await fault
-  // Every replica ready again, without a restart.
-  let recoveredMs: number | undefined
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline) {
+  // Every replica ready again, without a restart: seen while the load ran, else waited for.
+  let recoveredMs = readyAt === undefined ? undefined : Math.max(0, readyAt - backAt)
+  const deadline = backAt + 30_000
+  while (recoveredMs === undefined && Date.now() < deadline) {
     const statuses = await Promise.all(state.replicas.map((r) => readyz(r.url)))
     if (statuses.every((s) => s === 200)) {
       recoveredMs = Date.now() - backAt
