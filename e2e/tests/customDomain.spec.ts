@@ -114,6 +114,40 @@ test('a WalletConnect wallet is shown the dapp’s own site, not Porthole’s', 
   }
 })
 
+test('social login on the dapp’s domain: the provider’s popup comes back to its custom wallet origin, and the wallet is the dapp’s', async ({
+  page,
+}) => {
+  await page.goto(APP)
+  await waitForPorthole(page)
+  await page.evaluate(`window.__connect = window.porthole.connect().then(
+    (value) => ({ value }), (error) => ({ error: { code: error.code, message: error.message } })); undefined`)
+  const popupOpened = page.waitForEvent('popup')
+  await modal(page).getByRole('button', { name: 'Continue with Google' }).click()
+  const popup = await popupOpened
+  // Every page the popup shows, in order: the provider's, then the wallet's return page.
+  const visited: string[] = [popup.url()]
+  popup.on('framenavigated', (frame) => {
+    if (frame === popup.mainFrame()) visited.push(frame.url())
+  })
+  const login = `custom-${Date.now().toString(36)}@porthole.test`
+  await popup.getByLabel('E-mail').fill(login)
+  await popup.getByLabel('Username').fill('custom-domain-fan')
+  await popup.getByRole('button', { name: 'Continue' }).click()
+  const outcome = (await page.evaluate('window.__connect')) as {
+    value?: { address: string }
+    error?: unknown
+  }
+  expect(outcome.error).toBeUndefined()
+  expect(outcome.value?.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+  const origins = [...new Set(visited.map((url) => new URL(url).origin))]
+  // The provider sent it back to the dapp's wallet domain, never to Porthole's own wallet origin.
+  expect(origins, visited.join(' → ')).toContain(WALLET)
+  expect(origins, visited.join(' → ')).not.toContain('http://wallet.localhost:4200')
+  // The wallet frame that holds the account is the custom one.
+  expect(page.frames().some((frame) => frame.url().startsWith(WALLET))).toBe(true)
+  expect(await state(page)).toMatchObject({ status: 'connected', connector: { type: 'AUTH' } })
+})
+
 test('the third-party setup still names Porthole’s modal origin (the README says so)', async ({
   page,
 }) => {

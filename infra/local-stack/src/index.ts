@@ -171,7 +171,13 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
     })
     stops.push(mail.close)
     log(`mail      ${mail.httpUrl} (SMTP ${mail.smtpUrl})`)
-    const oidc = await startOidcProvider({ port: portOf(urls.oidc), host: hostOf(urls.oidc) })
+    const oidc = await startOidcProvider({
+      port: portOf(urls.oidc),
+      host: hostOf(urls.oidc),
+      // The API's callback sends the browser on to the wallet origin that started the login:
+      // Porthole's, or the demo's custom wallet domain (issue 18).
+      forwardOrigins: [new URL(urls.wallet).origin, custom.wallet],
+    })
     stops.push(oidc.close)
     log(`oidc      ${oidc.url} (${Object.keys(oidc.clients).join(', ')})`)
     // The Farcaster auth relay stand-in: the API opens Sign In With Farcaster channels on it,

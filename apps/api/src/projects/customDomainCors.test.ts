@@ -3,6 +3,7 @@ import { bearer, DEVICE_A, emailSignIn } from '../../test/auth.js'
 import { startTestSmtp, type TestSmtp } from '../../test/smtp.js'
 import { createTestApp, MODAL_ORIGIN, PROJECT_ID, type TestApp } from '../../test/testApp.js'
 import { addProjectDomain } from './addProjectDomain.js'
+import { createProject } from './createProject.js'
 import { removeProjectDomain } from './removeProjectDomain.js'
 
 const CONNECT = 'https://connect.shop.test'
@@ -20,8 +21,8 @@ afterEach(async () => {
   await t?.close()
 })
 
-const preflight = (origin: string) =>
-  t.app.request(`/auth/v1/logout?projectId=${PROJECT_ID}`, {
+const preflight = (origin: string, projectId = PROJECT_ID) =>
+  t.app.request(`/auth/v1/logout?projectId=${projectId}`, {
     method: 'OPTIONS',
     headers: { origin, 'access-control-request-method': 'POST' },
   })
@@ -77,4 +78,29 @@ test('the custom wallet origin may write with the session cookie while it is reg
   expect(await logout(WALLET)).toEqual({ status: 204, alive: 401 })
   await removeProjectDomain(t.db, { projectId: PROJECT_ID, modalOrigin: CONNECT })
   expect(await logout(WALLET)).toEqual({ status: 403, alive: 200 })
+})
+
+test('a custom origin gets CORS only for the project that registered it, never for another', async () => {
+  t = await createTestApp({ auth: { smtpUrl: smtp.url } }, { catalogue: false })
+  await createProject(t.db, { id: 'stranger', origins: ['https://stranger.example'] })
+  await addProjectDomain(t.db, {
+    projectId: PROJECT_ID,
+    modalOrigin: CONNECT,
+    walletOrigin: WALLET,
+  })
+  // The shop's wallet domain asking about another project (its sessions, its config): refused.
+  expect((await preflight(WALLET, 'stranger')).status).toBe(403)
+  expect((await preflight(CONNECT, 'stranger')).status).toBe(403)
+  const read = await t.app.request('/getWallets?projectId=stranger', {
+    headers: { origin: WALLET },
+  })
+  expect(read.headers.get('access-control-allow-origin')).toBeNull()
+  expect(read.headers.get('access-control-allow-credentials')).toBeNull()
+  // Without a project at all, nothing either; its own project, yes.
+  expect(
+    (await t.app.request('/getWallets', { headers: { origin: CONNECT } })).headers.get(
+      'access-control-allow-origin',
+    ),
+  ).toBeNull()
+  expect((await preflight(WALLET)).status).toBe(204)
 })

@@ -21,8 +21,8 @@ export type CustomDomainCorsParameters = {
 
 /**
  * CORS for Porthole's frame origins plus every project's custom frame origins (issue 18): a
- * request whose `Origin` is a registered custom modal origin gets the frame CORS of that exact
- * origin, and a custom wallet origin also `Access-Control-Allow-Credentials` (the wallet frame
+ * request whose `Origin` is a registered custom modal origin, for the project that registered it
+ * (its `projectId` query parameter), gets the frame CORS of that exact origin, and a custom wallet origin also `Access-Control-Allow-Credentials` (the wallet frame
  * sends its session cookie) and a place in `credentialOrigins`. Any other origin is answered by
  * `base` (refused preflights, no `Access-Control-*` headers). Exact origins, never `*`.
  *
@@ -50,7 +50,9 @@ export function customDomainCors(
       if (wallet && at < 0) credentialOrigins.push(origin)
       if (!wallet && at >= 0) credentialOrigins.splice(at, 1)
     }
-    if (!found) return base(c, next)
+    // Only for the project that registered the origin: another project's requests from it get
+    // no CORS (a dapp's domain reads its own project's answers, never a stranger's).
+    if (!found || c.req.query('projectId') !== found.domain.projectId) return base(c, next)
     return cors([origin], wallet ? [origin] : [])(c, next)
   }
 }
