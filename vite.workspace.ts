@@ -20,4 +20,5 @@ export default [
   'apps/solana',
   'infra/static-hosting',
   'infra/local-stack',
+  'scripts',
 ]
