@@ -170,33 +170,43 @@ export async function startTestWallet(options: {
     if (mode === 'reject') await kit.rejectSession({ id, reason: getSdkError('USER_REJECTED') })
     else await kit.approveSession({ id, namespaces })
   }
+  type JsonRpcResponse = Parameters<typeof kit.respondSessionRequest>[0]['response']
+  /**
+   * Answers a request, unless the wallet ended its session meanwhile (a request that arrived
+   * just before a disconnect): like a real wallet, it then answers nothing (the dapp saw the
+   * session end). Any other failure to answer is thrown.
+   */
+  const respond = async (topic: string, response: JsonRpcResponse) => {
+    if (!kit.getActiveSessions()[topic]) return
+    try {
+      await kit.respondSessionRequest({ topic, response })
+    } catch (error) {
+      if (kit.getActiveSessions()[topic]) throw error
+    }
+  }
   const onRequest = async ({ id, topic, params }: WalletKitTypes.SessionRequest) => {
     const { method, params: args } = params.request
     requests.push({ method, params: args, chainId: params.chainId })
     const chainId = Number(params.chainId.split(':')[1]) || 0
     if (mode === 'reject') {
-      await kit.respondSessionRequest({
-        topic,
-        response: {
-          id,
-          jsonrpc: '2.0',
-          error: { code: 4001, message: 'User rejected the request.' },
-        },
+      await respond(topic, {
+        id,
+        jsonrpc: '2.0',
+        error: { code: 4001, message: 'User rejected the request.' },
       })
       return
     }
+    let response: JsonRpcResponse
     try {
       const result = params.chainId.startsWith('solana:')
         ? await signSolana(method, args as Record<string, unknown>)
         : await sign(method, args as unknown[], chainId)
-      await kit.respondSessionRequest({ topic, response: { id, jsonrpc: '2.0', result } })
+      response = { id, jsonrpc: '2.0', result }
     } catch (error) {
       const { code = -32000, message } = error as { code?: number; message: string }
-      await kit.respondSessionRequest({
-        topic,
-        response: { id, jsonrpc: '2.0', error: { code, message } },
-      })
+      response = { id, jsonrpc: '2.0', error: { code, message } }
     }
+    await respond(topic, response)
   }
   kit.on('session_proposal', onProposal)
   kit.on('session_request', onRequest)
