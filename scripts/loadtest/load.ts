@@ -11,6 +11,7 @@
  */
 import http from 'node:http'
 import { performance } from 'node:perf_hooks'
+import { quantile as nearestRank } from '../bench/stats.js'
 
 /** A request of a load run. */
 export type LoadRequest = {
@@ -78,11 +79,9 @@ export function createConnectionPool(connections: number): http.Agent {
   return new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections })
 }
 
-/** The `q` quantile (0–1) of ascending `sorted`, rounded to 0.1 ms; 0 when empty. */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))
-  return Math.round((sorted[index] as number) * 10) / 10
+/** The `q` quantile (0–1) of `values` by nearest rank, rounded to 0.1 ms; 0 when empty. */
+export function quantile(values: readonly number[], q: number): number {
+  return values.length ? Math.round(nearestRank(values, q) * 10) / 10 : 0
 }
 
 /**
@@ -189,7 +188,6 @@ export async function runLoad(parameters: RunLoadParameters): Promise<LoadResult
   if (open > 0) await allDone
   const elapsed = (performance.now() - start) / 1000
   if (!parameters.pool) agent.destroy()
-  latencies.sort((a, b) => a - b)
   const answered = latencies.length
   const ok = Object.entries(statuses)
     .filter(([code]) => code.startsWith('2'))

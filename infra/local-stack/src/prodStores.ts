@@ -143,18 +143,7 @@ export async function startPostgres(parameters: StartPostgresParameters): Promis
     await process_.stop()
     throw error
   }
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/${database}`,
-    process: process_,
-    ready,
-    restart: async (downMs) => {
-      await process_.stop()
-      await new Promise((done) => setTimeout(done, downMs))
-      process_.start()
-      await ready()
-    },
-    stop: () => process_.stop(),
-  }
+  return supervisedStore(`postgres://postgres@127.0.0.1:${port}/${database}`, process_, ready)
 }
 
 /** Options of {@link startRedis}. */
@@ -218,8 +207,17 @@ export async function startRedis(parameters: StartRedisParameters): Promise<Prod
     await process_.stop()
     throw error
   })
+  return supervisedStore(`redis://127.0.0.1:${port}`, process_, ready)
+}
+
+/** A store at `url` run by `process_`: restarted by stopping it, waiting, starting it again. */
+function supervisedStore(
+  url: string,
+  process_: ProdStore['process'],
+  ready: ProdStore['ready'],
+): ProdStore {
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url,
     process: process_,
     ready,
     restart: async (downMs) => {
