@@ -7,11 +7,11 @@ import { resolve } from 'node:path'
 import { expect, type FrameLocator, type Page } from '@playwright/test'
 import { createWalletClient, type Hex, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { DEVNET_RPC, devnet, modal } from './fixtures.js'
+import { DEVNET_RPC, devnet, modal, URLS } from './fixtures.js'
 
-export const MAIL_URL = 'http://127.0.0.1:4500'
-export const API_URL = 'http://127.0.0.1:4300'
-export const RECOVERY_URL = 'http://127.0.0.1:4700'
+export const MAIL_URL = URLS.mail
+export const API_URL = URLS.api
+export const RECOVERY_URL = URLS.recovery
 
 const ROOT = resolve(import.meta.dirname, '../..')
 

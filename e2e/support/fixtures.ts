@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { test as base, expect, type FrameLocator, type Page } from '@playwright/test'
+import { endpoints } from '@porthole/shared'
 import { createPublicClient, http } from 'viem'
 
 export { expect }
@@ -12,10 +13,13 @@ export { expect }
 const ROOT = resolve(import.meta.dirname, '../..')
 const DEV_WALLET = readFileSync(resolve(ROOT, 'apps/demo/dist/dev-wallet.js'), 'utf8')
 
-export const DEMO_URL = 'http://localhost:4000'
-export const MODAL_ORIGIN = 'http://127.0.0.1:4100'
-export const DEVNET_RPC = 'http://127.0.0.1:8545'
-export const DEVNET_B_RPC = 'http://127.0.0.1:8546'
+/** The stack's addresses: the defaults, or the PORTHOLE_*_URL environment of a stack elsewhere. */
+export const URLS = endpoints()
+export const DEMO_URL = URLS.demo
+export const MODAL_ORIGIN = URLS.modal
+export const WALLET_ORIGIN = URLS.wallet
+export const DEVNET_RPC = URLS.devnet
+export const DEVNET_B_RPC = URLS.devnetB
 /** anvil account 0, the dev wallet's default key. */
 export const WALLET_ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 export const OTHER_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'

@@ -3,6 +3,7 @@
  * origins that are (or are not) on a project's allowlist.
  */
 import { createServer, type Server } from 'node:http'
+import { endpoints } from '@porthole/shared'
 
 /**
  * Serves `<script src=".../sdk.js" data-project-id=…>` (or the given `html`) on
@@ -19,7 +20,7 @@ export async function startHostPage(
   const html =
     page ??
     `<!doctype html><html><head><title>Third-party host</title>
-<script src="http://127.0.0.1:4100/sdk.js"${attribute} data-networks="eip155:31337"></script></head>
+<script src="${endpoints().modal}/sdk.js"${attribute} data-networks="eip155:31337"></script></head>
 <body><button id="open">Open</button></body></html>`
   const servers: Server[] = []
   for (const host of ['127.0.0.1', '::1']) {

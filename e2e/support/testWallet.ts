@@ -5,7 +5,7 @@
  * rejected.
  */
 import { ed25519 } from '@noble/curves/ed25519'
-import { SOLANA_LOCALNET_CAIP } from '@porthole/shared'
+import { endpoints, SOLANA_LOCALNET_CAIP } from '@porthole/shared'
 import { WalletKit, type WalletKitTypes } from '@reown/walletkit'
 import { base58 } from '@scure/base'
 import { Keypair, Connection as SolanaConnection, VersionedTransaction } from '@solana/web3.js'
@@ -53,12 +53,12 @@ export async function startTestWallet(options: {
 }) {
   const {
     privateKey,
-    relayUrl = 'ws://127.0.0.1:4400',
+    relayUrl = endpoints().relay,
     chains = [31337, 31338],
-    rpc = { 31337: 'http://127.0.0.1:8545', 31338: 'http://127.0.0.1:8546' },
+    rpc = { 31337: endpoints().devnet, 31338: endpoints().devnetB },
     name = 'Porthole Test Wallet',
     solanaSeed,
-    solanaRpc = 'http://127.0.0.1:8899',
+    solanaRpc = endpoints().solana,
   } = options
   const solana = solanaSeed ? Keypair.fromSeed(Buffer.from(solanaSeed, 'hex')) : undefined
   const approve = options.namespaces ?? (solana ? ['eip155', 'solana'] : ['eip155'])

@@ -29,6 +29,7 @@ import {
   modal,
   state,
   test,
+  URLS,
   WALLET_ADDRESS,
   waitForPorthole,
   walletMode,
@@ -37,7 +38,7 @@ import { PUSD, pusd, smartAccountUser } from '../support/smartAccount.js'
 
 /** WCAG 2.0, 2.1 and 2.2, levels A and AA. */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
-const WALLET_ORIGIN = 'http://wallet.localhost:4200'
+const WALLET_ORIGIN = URLS.wallet
 
 /**
  * axe-core itself (the engine of `@axe-core/playwright`), run inside each frame. The builder's own

@@ -26,6 +26,7 @@ import {
   modal,
   state,
   test,
+  URLS,
   waitForPorthole,
 } from '../support/fixtures.js'
 
@@ -37,7 +38,7 @@ const FRIEND = '0x976EA74026E726554dB657fA54763abd0C3a0aa9'
 const PUSD = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 const PRT = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512'
 const PALS = '0x4ed7c70F96B99c776995fB64377f0d4aB3B0e1C1'
-const API = 'http://127.0.0.1:4300'
+const API = URLS.api
 
 const erc721 = [
   {

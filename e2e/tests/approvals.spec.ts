@@ -23,6 +23,7 @@ import {
   modal,
   OTHER_ADDRESS,
   test,
+  URLS,
   waitForPorthole,
 } from '../support/fixtures.js'
 import { startHostPage } from '../support/hostPage.js'
@@ -74,10 +75,10 @@ async function clickJacked(page: Page, hide: string) {
   await page.waitForTimeout(500)
   expect(await devnet.getTransactionCount({ address })).toBe(nonce)
   // The approval moved to a window on the wallet origin, which the host cannot style.
-  expect(new URL(popup.url()).origin).toBe('http://wallet.localhost:4200')
+  expect(new URL(popup.url()).origin).toBe(URLS.wallet)
   const shown = popup.getByRole('dialog', { name: 'Send transaction' })
   await expect(shown).toContainText('0.1 ETH')
-  await expect(shown).toContainText('http://localhost:4000')
+  await expect(shown).toContainText(URLS.demo)
   // Approving closes the popup, sometimes before Playwright's click has returned: that close is
   // the expected outcome, and the mined transaction below is the proof.
   await shown
@@ -178,7 +179,7 @@ test('(f) the host claims another site in its metadata: the card shows the origi
     null,
     'localhost',
     `<!doctype html><title>Trusted Bank</title>
-<script src="http://127.0.0.1:4100/sdk.js" data-project-id="porthole-demo" data-networks="eip155:31337"></script>
+<script src="${URLS.modal}/sdk.js" data-project-id="porthole-demo" data-networks="eip155:31337"></script>
 <script>
   window.porthole.destroy()
   window.porthole = Porthole.createPorthole({

@@ -14,6 +14,7 @@ import {
   modal,
   state,
   test,
+  URLS,
   WALLET_ADDRESS,
   waitForPorthole,
 } from '../support/fixtures.js'
@@ -42,7 +43,7 @@ function admin(...args: string[]) {
 /** A host page with the one script tag and these extra `data-*` attributes. */
 function hostHtml(projectId: string, attributes = '') {
   return `<!doctype html><html><head><title>Config host</title>
-<script src="http://127.0.0.1:4100/sdk.js" data-project-id="${projectId}" data-networks="eip155:31337" ${attributes}></script></head>
+<script src="${URLS.modal}/sdk.js" data-project-id="${projectId}" data-networks="eip155:31337" ${attributes}></script></head>
 <body><h1>Config host</h1></body></html>`
 }
 

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContext, chromium, type Page } from '@playwright/test'
 import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
+import { customDomainUrls } from '@porthole/local-stack/customDomain'
+import { portOf } from '@porthole/shared'
 import type { Hex } from 'viem'
 import {
   admin,
@@ -22,14 +24,12 @@ import {
   waitForMail,
   walletFrame,
 } from '../support/embedded.js'
-import { expect, modal, state, test, waitForPorthole } from '../support/fixtures.js'
+import { expect, modal, state, test, URLS, waitForPorthole } from '../support/fixtures.js'
 import { startHostPage } from '../support/hostPage.js'
 import { startPairing } from '../support/pairing.js'
 import { startTestWallet } from '../support/testWallet.js'
 
-const APP = 'http://app.localhost:4000'
-const CONNECT = 'http://connect.app.localhost:4100'
-const WALLET = 'http://wallet.app.localhost:4200'
+const { demo: APP, modal: CONNECT, wallet: WALLET } = customDomainUrls(URLS)
 /** anvil account 4, the WalletConnect wallet's key. */
 const WC_KEY = '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a'
 const WC_ADDRESS = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65'
@@ -142,7 +142,7 @@ test('social login on the dapp’s domain: the provider’s popup comes back to 
   const origins = [...new Set(visited.map((url) => new URL(url).origin))]
   // The provider sent it back to the dapp's wallet domain, never to Porthole's own wallet origin.
   expect(origins, visited.join(' → ')).toContain(WALLET)
-  expect(origins, visited.join(' → ')).not.toContain('http://wallet.localhost:4200')
+  expect(origins, visited.join(' → ')).not.toContain(URLS.wallet)
   // The wallet frame that holds the account is the custom one.
   expect(page.frames().some((frame) => frame.url().startsWith(WALLET))).toBe(true)
   expect(await state(page)).toMatchObject({ status: 'connected', connector: { type: 'AUTH' } })
@@ -156,7 +156,7 @@ test('the third-party setup still names Porthole’s modal origin (the README sa
     await wallet.pair(await startPairing(page))
     const outcome = (await page.evaluate('window.__connect')) as { value?: { address: string } }
     expect(outcome.value?.address).toBe(WC_ADDRESS)
-    expect(wallet.proposals[0]?.params.proposer.metadata.url).toBe('http://127.0.0.1:4100')
+    expect(wallet.proposals[0]?.params.proposer.metadata.url).toBe(URLS.modal)
   } finally {
     await wallet.close()
   }
@@ -236,11 +236,11 @@ test.describe('a browser restart', () => {
 
 test('the hosting refuses hosts nobody registered, never serving the app', async ({ page }) => {
   for (const url of [
-    'http://evil.localhost:4100/?projectId=porthole-demo',
-    'http://evil.localhost:4200/?projectId=porthole-demo',
+    `http://evil.localhost:${portOf(URLS.modal)}/?projectId=porthole-demo`,
+    `http://evil.localhost:${portOf(URLS.wallet)}/?projectId=porthole-demo`,
     // The demo's domains on the other frame's port.
-    'http://connect.app.localhost:4200/?projectId=porthole-demo',
-    'http://wallet.app.localhost:4100/?projectId=porthole-demo',
+    `http://connect.app.localhost:${portOf(URLS.wallet)}/?projectId=porthole-demo`,
+    `http://wallet.app.localhost:${portOf(URLS.modal)}/?projectId=porthole-demo`,
   ]) {
     const response = await page.goto(url)
     expect(response?.status(), url).toBe(421)
@@ -249,7 +249,7 @@ test('the hosting refuses hosts nobody registered, never serving the app', async
     expect(await page.locator('#root').count()).toBe(0)
   }
   // The default setup is untouched.
-  expect((await page.goto('http://127.0.0.1:4100/?projectId=porthole-demo'))?.status()).toBe(200)
+  expect((await page.goto(`${URLS.modal}/?projectId=porthole-demo`))?.status()).toBe(200)
 })
 
 test('a site outside the allowlist cannot frame the dapp’s custom modal (CSP frame-ancestors)', async ({

@@ -22,6 +22,7 @@ import {
   OTHER_ADDRESS,
   state,
   test,
+  URLS,
   waitForPorthole,
 } from '../support/fixtures.js'
 
@@ -66,7 +67,7 @@ test('e-mail login: the code from the mail catcher connects a new wallet; signin
   ])
   const card = walletFrame(page).getByRole('dialog', { name: 'Sign message' })
   await expect(card).toContainText(message)
-  await expect(card).toContainText('http://localhost:4000')
+  await expect(card).toContainText(URLS.demo)
   await card.getByRole('button', { name: 'Approve' }).click()
   const signed = await signing
   expect(await signsFor(address, message, signed.value as Hex)).toBe(true)
@@ -179,7 +180,7 @@ test('a wrong code is refused with attempts left, and a second code within 30 s 
     `${API_URL}/auth/v1/email/start?projectId=porthole-demo&st=e2e&sv=e2e`,
     {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: 'http://wallet.localhost:4200' },
+      headers: { 'content-type': 'application/json', origin: URLS.wallet },
       body: JSON.stringify({ email, deviceId: 'e2e-device-0000000000' }),
     },
   )
@@ -195,7 +196,7 @@ test('a wrong code is refused with attempts left, and a second code within 30 s 
 })
 
 async function inboxCount(email: string): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:4500/messages?to=${encodeURIComponent(email)}`)
+  const response = await fetch(`${URLS.mail}/messages?to=${encodeURIComponent(email)}`)
   return ((await response.json()) as unknown[]).length
 }
 
@@ -262,7 +263,7 @@ test("the wallet frame not loading gives 'Network Error - Could not load embedde
   page,
 }) => {
   // The wallet server is unreachable for this page (its requests fail at the network).
-  await page.route('http://wallet.localhost:4200/**', (route) => route.abort('connectionrefused'))
+  await page.route(`${URLS.wallet}/**`, (route) => route.abort('connectionrefused'))
   await openDemo(page)
   await startEmailConnect(page, freshEmail('down'))
   await expect(modal(page).getByTestId('alert')).toHaveText(

@@ -26,6 +26,7 @@ import {
   modal,
   state,
   test,
+  URLS,
   waitForPorthole,
 } from '../support/fixtures.js'
 import { startHostPage } from '../support/hostPage.js'
@@ -53,8 +54,8 @@ async function farcasterConnect(page: Page, privateKey: Hex) {
     url,
   )
   expect(parseFarcasterConnectUrl(url)).toMatchObject({
-    domain: 'wallet.localhost:4200',
-    siweUri: 'http://wallet.localhost:4200/',
+    domain: new URL(URLS.wallet).host,
+    siweUri: `${URLS.wallet}/`,
     nonce: expect.stringMatching(/^[0-9a-f]{64}$/),
   })
   const sent = await approveChannel({ channel: url, privateKey, username: 'fc-e2e' })

@@ -21,6 +21,7 @@ import {
   solanaDevWalletScript,
   state,
   test,
+  URLS,
   WALLET_ADDRESS,
   waitForPorthole,
 } from '../support/fixtures.js'
@@ -28,8 +29,8 @@ import {
 const SOLANA = SOLANA_TEST_ACCOUNTS[0].address
 const FRIEND = SOLANA_TEST_ACCOUNTS[2].address
 const BTC = BITCOIN_TEST_ACCOUNTS[0]
-const ESPLORA = 'http://127.0.0.1:18443'
-const solanaRpc = new SolanaConnection('http://127.0.0.1:8899', 'confirmed')
+const ESPLORA = URLS.bitcoin
+const solanaRpc = new SolanaConnection(URLS.solana, 'confirmed')
 
 type Provider = { request(a: { method: string; params?: unknown }): Promise<unknown> }
 type W = Window & {

@@ -18,6 +18,7 @@ import {
   modal,
   state,
   test,
+  URLS,
   waitForPorthole,
 } from '../support/fixtures.js'
 
@@ -63,7 +64,7 @@ async function registerThroughApi(name: string) {
   const message = nameMessage({ name, timestamp: Math.floor(Date.now() / 1000) })
   const response = await fetch(`${API_URL}/v1/profile/account?${PROJECT_QUERY}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:4100' },
+    headers: { 'content-type': 'application/json', origin: URLS.modal },
     body: JSON.stringify({
       coin_type: COIN_TYPE,
       address: account.address,

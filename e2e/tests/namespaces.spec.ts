@@ -14,7 +14,7 @@ import {
   Transaction,
 } from '@solana/web3.js'
 import { emailLogin, freshEmail, walletFrame } from '../support/embedded.js'
-import { DEMO_URL, expect, state, test, waitForPorthole } from '../support/fixtures.js'
+import { DEMO_URL, expect, state, test, URLS, waitForPorthole } from '../support/fixtures.js'
 import { startPairing } from '../support/pairing.js'
 import { startTestWallet, type TestWallet } from '../support/testWallet.js'
 
@@ -23,7 +23,7 @@ const KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a'
 const ADDRESS = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 const SOLANA = SOLANA_TEST_ACCOUNTS[1]
 const NETWORKS = `eip155:31337,${SOLANA_LOCALNET_CAIP}`
-const SOLANA_RPC = 'http://127.0.0.1:8899'
+const SOLANA_RPC = URLS.solana
 const solanaRpc = new SolanaConnection(SOLANA_RPC, 'confirmed')
 
 type SolanaProvider = { request(a: { method: string; params?: unknown }): Promise<unknown> }

@@ -8,9 +8,17 @@ import type { Browser, Page } from '@playwright/test'
 import { DEVNET_TOKENS, ONRAMP_LOCAL_KEYS } from '@porthole/shared'
 import { type Address, erc20Abi, parseUnits } from 'viem'
 import { API_URL, emailLogin, freshEmail } from '../support/embedded.js'
-import { DEMO_URL, devnet, expect, modal, test, waitForPorthole } from '../support/fixtures.js'
+import {
+  DEMO_URL,
+  devnet,
+  expect,
+  modal,
+  test,
+  URLS,
+  waitForPorthole,
+} from '../support/fixtures.js'
 
-const ONRAMP_URL = 'http://127.0.0.1:4900'
+const ONRAMP_URL = URLS.onramp
 const [PUSD] = DEVNET_TOKENS
 const PROJECT_QUERY = 'projectId=porthole-demo&st=e2e&sv=e2e'
 

@@ -13,11 +13,12 @@ import {
   modal,
   state,
   test,
+  URLS,
   WALLET_ADDRESS,
   waitForPorthole,
 } from '../support/fixtures.js'
 
-const API = 'http://127.0.0.1:4300'
+const API = URLS.api
 type Session = { address: string; caipNetworkId: string; message: string; signature: string }
 type W = Window & {
   porthole: {
@@ -55,12 +56,12 @@ const session = (page: Page) => page.evaluate(() => (window as unknown as W).por
 
 /** Verifies a session as a host's server would: viem's SIWE check, then the API's. */
 async function verifyAsTheHostServer(s: Session) {
-  const client = createPublicClient({ transport: http('http://127.0.0.1:8545') })
+  const client = createPublicClient({ transport: http(URLS.devnet) })
   expect(
     await verifySiweMessage(client, {
       message: s.message,
       signature: s.signature as `0x${string}`,
-      domain: 'localhost:4000',
+      domain: new URL(URLS.demo).host,
       address: s.address as `0x${string}`,
     }),
   ).toBe(true)
@@ -95,7 +96,7 @@ test('SIWX required: the sign view holds connect(), refuses to close, and signin
   const signed = (await session(page)) as Session
   expect(signed).toMatchObject({ address: WALLET_ADDRESS, caipNetworkId: 'eip155:31337' })
   expect(signed.message).toContain(
-    'localhost:4000 wants you to sign in with your Ethereum account:',
+    `${new URL(URLS.demo).host} wants you to sign in with your Ethereum account:`,
   )
   expect(signed.message).toContain('Chain ID: 31337')
   expect(await verifyAsTheHostServer(signed)).toMatchObject({ valid: true })

@@ -22,7 +22,7 @@ import {
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { API_URL, providerRequest, walletFrame } from '../support/embedded.js'
-import { devnet, expect, modal, state, test } from '../support/fixtures.js'
+import { devnet, expect, modal, state, test, URLS } from '../support/fixtures.js'
 import {
   approveCard,
   balanceOf,
@@ -80,7 +80,7 @@ async function proxy<T>(method: string, params: unknown[]): Promise<T> {
   const url = `${API_URL}/v1?chainId=eip155:31337&projectId=porthole-demo`
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: 'http://localhost:4000' },
+    headers: { 'content-type': 'application/json', origin: URLS.demo },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   })
   const body = (await response.json()) as { result?: T; error?: { message: string } }
@@ -250,7 +250,7 @@ test('a session of 10 pUSD to one address: two sends without a prompt, the third
   await page.evaluate('window.porthole.open()')
   const frame = modal(page)
   const row = frame.getByTestId('smart-session')
-  await expect(row).toContainText('http://localhost:4000')
+  await expect(row).toContainText(URLS.demo)
   await expect(row).toContainText('5 pUSD of 10 pUSD spent')
   await row.getByRole('button', { name: /^Revoke/ }).click()
   await expect(frame.getByRole('status').getByText('Session revoked')).toBeVisible({
