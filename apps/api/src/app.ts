@@ -155,6 +155,7 @@ export function createApp({
     redis: fleet.redis,
     name: 'api',
     onLimited,
+    isKnownProject: projects.isKnown,
   })
   const guard = [limit, requireProject(projects)]
   // Projects' custom domains (issue 18): their frame origins get the frames' CORS, and a custom
