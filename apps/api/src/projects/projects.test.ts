@@ -1,7 +1,7 @@
 import { DEMO_PROJECT_ID, InvalidOriginPatternError, isOriginAllowed } from '@porthole/shared'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { DRIVERS, openTestDatabase } from '../../test/databases.js'
-import type { Db, SqlValue } from '../db/Db.js'
+import type { Db, DbExecutor, SqlValue } from '../db/Db.js'
 import { allowOrigin } from './allowOrigin.js'
 import { createProject } from './createProject.js'
 import { createProjectCache, NEGATIVE_CACHE_MS } from './createProjectCache.js'
@@ -179,12 +179,13 @@ describe('createProjectCache', () => {
     const db = await openTestDatabase('sqlite')
     await createProject(db, { id: 'shop' })
     let queries = 0
-    const counting = {
-      query: (sql: string, params?: readonly SqlValue[]) => {
+    const counting: DbExecutor = {
+      query: ((sql: string, params?: readonly SqlValue[]) => {
         queries++
         return db.query(sql, params)
-      },
+      }) as DbExecutor['query'],
       execute: db.execute.bind(db),
+      dialect: db.dialect,
     }
     const cache = createProjectCache(counting, { ttlMs: 1000, maxEntries: 10, now: () => 0 })
     expect(cache.isKnown('shop')).toBe(false)

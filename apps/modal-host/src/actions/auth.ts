@@ -12,7 +12,7 @@ import {
   UserRejectedRequestError,
   type VerifyDevice,
 } from '@porthole/protocol'
-import type { ChainNamespace } from '@porthole/shared'
+import { type ChainNamespace, isWebPageUrl } from '@porthole/shared'
 import type { Connector, ConnectorAccount } from '../connectors/types.js'
 import { socialName } from '../rules/socials.js'
 import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
@@ -290,6 +290,8 @@ export function socialLogin(provider: SocialProvider): Promise<void> {
     addEventListener('message', onMessage)
     walletRequest('getSocialRedirectUri', { provider })
       .then(({ uri }) => {
+        // Only a web page, never a script URL that would run on this origin in the popup.
+        if (!isWebPageUrl(uri)) throw new Error(`Not a web page: ${uri.slice(0, 64)}`)
         if (!done) popup.location.href = uri
       })
       .catch((error: unknown) =>

@@ -200,6 +200,7 @@ export default {
     purchaseComplete: 'وصل {amount} {currency} إلى محفظتك',
     purchaseFailed: 'فشلت عملية الشراء؛ لم يتم خصم أي مبلغ منك',
     popupBlocked: 'حظر المتصفح نافذة الدفع',
+    checkoutUrlRefused: 'أرسل المزوّد عنوان دفع ليس صفحة ويب آمنة',
     reopenCheckout: 'فتح نافذة الدفع مرة أخرى',
     done: 'تم',
   },

@@ -203,6 +203,8 @@ export default {
     purchaseComplete: '{amount} {currency} sind in deiner Wallet angekommen',
     purchaseFailed: 'Der Kauf ist fehlgeschlagen; dir wurde nichts berechnet',
     popupBlocked: 'Der Browser hat das Kauffenster blockiert',
+    checkoutUrlRefused:
+      'Der Anbieter hat eine Kaufadresse gesendet, die keine sichere Webseite ist',
     reopenCheckout: 'Kauffenster erneut öffnen',
     done: 'Fertig',
   },

@@ -204,6 +204,7 @@ export default {
     purchaseComplete: '{amount} {currency} llegaron a tu billetera',
     purchaseFailed: 'La compra falló; no se te cobró nada',
     popupBlocked: 'El navegador bloqueó la ventana de pago',
+    checkoutUrlRefused: 'El proveedor envió una dirección de pago que no es una página web segura',
     reopenCheckout: 'Volver a abrir el pago',
     done: 'Listo',
   },

@@ -207,6 +207,8 @@ export default {
     purchaseComplete: '{amount} {currency} sont arrivés dans votre portefeuille',
     purchaseFailed: 'L’achat a échoué ; vous n’avez pas été débité',
     popupBlocked: 'Le navigateur a bloqué la fenêtre de paiement',
+    checkoutUrlRefused:
+      'Le fournisseur a envoyé une adresse de paiement qui n’est pas une page web sécurisée',
     reopenCheckout: 'Rouvrir le paiement',
     done: 'Terminé',
   },

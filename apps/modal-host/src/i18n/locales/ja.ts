@@ -202,6 +202,7 @@ export default {
     purchaseComplete: '{amount} {currency} がウォレットに届きました',
     purchaseFailed: '購入に失敗しました。料金は請求されていません',
     popupBlocked: 'ブラウザが購入ウィンドウをブロックしました',
+    checkoutUrlRefused: 'プロバイダーが安全なウェブページではない購入アドレスを送信しました',
     reopenCheckout: '購入ウィンドウをもう一度開く',
     done: '完了',
   },

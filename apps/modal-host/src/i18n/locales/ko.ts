@@ -198,6 +198,7 @@ export default {
     purchaseComplete: '{amount} {currency}이(가) 지갑에 도착했습니다',
     purchaseFailed: '구매에 실패했습니다. 요금은 청구되지 않았습니다',
     popupBlocked: '브라우저가 결제 창을 차단했습니다',
+    checkoutUrlRefused: '공급자가 안전한 웹 페이지가 아닌 결제 주소를 보냈습니다',
     reopenCheckout: '결제 창 다시 열기',
     done: '완료',
   },

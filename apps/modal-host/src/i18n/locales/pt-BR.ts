@@ -204,6 +204,8 @@ export default {
     purchaseComplete: '{amount} {currency} chegaram na sua carteira',
     purchaseFailed: 'A compra falhou; você não foi cobrado',
     popupBlocked: 'O navegador bloqueou a janela de pagamento',
+    checkoutUrlRefused:
+      'O provedor enviou um endereço de pagamento que não é uma página web segura',
     reopenCheckout: 'Abrir o pagamento novamente',
     done: 'Concluído',
   },

@@ -201,6 +201,7 @@ export default {
     purchaseComplete: '{amount} {currency} cüzdanınıza ulaştı',
     purchaseFailed: 'Satın alma başarısız oldu; sizden ücret alınmadı',
     popupBlocked: 'Tarayıcı ödeme penceresini engelledi',
+    checkoutUrlRefused: 'Sağlayıcı, güvenli bir web sayfası olmayan bir ödeme adresi gönderdi',
     reopenCheckout: 'Ödeme penceresini yeniden aç',
     done: 'Tamam',
   },

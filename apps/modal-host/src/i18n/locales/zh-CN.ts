@@ -194,6 +194,7 @@ export default {
     purchaseComplete: '{amount} {currency} 已到账',
     purchaseFailed: '购买失败，你未被扣款',
     popupBlocked: '浏览器阻止了支付窗口',
+    checkoutUrlRefused: '提供商发送的支付地址不是安全的网页',
     reopenCheckout: '重新打开支付窗口',
     done: '完成',
   },
