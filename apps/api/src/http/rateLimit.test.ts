@@ -49,6 +49,13 @@ describe('rate limits cannot be dodged', () => {
     expect((await origins(url, DEMO_PROJECT_ID)).status).toBe(429)
   })
 
+  test('invented project ids over HTTP earn no fresh buckets: 200 of them, 197 or more are 429', async () => {
+    const url = await start(0)
+    let limited = 0
+    for (let i = 0; i < 200; i++) if ((await origins(url, `made-up-${i}`)).status === 429) limited++
+    expect(limited).toBeGreaterThanOrEqual(197)
+  })
+
   test('without a trusted proxy, X-Forwarded-For is ignored: a new forged address gets no new bucket', async () => {
     const url = await start(0)
     for (let i = 0; i < 3; i++)
