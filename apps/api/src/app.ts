@@ -149,7 +149,10 @@ export function createApp({
 }: CreateAppParameters): Hono<AppEnv> {
   const config = resolveConfig(overrides)
   const log = fleet.log ?? silentLogger
-  const projects = createProjectCache(db, { ttlMs: config.projectCacheMs })
+  const projects = createProjectCache(db, {
+    ttlMs: config.projectCacheMs,
+    negativeTtlMs: config.projectNegativeCacheMs,
+  })
   const onLimited = fleet.metrics?.rateLimited
   const limit = rateLimit(config.rateLimit, config.trustProxy, {
     redis: fleet.redis,
