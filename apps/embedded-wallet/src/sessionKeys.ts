@@ -341,7 +341,7 @@ export async function grantPermissions(params: unknown, host: SessionHost) {
     prepared.gas.sponsored
       ? { label: t('gas'), value: t('gasPaidBy', { sponsor: prepared.gas.sponsor }) }
       : { label: t('gas'), value: youPayGas(prepared.gas.maxFee, network) },
-    { label: t('sessionGas'), value: t('sessionGasPaidBy', { paymaster }), mono: true },
+    { label: t('sessionGas'), value: paymaster, mono: true },
   ]
   const warnings = [t('sessionWarning')]
   if (unknown.length)

@@ -94,8 +94,7 @@ export const en = {
   kindErc721: '{name} (ERC-721 NFT collection)',
   kindErc1155: '{name} (ERC-1155 collection)',
   kindOther: 'Not a token or NFT collection Porthole can read',
-  sessionGas: "Gas of the app's calls",
-  sessionGasPaidBy: 'Only through paymaster {paymaster}',
+  sessionGas: "Paymaster of the app's calls (no other)",
   unknownFunctionsWarning:
     "Porthole cannot tell what {functions} do. They may move any of this account's assets in this contract, with no limit, and what they do may last beyond the session.",
   grantedTo: 'Granted to',

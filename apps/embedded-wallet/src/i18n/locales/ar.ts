@@ -86,8 +86,7 @@ export default {
   kindErc721: '{name} (مجموعة NFT ‏ERC-721)',
   kindErc1155: '{name} (مجموعة ERC-1155)',
   kindOther: 'ليس رمزًا أو مجموعة NFT يستطيع Porthole قراءتها',
-  sessionGas: 'رسوم غاز استدعاءات التطبيق',
-  sessionGasPaidBy: 'عبر paymaster ‏{paymaster} فقط',
+  sessionGas: 'paymaster استدعاءات التطبيق (لا غيره)',
   unknownFunctionsWarning:
     'لا يستطيع Porthole معرفة ما تفعله {functions}. قد تنقل أي أصل لهذا الحساب في هذا العقد بلا حد، وقد يدوم أثرها بعد انتهاء الجلسة.',
   grantedTo: 'مُنحت إلى',

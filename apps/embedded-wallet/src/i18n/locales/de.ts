@@ -87,8 +87,7 @@ export default {
   kindErc721: '{name} (ERC-721-NFT-Sammlung)',
   kindErc1155: '{name} (ERC-1155-Sammlung)',
   kindOther: 'Kein Token und keine NFT-Sammlung, die Porthole lesen kann',
-  sessionGas: 'Gas der Aufrufe der App',
-  sessionGasPaidBy: 'Nur über den Paymaster {paymaster}',
+  sessionGas: 'Paymaster der Aufrufe der App (kein anderer)',
   unknownFunctionsWarning:
     'Porthole kann nicht erkennen, was {functions} tun. Sie können jedes Guthaben dieses Kontos in diesem Vertrag ohne Limit bewegen, und ihre Wirkung kann über die Sitzung hinaus bestehen.',
   grantedTo: 'Erteilt an',

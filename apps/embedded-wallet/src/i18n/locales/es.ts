@@ -87,8 +87,7 @@ export default {
   kindErc721: '{name} (colección de NFT ERC-721)',
   kindErc1155: '{name} (colección ERC-1155)',
   kindOther: 'No es un token ni una colección de NFT que Porthole pueda leer',
-  sessionGas: 'Gas de las llamadas de la app',
-  sessionGasPaidBy: 'Solo a través del paymaster {paymaster}',
+  sessionGas: 'Paymaster de las llamadas de la app (ningún otro)',
   unknownFunctionsWarning:
     'Porthole no puede saber qué hacen {functions}. Pueden mover cualquier activo de esta cuenta en este contrato, sin límite, y su efecto puede durar más que la sesión.',
   grantedTo: 'Concedida a',

@@ -87,8 +87,7 @@ export default {
   kindErc721: '{name} (collection de NFT ERC-721)',
   kindErc1155: '{name} (collection ERC-1155)',
   kindOther: 'Ni un jeton ni une collection de NFT que Porthole sait lire',
-  sessionGas: "Gaz des appels de l'app",
-  sessionGasPaidBy: 'Uniquement via le paymaster {paymaster}',
+  sessionGas: "Paymaster des appels de l'app (aucun autre)",
   unknownFunctionsWarning:
     "Porthole ne peut pas savoir ce que font {functions}. Elles peuvent déplacer n'importe quel actif de ce compte dans ce contrat, sans limite, et leur effet peut durer au-delà de la session.",
   grantedTo: 'Accordée à',

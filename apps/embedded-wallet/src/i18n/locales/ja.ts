@@ -87,8 +87,7 @@ export default {
   kindErc721: '{name}（ERC-721 NFTコレクション）',
   kindErc1155: '{name}（ERC-1155コレクション）',
   kindOther: 'Portholeが読み取れるトークンやNFTコレクションではありません',
-  sessionGas: 'アプリの呼び出しのガス',
-  sessionGasPaidBy: 'ペイマスター {paymaster} 経由のみ',
+  sessionGas: 'アプリの呼び出しのペイマスター（これのみ）',
   unknownFunctionsWarning:
     'Portholeは {functions} が何をするか判別できません。このコントラクト内のこのアカウントの資産を上限なく移動でき、その効果はセッション終了後も残る可能性があります。',
   grantedTo: '付与先',

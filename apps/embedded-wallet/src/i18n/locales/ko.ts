@@ -86,8 +86,7 @@ export default {
   kindErc721: '{name}(ERC-721 NFT 컬렉션)',
   kindErc1155: '{name}(ERC-1155 컬렉션)',
   kindOther: 'Porthole이 읽을 수 있는 토큰이나 NFT 컬렉션이 아님',
-  sessionGas: '앱 호출의 가스',
-  sessionGasPaidBy: '페이마스터 {paymaster}를 통해서만',
+  sessionGas: '앱 호출의 페이마스터(이것만)',
   unknownFunctionsWarning:
     'Porthole은 {functions}이(가) 무엇을 하는지 알 수 없습니다. 이 컨트랙트에 있는 이 계정의 자산을 한도 없이 옮길 수 있으며, 그 효과가 세션 이후에도 남을 수 있습니다.',
   grantedTo: '부여 대상',

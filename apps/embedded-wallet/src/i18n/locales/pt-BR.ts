@@ -86,8 +86,7 @@ export default {
   kindErc721: '{name} (coleção de NFT ERC-721)',
   kindErc1155: '{name} (coleção ERC-1155)',
   kindOther: 'Não é um token nem uma coleção de NFT que o Porthole consiga ler',
-  sessionGas: 'Gás das chamadas do app',
-  sessionGasPaidBy: 'Somente pelo paymaster {paymaster}',
+  sessionGas: 'Paymaster das chamadas do app (nenhum outro)',
   unknownFunctionsWarning:
     'O Porthole não consegue saber o que {functions} fazem. Elas podem mover qualquer ativo desta conta neste contrato, sem limite, e o efeito pode durar além da sessão.',
   grantedTo: 'Concedida a',

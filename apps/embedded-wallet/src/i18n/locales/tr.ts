@@ -86,8 +86,7 @@ export default {
   kindErc721: '{name} (ERC-721 NFT koleksiyonu)',
   kindErc1155: '{name} (ERC-1155 koleksiyonu)',
   kindOther: "Porthole'un okuyabildiği bir token ya da NFT koleksiyonu değil",
-  sessionGas: 'Uygulamanın çağrılarının gas ücreti',
-  sessionGasPaidBy: 'Yalnızca {paymaster} paymaster üzerinden',
+  sessionGas: "Uygulamanın çağrılarının paymaster'ı (yalnızca bu)",
   unknownFunctionsWarning:
     'Porthole {functions} fonksiyonlarının ne yaptığını bilemez. Bu hesabın bu sözleşmedeki her varlığını limitsiz taşıyabilirler ve etkileri oturumdan sonra da sürebilir.',
   grantedTo: 'Verildiği uygulama',

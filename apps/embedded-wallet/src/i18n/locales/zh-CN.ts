@@ -85,8 +85,7 @@ export default {
   kindErc721: '{name}（ERC-721 NFT 合集）',
   kindErc1155: '{name}（ERC-1155 合集）',
   kindOther: '不是 Porthole 能读取的代币或 NFT 合集',
-  sessionGas: '应用调用的 Gas',
-  sessionGasPaidBy: '仅通过 paymaster {paymaster}',
+  sessionGas: '应用调用的 paymaster（仅此一个）',
   unknownFunctionsWarning:
     'Porthole 无法判断 {functions} 的作用。它们可能不受限额地转移此账户在该合约中的任何资产，其效果可能在会话结束后仍然存在。',
   grantedTo: '授予对象',
