@@ -442,10 +442,15 @@ test.describe('finding 8: another site', () => {
         },
       ]),
     ])
+    const asked = Date.now()
     expect((await cardOrAnswer(page, granting)).shown).toBe(true)
+    const shownAt = Date.now()
     await approveShownCard(page)
     const granted = await granting
     expect(granted.error).toBeUndefined()
+    console.info(
+      `grant: card after ${shownAt - asked} ms; listed, installed and answered ${Date.now() - shownAt} ms after it was shown (arming delay and click included)`,
+    )
     const { permissionsContext } = granted.value as { permissionsContext: string }
 
     // The same user, same browser, on site B (same site: the wallet is already unlocked).
