@@ -7,6 +7,7 @@
  * ends the session on chain: the next call is refused.
  */
 import type { Page } from '@playwright/test'
+import { DEVNET_AA } from '@porthole/shared/devnet'
 import {
   encodeSessionSignature,
   portholeSessionsAbi,
@@ -200,7 +201,18 @@ test('a session of 10 pUSD to one address: two sends without a prompt, the third
     functionName: 'sessions',
     args: [key.address],
   })
-  expect(onChain).toEqual([PUSD.address, receiver, pusd('10'), 0n, 0, expiry, true])
+  // An ERC-20 (kind 1), its operations only through the project's paymaster.
+  expect(onChain).toEqual([
+    PUSD.address,
+    receiver,
+    pusd('10'),
+    0n,
+    0,
+    expiry,
+    true,
+    1,
+    DEVNET_AA.paymaster,
+  ])
 
   // Two sends of 2 pUSD, signed by the dapp's key: no card, the modal stays closed.
   const session = { smart, context, key }

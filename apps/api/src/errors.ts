@@ -77,7 +77,6 @@ export const API_ERRORS = {
     message:
       'The address must be an eip155 CAIP-10 account id (eip155:<chain id>:0x<40 hex digits>)',
   },
-  SESSION_NOT_ON_CHAIN: { status: 409, message: 'No active session for this key on chain' },
   SESSION_REVOKED: { status: 409, message: 'This session was revoked' },
   SESSION_NOT_FOUND: { status: 404, message: 'Session not found' },
   INVALID_SESSION_SIGNATURE: { status: 401, message: 'The signature is not by the account' },

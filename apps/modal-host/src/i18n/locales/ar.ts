@@ -288,6 +288,10 @@ export default {
     limit: 'تم إنفاق {spent} من {limit}',
     to: 'إلى {recipient}',
     anyone: 'إلى أي عنوان',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFT',
+    items: '{count} عناصر',
+    unmetered: 'بلا حد: دوالها غير مقيسة',
     loadFailed: 'تعذّر تحميل الجلسات',
   },
 } satisfies Translation

@@ -292,6 +292,10 @@ export default {
     limit: '{spent} von {limit} ausgegeben',
     to: 'an {recipient}',
     anyone: 'an jede Adresse',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFTs',
+    items: '{count} Objekte',
+    unmetered: 'Kein Limit: ihre Funktionen werden nicht begrenzt',
     loadFailed: 'Sitzungen konnten nicht geladen werden',
   },
 } satisfies Translation

@@ -293,6 +293,10 @@ export default {
     limit: '{spent} de {limit} gastado',
     to: 'a {recipient}',
     anyone: 'a cualquier dirección',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFT',
+    items: '{count} objetos',
+    unmetered: 'Sin límite: sus funciones no se miden',
     loadFailed: 'No se pudieron cargar las sesiones',
   },
 } satisfies Translation

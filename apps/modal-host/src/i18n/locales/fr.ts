@@ -298,6 +298,10 @@ export default {
     limit: '{spent} dépensés sur {limit}',
     to: 'vers {recipient}',
     anyone: 'vers n’importe quelle adresse',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFT',
+    items: '{count} objets',
+    unmetered: 'Sans limite : ses fonctions ne sont pas mesurées',
     loadFailed: 'Impossible de charger les sessions',
   },
 } satisfies Translation

@@ -291,6 +291,10 @@ export default {
     limit: '{limit} 中 {spent} 使用済み',
     to: '送金先：{recipient}',
     anyone: '任意のアドレスへ',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFT',
+    items: '{count} アイテム',
+    unmetered: '上限なし：関数は計量されません',
     loadFailed: 'セッションを読み込めませんでした',
   },
 } satisfies Translation

@@ -286,6 +286,10 @@ export default {
     limit: '{limit} 중 {spent} 사용',
     to: '받는 주소: {recipient}',
     anyone: '모든 주소로',
+    nftsOne: 'NFT {count}개',
+    nftsOther: 'NFT {count}개',
+    items: '항목 {count}개',
+    unmetered: '한도 없음: 함수가 계량되지 않습니다',
     loadFailed: '세션을 불러오지 못했습니다',
   },
 } satisfies Translation

@@ -293,6 +293,10 @@ export default {
     limit: '{spent} de {limit} gastos',
     to: 'para {recipient}',
     anyone: 'para qualquer endereço',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFTs',
+    items: '{count} itens',
+    unmetered: 'Sem limite: suas funções não são medidas',
     loadFailed: 'Não foi possível carregar as sessões',
   },
 } satisfies Translation

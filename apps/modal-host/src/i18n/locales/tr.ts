@@ -290,6 +290,10 @@ export default {
     limit: '{spent} / {limit} harcandı',
     to: 'alıcı: {recipient}',
     anyone: 'herhangi bir adrese',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFT',
+    items: '{count} öğe',
+    unmetered: 'Limitsiz: fonksiyonları ölçülmüyor',
     loadFailed: 'Oturumlar yüklenemedi',
   },
 } satisfies Translation

@@ -282,6 +282,10 @@ export default {
     limit: '已花费 {spent}，上限 {limit}',
     to: '发往 {recipient}',
     anyone: '可发往任意地址',
+    nftsOne: '{count} 个 NFT',
+    nftsOther: '{count} 个 NFT',
+    items: '{count} 个物品',
+    unmetered: '不限额：其函数不计量',
     loadFailed: '无法加载会话',
   },
 } satisfies Translation
