@@ -8,6 +8,7 @@ import {
   type Hex,
   http,
   isErc6492Signature,
+  keccak256,
   maxUint256,
   parseEther,
   toHex,
@@ -749,6 +750,42 @@ describe('issue 25 audit: what the host says cannot change what the card shows o
     expect(devnet.sent.size).toBe(before)
     if (await client().getCode({ address: smart }))
       expect((await sessionOf(smart, thief))[6]).toBe(false)
+  })
+
+  test("typed data the owner would sign for its own smart account (the account's ERC-1271 wrapper) is refused before any card", async () => {
+    const { owner, smart } = await newUser(1_000_000n)
+    // Deploy the account (a sponsored transfer), so isValidSignature answers on chain.
+    await request('eth_sendTransaction', [
+      { from: smart, to: devnet.token, data: erc20('transfer', [friend(), 1n]) },
+    ])
+    edge.cards.length = 0
+    // What a host asks the owner EOA for: `PortholeAccountMessage(hash)` under the account's own
+    // domain, `hash` being anything it wants the account to have signed (a permit, an order…).
+    const anything = keccak256(toHex('the account approves whatever this hash is'))
+    const wrapper = {
+      domain: {
+        name: 'Porthole Simple Account',
+        version: '1',
+        chainId: 31337,
+        verifyingContract: smart,
+      },
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        PortholeAccountMessage: [{ name: 'hash', type: 'bytes32' }],
+      },
+      primaryType: 'PortholeAccountMessage',
+      message: { hash: anything },
+    }
+    const signing = request('eth_signTypedData_v4', [owner.address, JSON.stringify(wrapper)])
+    // Was: a "Sign typed data" card showing an opaque hash; approved, the smart account's
+    // isValidSignature(hash, signature) answered 0x1626ba7e for whatever the host chose.
+    expect(await codeOf(signing)).toBe(4100)
+    expect(edge.cards).toHaveLength(0)
   })
 
   /** A sign-in message (EIP-4361) for `domain`, from `address`. */

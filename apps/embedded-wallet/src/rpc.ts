@@ -114,7 +114,9 @@ async function actingAccount(claimed?: unknown): Promise<SmartAccount.ActiveAcco
  * `execute`, or from the EOA that owns it) hand a stranger's key the account's tokens or the
  * account itself, and the EntryPoint holds the account's gas deposit. The card could only show
  * them as raw calldata to the user's own address (issue 25). The wallet's own steps (granting
- * and revoking sessions) build such calls themselves, never through these requests.
+ * and revoking sessions) build such calls themselves, never through these requests. Typed data
+ * whose verifying contract is one of them is refused too: the owner's `PortholeAccountMessage`
+ * under the account's domain is the account's ERC-1271 signature of any hash a site chose.
  */
 async function refuseAccountCalls(targets: readonly (string | null | undefined)[]): Promise<void> {
   const chainId = Session.chainId()
@@ -127,7 +129,7 @@ async function refuseAccountCalls(targets: readonly (string | null | undefined)[
     }
   if (targets.some((to) => typeof to === 'string' && own.has(to.toLowerCase())))
     throw new UnauthorizedError(
-      "A site cannot call the wallet's own account contract or the EntryPoint",
+      "A site cannot call the wallet's own account contract or the EntryPoint, nor sign for them",
     )
 }
 
@@ -656,6 +658,7 @@ export async function handleRpc(
     const typed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as TypedDataDefinition & {
       types: Record<string, unknown>
     }
+    await refuseAccountCalls([typed.domain?.verifyingContract])
     const { EIP712Domain: _domain, ...types } = typed.types
     const shown = shownText(
       JSON.stringify({ domain: typed.domain, message: typed.message }, null, 2),
