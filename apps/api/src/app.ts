@@ -252,7 +252,7 @@ export function createApp({
   authSocialRoutes(app, auth)
   authFarcasterRoutes(app, auth, farcasterClientOf(config))
   authAccountRoutes(app, auth)
-  siwxRoutes(app, guard, { db, upstreams: config.upstreams })
+  siwxRoutes(app, guard, { db, upstreams: config.upstreams, cleanup: cleanup.maybeRun })
   const verifySignature = createSignatureVerifier(config.upstreams, {
     timeoutMs: config.rpcTimeoutMs,
   })

@@ -1,4 +1,5 @@
 import { walk } from '@porthole/protocol'
+import { formatSiwxMessage, simpleAccountAbi } from '@porthole/shared'
 import { portholeSessionsAbi } from '@porthole/shared/simpleAccount'
 import {
   type Address,
@@ -9,6 +10,7 @@ import {
   type Hex,
   http,
   isErc6492Signature,
+  keccak256,
   maxUint256,
   parseEther,
   toHex,
@@ -852,5 +854,162 @@ describe('eth_sendUserOperation from the dapp', () => {
     edge.approve = false
     expect(await codeOf(request('eth_sendUserOperation', [op, entryPoint07Address]))).toBe(4001)
     expect(devnet.sent.size).toBe(before)
+  })
+})
+
+describe('issue 25 audit: what the host says cannot change what the card shows or what is signed', () => {
+  test('a host that calls ETH a 36-decimal currency: the card still says 0.1 ETH (was 0.0000000000000000001 ETH)', async () => {
+    const { smart } = await newUser()
+    await devnet.setBalance(smart, parseEther('1'))
+    Rpc.setNetworks([{ chainId: 31337, name: 'Porthole Devnet', symbol: 'ETH', decimals: 36 }])
+    try {
+      edge.approve = false
+      const sending = request('eth_sendTransaction', [
+        { from: smart, to: friend(), value: toHex(parseEther('0.1')) },
+      ])
+      expect(await codeOf(sending)).toBe(4001)
+      expect(field(edge.cards[0], 'Amount')).toBe('0.1 ETH')
+      expect(edge.cards[0]?.effects).toBe('−0.1 ETH')
+    } finally {
+      Rpc.setNetworks([{ chainId: 31337, name: 'Porthole Devnet', symbol: 'ETH', decimals: 18 }])
+    }
+  })
+
+  /** The account's own `grantSession`, as a hostile page would ask it: any pUSD, any recipient, forever. */
+  const grantToThief = (thief: Address) =>
+    encodeFunctionData({
+      abi: portholeSessionsAbi,
+      functionName: 'grantSession',
+      args: [thief, devnet.token, ['0xa9059cbb'], friend(), maxUint256, 0, 2 ** 47],
+    })
+  const sessionOf = (smart: Address, key: Address) =>
+    client().readContract({
+      address: smart,
+      abi: portholeSessionsAbi,
+      functionName: 'sessions',
+      args: [key],
+    }) as Promise<readonly unknown[]>
+
+  test("a site cannot call the account's own functions or the EntryPoint: refused (4100) before any card, nothing installed", async () => {
+    const { owner, smart } = await newUser(5_000_000n)
+    const thief = friend()
+    const before = devnet.sent.size
+    // wallet_sendCalls, one call to the account itself (was: a plain card with raw calldata and
+    // no warning; approved, the thief's key could move every pUSD)
+    expect(
+      await codeOf(
+        request('wallet_sendCalls', [
+          {
+            version: '2.0.0',
+            chainId: '0x7a69',
+            from: smart,
+            atomicRequired: true,
+            calls: [{ to: smart, data: grantToThief(thief) }],
+          },
+        ]),
+      ),
+    ).toBe(4100)
+    // eth_sendTransaction from the smart account to itself
+    expect(
+      await codeOf(
+        request('eth_sendTransaction', [{ from: smart, to: smart, data: grantToThief(thief) }]),
+      ),
+    ).toBe(4100)
+    // eth_sendUserOperation whose execute calls the account itself
+    const prepared = await SmartAccount.prepareCalls(31337, [
+      { to: devnet.token, value: 0n, data: erc20('transfer', [friend(), 1n]) },
+    ])
+    const op = formatUserOperationRequest(prepared.userOperation)
+    const selfCall = encodeFunctionData({
+      abi: simpleAccountAbi,
+      functionName: 'execute',
+      args: [smart, 0n, grantToThief(thief)],
+    })
+    expect(
+      await codeOf(
+        request('eth_sendUserOperation', [{ ...op, callData: selfCall }, entryPoint07Address]),
+      ),
+    ).toBe(4100)
+    // the EntryPoint: the account's deposit there is the account's money too
+    expect(
+      await codeOf(
+        request('eth_sendTransaction', [
+          { from: smart, to: entryPoint07Address, data: '0x205c2878' },
+        ]),
+      ),
+    ).toBe(4100)
+    // from the EOA (the account's owner): a call to the smart account is the owner's call
+    expect(
+      await codeOf(
+        request('eth_sendTransaction', [
+          { from: owner.address, to: smart, data: grantToThief(thief) },
+        ]),
+      ),
+    ).toBe(4100)
+    expect(edge.cards).toHaveLength(0)
+    expect(devnet.sent.size).toBe(before)
+    if (await client().getCode({ address: smart }))
+      expect((await sessionOf(smart, thief))[6]).toBe(false)
+  })
+
+  test("typed data the owner would sign for its own smart account (the account's ERC-1271 wrapper) is refused before any card", async () => {
+    const { owner, smart } = await newUser(1_000_000n)
+    // Deploy the account (a sponsored transfer), so isValidSignature answers on chain.
+    await request('eth_sendTransaction', [
+      { from: smart, to: devnet.token, data: erc20('transfer', [friend(), 1n]) },
+    ])
+    edge.cards.length = 0
+    // What a host asks the owner EOA for: `PortholeAccountMessage(hash)` under the account's own
+    // domain, `hash` being anything it wants the account to have signed (a permit, an order…).
+    const anything = keccak256(toHex('the account approves whatever this hash is'))
+    const wrapper = {
+      domain: {
+        name: 'Porthole Simple Account',
+        version: '1',
+        chainId: 31337,
+        verifyingContract: smart,
+      },
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        PortholeAccountMessage: [{ name: 'hash', type: 'bytes32' }],
+      },
+      primaryType: 'PortholeAccountMessage',
+      message: { hash: anything },
+    }
+    const signing = request('eth_signTypedData_v4', [owner.address, JSON.stringify(wrapper)])
+    // Was: a "Sign typed data" card showing an opaque hash; approved, the smart account's
+    // isValidSignature(hash, signature) answered 0x1626ba7e for whatever the host chose.
+    expect(await codeOf(signing)).toBe(4100)
+    expect(edge.cards).toHaveLength(0)
+  })
+
+  /** A sign-in message (EIP-4361) for `domain`, from `address`. */
+  const signIn = (domain: string, address: Address) =>
+    formatSiwxMessage('eip155', {
+      domain,
+      address,
+      uri: `https://${domain}`,
+      version: '1',
+      chainId: '31337',
+      nonce: 'k2Jf8sLq0aZ',
+      issuedAt: new Date().toISOString(),
+    })
+
+  test('personal_sign of a sign-in message for another site is refused before any card (EIP-4361 phishing); one for the asking site is signed', async () => {
+    const { smart } = await newUser()
+    const message = signIn('bank.example', smart)
+    expect(await codeOf(request('personal_sign', [toHex(message), smart]))).toBe(4100)
+    expect(await codeOf(request('personal_sign', [message, smart]))).toBe(4100)
+    expect(edge.cards).toHaveLength(0)
+    // The site the modal verified (localhost:4000) signs in to itself as before.
+    const own = signIn('localhost:4000', smart)
+    const signature = (await request('personal_sign', [toHex(own), smart])) as Hex
+    expect(edge.cards).toHaveLength(1)
+    expect(await client().verifyMessage({ address: smart, message: own, signature })).toBe(true)
   })
 })
