@@ -36,11 +36,20 @@ test('every endpoint, RPC method, message and contract function has a threat ent
   ).toEqual([])
 })
 
-test('the ledger reads only the Threats section, and {param} as :param', () => {
-  const readme = '# App\n`GET /a`\n## Threats\n### Sub\n`GET /b/{id}`\n## Later\n`GET /c`\n'
-  expect([...namedIn(threatsSection(readme))]).toEqual(['GET /b/:id'])
-  const group = { kind: 'route', readme: 'x', names: ['GET /a', 'GET /b/:id', 'GET /c'] }
+test('the ledger reads entries only: Threats subsection headings and first table cells, {param} as :param', () => {
+  const readme = [
+    '# App',
+    '### Before: `GET /a`',
+    '## Threats',
+    '`GET /d` is mentioned in a sentence, which is no entry.',
+    '### Reads: `GET /b/{id}`',
+    '| `GET /e` | who may call `GET /f` |',
+    '## Later',
+    '### After: `GET /c`',
+  ].join('\n')
+  expect([...namedIn(threatsSection(readme))].sort()).toEqual(['GET /b/:id', 'GET /e'])
+  const group = { kind: 'route', readme: 'x', names: ['GET /a', 'GET /b/:id', 'GET /c', 'GET /d'] }
   expect(missingThreats([group], () => readme)).toEqual([
-    { kind: 'route', readme: 'x', missing: ['GET /a', 'GET /c'] },
+    { kind: 'route', readme: 'x', missing: ['GET /a', 'GET /c', 'GET /d'] },
   ])
 })

@@ -40,16 +40,22 @@ export function threatsSection(markdown: string): string {
 }
 
 /**
- * The backticked names a Threats section gives, normalised: `{param}` path segments read as
- * `:param`, so `POST /v1/sessions/{address}` and `POST /v1/sessions/:address` are one name.
+ * The surfaces a Threats section has entries for: the backticked names of its subsection
+ * headings (`### …`) and of the first cell of its table rows — a name merely mentioned in a
+ * sentence ("`POST /x` has its own entry") is not an entry. Names are normalised: `{param}` path
+ * segments read as `:param`, so `POST /v1/sessions/{address}` and `POST /v1/sessions/:address`
+ * are one name.
  *
  * @example
- * namedIn('`GET /v1/x/{id}` and `personal_sign`') // Set { 'GET /v1/x/:id', 'personal_sign' }
+ * namedIn('### Reads: `GET /v1/x/{id}`\n| `personal_sign` | … |') // Set { 'GET /v1/x/:id', 'personal_sign' }
  */
 export function namedIn(section: string): Set<string> {
   const names = new Set<string>()
-  for (const match of section.matchAll(/`([^`\n]+)`/g))
-    names.add(match[1]!.trim().replace(/\{(\w+)\}/g, ':$1'))
+  for (const line of section.split('\n')) {
+    const entry = /^#{3,} /.test(line) ? line : /^\|/.test(line) ? (line.split('|')[1] ?? '') : ''
+    for (const match of entry.matchAll(/`([^`\n]+)`/g))
+      names.add(match[1]!.trim().replace(/\{(\w+)\}/g, ':$1'))
+  }
   return names
 }
 
