@@ -270,6 +270,27 @@ export default {
     copyLink: 'Copiar enlace',
     linkCopied: 'Enlace copiado',
   },
+  devices: {
+    title: 'Dispositivos',
+    thisDevice: 'Este dispositivo',
+    added: 'Añadido {when}',
+    unknownSite: 'sitio desconocido',
+    recovered: 'Configurado con un nuevo inicio de sesión',
+    custodyRefused:
+      'Inició sesión con otra dirección de custodia de Farcaster ({custody}) y no recibió tu billetera',
+    remove: 'Quitar',
+    removeFor: 'Quitar {device} ({site})',
+    removing: 'Quitando…',
+    removed: 'Dispositivo quitado',
+    removeHint:
+      'Un dispositivo quitado cierra sesión y ya no recibe tu billetera. Una clave que ya reconstruyó se queda con él: si no configuraste ese dispositivo, mueve tus fondos a una billetera nueva.',
+    noticeRecovered: 'Tu billetera se configuró en un dispositivo nuevo: {device}, {site}, {when}.',
+    noticeCustody:
+      'Alguien inició sesión con otra dirección de custodia de Farcaster ({custody}) en {device}, {site}, {when}, y no recibió tu billetera.',
+    noticeNotYou: '¿No fuiste tú? Quita ese dispositivo y mueve tus fondos a una billetera nueva.',
+    review: 'Revisar dispositivos',
+    loadFailed: 'No se pudieron cargar los dispositivos',
+  },
   accountTypes: {
     accounts: 'Cuentas',
     smartAccount: 'Cuenta inteligente',

@@ -274,6 +274,29 @@ export default {
     copyLink: 'Copier le lien',
     linkCopied: 'Lien copié',
   },
+  devices: {
+    title: 'Appareils',
+    thisDevice: 'Cet appareil',
+    added: 'Ajouté {when}',
+    unknownSite: 'site inconnu',
+    recovered: 'Configuré avec une nouvelle connexion',
+    custodyRefused:
+      'Connecté avec une autre adresse de garde Farcaster ({custody}) et n’a pas reçu votre portefeuille',
+    remove: 'Retirer',
+    removeFor: 'Retirer {device} ({site})',
+    removing: 'Retrait…',
+    removed: 'Appareil retiré',
+    removeHint:
+      'Un appareil retiré est déconnecté et ne reçoit plus votre portefeuille. Une clé qu’il a déjà reconstituée lui reste : si vous n’avez pas configuré cet appareil, transférez vos fonds vers un nouveau portefeuille.',
+    noticeRecovered:
+      'Votre portefeuille a été configuré sur un nouvel appareil : {device}, {site}, {when}.',
+    noticeCustody:
+      'Quelqu’un s’est connecté avec une autre adresse de garde Farcaster ({custody}) sur {device}, {site}, {when}, et n’a pas reçu votre portefeuille.',
+    noticeNotYou:
+      'Ce n’était pas vous ? Retirez cet appareil et transférez vos fonds vers un nouveau portefeuille.',
+    review: 'Vérifier les appareils',
+    loadFailed: 'Impossible de charger les appareils',
+  },
   accountTypes: {
     accounts: 'Comptes',
     smartAccount: 'Compte intelligent',
