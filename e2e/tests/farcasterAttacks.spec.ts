@@ -337,7 +337,10 @@ test('a new device that received the recovery share is announced on the user’s
   await expect(stranger).toHaveCount(0)
 
   // The removed device's session is over, and signing in again there gets no auth share.
-  const after = await apiCall('GET', '/auth/v1/shares', { projectId: DEMO, token: relayed.token })
+  const after = await apiCall('GET', '/auth/v1/shares', {
+    projectId: DEMO,
+    token: relayed.token as string,
+  })
   expect(after.status).toBe(401)
   const back = await relayedLogin(
     DEMO,
