@@ -113,7 +113,6 @@ export async function recoveryDecrypt(
     headers: { 'content-type': 'application/json', 'user-agent': SCRIPT_USER_AGENT },
     body: JSON.stringify({
       projectId,
-      site: 'https://evil.example',
       ciphertext,
       proof: {
         kind: 'farcaster',

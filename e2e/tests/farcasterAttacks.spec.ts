@@ -8,7 +8,19 @@ import { approveChannel } from '@porthole/farcaster'
 import { FARCASTER_ID_REGISTRY, parseFarcasterConnectUrl } from '@porthole/shared'
 import { createPublicClient, createWalletClient, type Hex, http, parseAbi } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
-import { admin, providerRequest, signsFor, walletFrame } from '../support/embedded.js'
+import {
+  admin,
+  connectOutcome,
+  emailLogin,
+  enterCode,
+  freshEmail,
+  providerRequest,
+  signsFor,
+  startEmailConnect,
+  waitForCode,
+  waitForMail,
+  walletFrame,
+} from '../support/embedded.js'
 import {
   apiCall,
   farcasterConnect,
@@ -37,6 +49,9 @@ const DEMO_NAME = 'Porthole demo'
 /** A host site of a second project: the demo's port + 21 (4021 on the default stack). */
 const SITE_B_PORT = Number(new URL(DEMO_URL).port) + 21
 const SITE_B = `http://fcb.localhost:${SITE_B_PORT}`
+/** A second site of the demo project (a new storage partition: a new device for the wallet). */
+const SITE_2_PORT = Number(new URL(DEMO_URL).port) + 22
+const SITE_2 = `http://fcmail.localhost:${SITE_2_PORT}`
 
 /** The victim signs in on the demo with their Farcaster key: the address and fid. */
 async function victimWallet(
@@ -354,4 +369,56 @@ test('a new device that received the recovery share is announced on the user’s
   const signing = providerRequest(page, 'personal_sign', ['0x6f6b', victim.address])
   await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
   expect(await signsFor(victim.address, 'ok', (await signing).value as Hex)).toBe(true)
+})
+
+test('an account with an e-mail is told of a recovery on a new site by mail, and on its first site', async ({
+  page,
+  context,
+}) => {
+  admin('project', 'allow', DEMO, SITE_2)
+  const host = await startHostPage(SITE_2_PORT, DEMO, 'fcmail.localhost')
+  try {
+    await page.goto(DEMO_URL)
+    await waitForPorthole(page)
+    const email = freshEmail('fcmail')
+    const address = await emailLogin(page, email)
+
+    await page.goto(SITE_2)
+    await waitForPorthole(page)
+    await startEmailConnect(page, email)
+    await enterCode(page, await waitForCode(email, 2))
+    const approval = await waitForMail(email, /^Approve a new device/)
+    const link = /(http:\/\/\S+device\/approve\S+)/.exec(approval.text)?.[1] as string
+    const owner = await context.newPage()
+    await owner.goto(link)
+    await owner.getByRole('button', { name: 'Approve' }).click()
+    await owner.close()
+    expect((await connectOutcome(page)).value?.address).toBe(address)
+    // Mailed: the recovery service's notice names the new site.
+    const mail = await waitForMail(email, /recovered on a new device/)
+    expect(mail.text).toContain(SITE_2)
+
+    // And shown on the first site at its next open.
+    await page.goto(DEMO_URL)
+    await waitForPorthole(page)
+    await expect.poll(async () => (await state(page)).status, { timeout: 20_000 }).toBe('connected')
+    await page.evaluate('porthole.open()')
+    const notice = modal(page).getByTestId('device-notice')
+    await expect(notice).toContainText('set up on a new device')
+    await expect(notice).toContainText(SITE_2)
+    await notice.getByRole('button', { name: 'Review devices' }).click()
+    await expect(
+      modal(page).getByRole('list', { name: 'Devices' }).getByRole('listitem'),
+    ).toHaveCount(2)
+    // Shown once: the next open has no notice.
+    await page.reload()
+    await waitForPorthole(page)
+    await expect.poll(async () => (await state(page)).status, { timeout: 20_000 }).toBe('connected')
+    await page.evaluate('porthole.open()')
+    await expect(modal(page).getByRole('button', { name: 'Devices' })).toBeVisible()
+    await expect(modal(page).getByTestId('device-notice')).toHaveCount(0)
+  } finally {
+    await host.close()
+    admin('project', 'deny', DEMO, SITE_2)
+  }
 })

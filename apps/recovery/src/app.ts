@@ -377,6 +377,13 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
       )
       owner = { projectId: body.projectId, identity: farcasterIdentity(signIn.fid, signIn.custody) }
       limit(c, owner.identity)
+      // The site the frame says it serves is the one the user approved, or nothing.
+      if (body.site !== undefined && body.site !== signIn.site)
+        throw new HttpError(
+          403,
+          'INVALID_PROOF',
+          `The Farcaster message was approved for ${signIn.site}, not ${body.site}`,
+        )
       if (signIn.nonce !== nonceForKey(thumbprint(proof.publicKey)))
         throw new HttpError(
           403,

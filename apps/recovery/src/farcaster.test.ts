@@ -204,6 +204,29 @@ describe('Farcaster owners', () => {
     expect(opened.body.code).toBe('DECRYPT_FAILED')
   })
 
+  test('a login approved on one site is not presented as another site’s', async () => {
+    const post = app()
+    const ciphertext = await sealed(post)
+    const key = await deviceKey()
+    const login = await signIn(key.nonce)
+    const proof = {
+      kind: 'farcaster',
+      message: login.message,
+      messageSignature: login.signature,
+      publicKey: key.publicJwk,
+      signature: await key.sign(key.nonce, ciphertext),
+    }
+    const other = await post('/v1/recovery/decrypt', {
+      site: 'https://evil.example',
+      ciphertext,
+      proof,
+    })
+    expect(other).toMatchObject({ status: 403, body: { code: 'INVALID_PROOF' } })
+    // Refused before it counted: the same message still opens on its own site.
+    const own = await post('/v1/recovery/decrypt', { site: SITE, ciphertext, proof })
+    expect(own).toEqual({ status: 200, body: { share: SHARE } })
+  })
+
   test('a login the user approved for another project, or one that is no Porthole login, opens nothing', async () => {
     const post = app()
     const ciphertext = await sealed(post)
