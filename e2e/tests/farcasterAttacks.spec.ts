@@ -270,6 +270,7 @@ async function transferFid(from: Hex, to: Hex): Promise<void> {
 
 test('custody change: the fid’s new custody key gets no wallet on a new device, the user is told, and the owner confirms it from a device that holds the wallet', async ({
   page,
+  browser,
 }) => {
   const oldKey = generatePrivateKey()
   const newKey = generatePrivateKey()
@@ -298,6 +299,27 @@ test('custody change: the fid’s new custody key gets no wallet on a new device
   })()
   const opened = await recoveryDecrypt(DEMO, view.ciphertext, farcaster.message, farcaster.attacker)
   expect(opened.status).toBeGreaterThanOrEqual(400)
+  // In a browser (a new profile: a new device), the new key's sign-in says why.
+  const fresh = await browser.newContext()
+  try {
+    const other = await fresh.newPage()
+    await other.goto(DEMO_URL)
+    await waitForPorthole(other)
+    await other.evaluate('window.porthole.open(); undefined')
+    await modal(other).getByRole('button', { name: 'Continue with Farcaster' }).click()
+    const qr = modal(other).getByTestId('farcaster-qr')
+    await expect(qr).toBeVisible({ timeout: 20_000 })
+    await approveChannel({
+      channel: (await qr.getAttribute('data-uri')) as string,
+      privateKey: newKey,
+    })
+    await expect(modal(other).getByTestId('farcaster-reason')).toContainText(
+      'custody address changed',
+    )
+    expect((await state(other)).status).not.toBe('connected')
+  } finally {
+    await fresh.close()
+  }
 
   // The user is told, on their own device, at the next open.
   await page.reload()

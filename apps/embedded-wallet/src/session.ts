@@ -15,6 +15,7 @@
 import {
   BaseError,
   type EmbeddedUser,
+  InternalRpcError,
   UnauthorizedError,
   UserRejectedRequestError,
 } from '@porthole/protocol'
@@ -43,11 +44,22 @@ const APPROVAL_POLL_MS = 1000
 const FARCASTER_POLL_MS = 1000
 /** The spec's error for a Farcaster login that fails (§8). */
 const FARCASTER_FAILED = 'Failed to connect to farcaster'
-/** A new device's sign-in by a Farcaster custody address the wallet does not belong to. */
-const CUSTODY_CHANGED =
-  'Your Farcaster account’s custody address changed since this wallet was set up: open the wallet on a device where you used it before to confirm the change'
-/** A device the user removed from the wallet. */
-const DEVICE_REMOVED = 'This device was removed from your wallet'
+/**
+ * Why a sign-in loads no wallet here, for the modal to say (`data.reason` of the error: it crosses
+ * the frame with the error): a new device's sign-in by a Farcaster custody address the wallet
+ * does not belong to, or a device the user removed from the wallet.
+ */
+const CUSTODY_CHANGED = {
+  message:
+    'Your Farcaster account’s custody address changed since this wallet was set up: open the wallet on a device where you used it before to confirm the change',
+  reason: 'custody-changed',
+} as const
+const DEVICE_REMOVED = {
+  message: 'This device was removed from your wallet',
+  reason: 'device-removed',
+} as const
+const refusal = (why: typeof CUSTODY_CHANGED | typeof DEVICE_REMOVED, cause?: unknown) =>
+  new InternalRpcError(why.message, { data: { reason: why.reason }, ...(cause ? { cause } : {}) })
 
 /** A step on a new device (or a new wallet) that needs the user. */
 export type DeviceStep = 'email' | 'passkey' | 'passkey-create'
@@ -273,7 +285,7 @@ async function loadWallet(): Promise<DeviceStep | null> {
     if (error instanceof Api.ApiError && error.code === 'DEVICE_REVOKED') {
       // Removed from another device: this one's copy of the device share goes too.
       await clearDeviceShare()
-      throw new BaseError(DEVICE_REMOVED, { cause: error })
+      throw refusal(DEVICE_REMOVED, error)
     }
     if (!(error instanceof Api.ApiError && error.status === 404)) throw error
     state.policy = error.body.recovery === 'user' ? 'user' : 'automatic'
@@ -310,11 +322,9 @@ async function loadWallet(): Promise<DeviceStep | null> {
     }
   }
   if (stored.recovery.ciphertext === null)
-    throw new BaseError(
-      stored.recovery.custodyChanged
-        ? CUSTODY_CHANGED
-        : 'Sign in again to set up this device (the sign-in is too old)',
-    )
+    throw stored.recovery.custodyChanged
+      ? refusal(CUSTODY_CHANGED)
+      : new BaseError('Sign in again to set up this device (the sign-in is too old)')
   if (stored.recovery.kind === 'passkey') {
     state.pending = { step: 'passkey', stored }
     return 'passkey'

@@ -264,6 +264,9 @@ export default {
     waitingForFarcaster: 'في انتظار الموافقة في Farcaster…',
     copyLink: 'نسخ الرابط',
     linkCopied: 'تم نسخ الرابط',
+    custodyChanged:
+      'تغيّر عنوان الحفظ لحساب Farcaster الخاص بك منذ إعداد هذه المحفظة. سجّل الدخول مرة واحدة على جهاز استخدمت عليه المحفظة من قبل لتأكيده؛ بعدها يمكن إعداد هذا الجهاز.',
+    deviceRemoved: 'أُزيل هذا الجهاز من محفظتك.',
   },
   devices: {
     title: 'الأجهزة',

@@ -267,6 +267,9 @@ export default {
     waitingForFarcaster: 'Warten auf die Bestätigung in Farcaster…',
     copyLink: 'Link kopieren',
     linkCopied: 'Link kopiert',
+    custodyChanged:
+      'Die Custody-Adresse deines Farcaster-Kontos hat sich geändert, seit diese Wallet eingerichtet wurde. Melde dich einmal auf einem Gerät an, auf dem du die Wallet schon benutzt hast, um sie zu bestätigen; dann kann dieses Gerät eingerichtet werden.',
+    deviceRemoved: 'Dieses Gerät wurde aus deiner Wallet entfernt.',
   },
   devices: {
     title: 'Geräte',

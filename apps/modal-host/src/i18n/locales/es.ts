@@ -269,6 +269,9 @@ export default {
     waitingForFarcaster: 'Esperando la aprobación en Farcaster…',
     copyLink: 'Copiar enlace',
     linkCopied: 'Enlace copiado',
+    custodyChanged:
+      'La dirección de custodia de tu cuenta de Farcaster cambió desde que se configuró esta billetera. Inicia sesión una vez en un dispositivo donde ya usaste la billetera para confirmarla; después podrás configurar este dispositivo.',
+    deviceRemoved: 'Este dispositivo se quitó de tu billetera.',
   },
   devices: {
     title: 'Dispositivos',

@@ -273,6 +273,9 @@ export default {
     waitingForFarcaster: 'En attente de l’approbation dans Farcaster…',
     copyLink: 'Copier le lien',
     linkCopied: 'Lien copié',
+    custodyChanged:
+      'L’adresse de garde de votre compte Farcaster a changé depuis la configuration de ce portefeuille. Connectez-vous une fois sur un appareil où vous avez déjà utilisé le portefeuille pour la confirmer ; cet appareil pourra ensuite être configuré.',
+    deviceRemoved: 'Cet appareil a été retiré de votre portefeuille.',
   },
   devices: {
     title: 'Appareils',

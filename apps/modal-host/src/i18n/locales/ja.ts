@@ -267,6 +267,9 @@ export default {
     waitingForFarcaster: 'Farcaster での承認を待っています…',
     copyLink: 'リンクをコピー',
     linkCopied: 'リンクをコピーしました',
+    custodyChanged:
+      'このウォレットの設定後に、Farcaster アカウントのカストディアドレスが変更されました。以前ウォレットを使ったデバイスで一度サインインして確認すると、このデバイスを設定できます。',
+    deviceRemoved: 'このデバイスはウォレットから削除されました。',
   },
   devices: {
     title: 'デバイス',

@@ -262,6 +262,9 @@ export default {
     waitingForFarcaster: 'Farcaster에서 승인을 기다리는 중…',
     copyLink: '링크 복사',
     linkCopied: '링크를 복사했습니다',
+    custodyChanged:
+      '이 지갑을 설정한 뒤 Farcaster 계정의 커스터디 주소가 바뀌었습니다. 이전에 지갑을 사용한 기기에서 한 번 로그인해 확인하면 이 기기를 설정할 수 있습니다.',
+    deviceRemoved: '이 기기는 지갑에서 제거되었습니다.',
   },
   devices: {
     title: '기기',

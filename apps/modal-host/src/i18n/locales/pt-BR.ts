@@ -268,6 +268,9 @@ export default {
     waitingForFarcaster: 'Aguardando a aprovação no Farcaster…',
     copyLink: 'Copiar link',
     linkCopied: 'Link copiado',
+    custodyChanged:
+      'O endereço de custódia da sua conta do Farcaster mudou desde que esta carteira foi configurada. Entre uma vez em um dispositivo onde você já usou a carteira para confirmá-lo; depois este dispositivo poderá ser configurado.',
+    deviceRemoved: 'Este dispositivo foi removido da sua carteira.',
   },
   devices: {
     title: 'Dispositivos',

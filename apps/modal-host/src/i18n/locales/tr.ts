@@ -266,6 +266,9 @@ export default {
     waitingForFarcaster: 'Farcaster’da onay bekleniyor…',
     copyLink: 'Bağlantıyı kopyala',
     linkCopied: 'Bağlantı kopyalandı',
+    custodyChanged:
+      'Bu cüzdan kurulduğundan beri Farcaster hesabınızın saklama adresi değişti. Onaylamak için cüzdanı daha önce kullandığınız bir cihazda bir kez giriş yapın; ardından bu cihaz kurulabilir.',
+    deviceRemoved: 'Bu cihaz cüzdanınızdan kaldırıldı.',
   },
   devices: {
     title: 'Cihazlar',

@@ -258,6 +258,9 @@ export default {
     waitingForFarcaster: '正在等待 Farcaster 中的批准…',
     copyLink: '复制链接',
     linkCopied: '链接已复制',
+    custodyChanged:
+      '自从设置此钱包以来，你的 Farcaster 账户托管地址已更改。请在你以前用过该钱包的设备上登录一次以确认；之后即可设置此设备。',
+    deviceRemoved: '此设备已从你的钱包中移除。',
   },
   devices: {
     title: '设备',
