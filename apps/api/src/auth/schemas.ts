@@ -120,6 +120,12 @@ export const DeviceNoticeBody = z.object({
     .optional(),
 })
 
+/** Body of `POST /auth/v1/devices/revoke`: a device of the list, removed by the wallet's key. */
+export const DeviceRevokeBody = z.object({
+  device: z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'Expected a device id of the list'),
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'Expected a 65-byte signature'),
+})
+
 /** Body of `POST /auth/v1/email/update/start`. */
 export const EmailUpdateStartBody = z.object({ newEmail: Email })
 

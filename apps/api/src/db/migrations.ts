@@ -442,6 +442,44 @@ export const migrations: readonly Migration[] = [
       'ALTER TABLE auth_social_states ADD COLUMN wallet_origin TEXT',
     ],
   },
+  {
+    version: 15,
+    name: 'Farcaster login names its site and records the custody; the wallet lists its devices',
+    statements: [
+      // The site (an origin the project allows) a Farcaster login names to the approver.
+      'ALTER TABLE auth_farcaster_logins ADD COLUMN site TEXT',
+      // What a session's sign-in named: the site (Farcaster logins) and the custody address
+      // that signed it (Farcaster). NULL for sessions of before and other logins.
+      'ALTER TABLE auth_sessions ADD COLUMN site TEXT',
+      'ALTER TABLE auth_sessions ADD COLUMN farcaster_custody TEXT',
+      // The custody address a Farcaster user's wallet belongs to: the first sign-in's, then the
+      // one a device holding the wallet confirmed (lower-case hex; NULL: not yet recorded).
+      'ALTER TABLE auth_users ADD COLUMN farcaster_custody TEXT',
+      // The custody address the automatic recovery share was sealed for (NULL: another owner
+      // kind, or sealed before this migration for the fid alone).
+      'ALTER TABLE auth_shares ADD COLUMN recovery_custody TEXT',
+      // The devices of a user's wallet: one row per device id that created the wallet, received
+      // what a new device needs to recover it, or signed in with another Farcaster custody. kind:
+      // 'created', 'known' (listed when first seen, no notice), 'recovered', 'custody-refused'.
+      // notices_seen_at: the notices this device showed. Revoked rows stay (the device is
+      // refused the auth share).
+      `CREATE TABLE auth_wallet_devices (
+        user_id TEXT NOT NULL REFERENCES auth_users (id) ON DELETE CASCADE,
+        device_id TEXT NOT NULL,
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        site TEXT,
+        label TEXT NOT NULL,
+        ip TEXT NOT NULL,
+        custody TEXT,
+        created_at BIGINT NOT NULL,
+        last_seen_at BIGINT NOT NULL,
+        notices_seen_at BIGINT NOT NULL,
+        revoked_at BIGINT,
+        PRIMARY KEY (user_id, device_id)
+      )`,
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

@@ -513,6 +513,28 @@ export function setupPasskey() {
 }
 
 /**
+ * The embedded wallet's devices (`isNew`: a recovery or a refused custody not shown here yet);
+ * `seen` marks them shown on this device.
+ *
+ * @example
+ * const { devices } = await walletDevices(false)
+ */
+export function walletDevices(seen: boolean) {
+  return walletRequest('getDevices', { seen })
+}
+
+/**
+ * Removes a device from the embedded wallet (the frame signs it with the wallet's key): it is
+ * signed out and gets the wallet no more. Only from the user's click in Account.
+ *
+ * @example
+ * await removeWalletDevice(device.id)
+ */
+export async function removeWalletDevice(id: string): Promise<void> {
+  await walletRequest('removeDevice', { id })
+}
+
+/**
  * Shows the private key on the wallet frame's own card (after a sign-in of the last 5 minutes
  * and a confirmation there); the key never reaches the modal.
  *

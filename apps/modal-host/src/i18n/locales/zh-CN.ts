@@ -259,6 +259,29 @@ export default {
     waitingForFarcaster: '正在等待 Farcaster 中的批准…',
     copyLink: '复制链接',
     linkCopied: '链接已复制',
+    custodyChanged:
+      '自从设置此钱包以来，你的 Farcaster 账户托管地址已更改。请在你以前用过该钱包的设备上登录一次以确认；之后即可设置此设备。',
+    deviceRemoved: '此设备已从你的钱包中移除。',
+  },
+  devices: {
+    title: '设备',
+    thisDevice: '此设备',
+    added: '{when}添加',
+    unknownSite: '网站未知',
+    recovered: '通过新的登录设置',
+    custodyRefused: '使用另一个 Farcaster 托管地址（{custody}）登录，未获得你的钱包',
+    remove: '移除',
+    removeFor: '移除 {device}（{site}）',
+    removing: '正在移除…',
+    removed: '设备已移除',
+    removeHint:
+      '被移除的设备会退出登录，且不再获得你的钱包。它已经恢复的密钥仍留在该设备上：如果不是你设置的设备，请将资金转移到新钱包。',
+    noticeRecovered: '你的钱包已在新设备上设置：{device}，{site}，{when}。',
+    noticeCustody:
+      '有人使用另一个 Farcaster 托管地址（{custody}）在 {device}、{site}、{when} 登录，未获得你的钱包。',
+    noticeNotYou: '不是你？请移除该设备，并将资金转移到新钱包。',
+    review: '查看设备',
+    loadFailed: '无法加载设备',
   },
   accountTypes: {
     accounts: '账户',
