@@ -4,7 +4,7 @@
  * frame, API, bundler, devnets) in Chromium.
  */
 import type { Page } from '@playwright/test'
-import { portholeSessionsAbi } from '@porthole/shared'
+import { DEVNET_AA, portholeSessionsAbi } from '@porthole/shared'
 import { encodeFunctionData, type Hex, maxUint256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { emailLogin, freshEmail, fund, providerRequest, walletFrame } from '../support/embedded.js'
@@ -74,6 +74,8 @@ test("a host page asks the smart account to call itself (grantSession to the hos
       maxUint256,
       0,
       2 ** 47,
+      1,
+      DEVNET_AA.paymaster,
     ],
   })
   const sending = providerRequest(page, 'wallet_sendCalls', [

@@ -1,5 +1,5 @@
 import { walk } from '@porthole/protocol'
-import { formatSiwxMessage, simpleAccountAbi } from '@porthole/shared'
+import { DEVNET_AA, formatSiwxMessage, simpleAccountAbi } from '@porthole/shared'
 import { portholeSessionsAbi } from '@porthole/shared/simpleAccount'
 import {
   type Address,
@@ -880,7 +880,17 @@ describe('issue 25 audit: what the host says cannot change what the card shows o
     encodeFunctionData({
       abi: portholeSessionsAbi,
       functionName: 'grantSession',
-      args: [thief, devnet.token, ['0xa9059cbb'], friend(), maxUint256, 0, 2 ** 47],
+      args: [
+        thief,
+        devnet.token,
+        ['0xa9059cbb'],
+        friend(),
+        maxUint256,
+        0,
+        2 ** 47,
+        1,
+        DEVNET_AA.paymaster,
+      ],
     })
   const sessionOf = (smart: Address, key: Address) =>
     client().readContract({
