@@ -13,11 +13,14 @@ import {
   toSimpleAccount,
 } from '@porthole/devnet'
 import { DEVNET_AA, DEVNET_TOKENS, ENTRY_POINT_07 } from '@porthole/shared/devnet'
-import { portholeSessionsAbi, type ToSimpleAccountReturnType } from '@porthole/shared/simpleAccount'
+import {
+  portholeSessionsAbi,
+  simpleAccountAbi,
+  type ToSimpleAccountReturnType,
+} from '@porthole/shared/simpleAccount'
 import {
   type Address,
   createPublicClient,
-  createWalletClient,
   custom,
   encodeFunctionData,
   erc20Abi,
@@ -30,14 +33,15 @@ import {
   parseGwei,
   toFunctionSelector,
 } from 'viem'
-import {
-  createBundlerClient,
-  entryPoint07Abi,
-  toPackedUserOperation,
-  type UserOperation,
-} from 'viem/account-abstraction'
+import { createBundlerClient, entryPoint07Abi } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import {
+  askAndLand as attack,
+  type BareOperation,
+  mostExpensiveOperation,
+  rpcOperation,
+} from '../../test/paymasterAttacker.js'
 import { createTestApp, PROJECT_ID, type TestApp } from '../../test/testApp.js'
 import { projectSponsoredToday, setSponsorshipRules, sponsoredToday } from './sponsorship.js'
 
@@ -132,8 +136,27 @@ async function stranger(): Promise<{
   return { owner, account: await toSimpleAccount({ client, owner }) }
 }
 
+/** A bundler client as the wallet makes it: its fees are the bundler's own price (alto's). */
 const bundlerOf = (account: ToSimpleAccountReturnType) =>
-  createBundlerClient({ account, client, transport: proxy, paymaster: true, pollingInterval: 50 })
+  createBundlerClient({
+    account,
+    client,
+    transport: proxy,
+    paymaster: true,
+    pollingInterval: 50,
+    userOperation: {
+      async estimateFeesPerGas() {
+        const { result } = await rpc('pimlico_getUserOperationGasPrice', [])
+        const { standard } = result as {
+          standard: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex }
+        }
+        return {
+          maxFeePerGas: BigInt(standard.maxFeePerGas),
+          maxPriorityFeePerGas: BigInt(standard.maxPriorityFeePerGas),
+        }
+      },
+    },
+  })
 
 /** A sponsored operation sent the wallet's way (stub, estimate, final data, bundler). */
 async function sendSponsored(
@@ -145,88 +168,17 @@ async function sendSponsored(
   return bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
 }
 
-/** The operation's fields as ERC-7677 sends them (hex quantities). */
-function rpcOperation(
-  op: Omit<UserOperation<'0.7'>, 'signature'>,
-): Record<string, Hex | undefined> {
-  return {
-    sender: op.sender,
-    nonce: numberToHex(op.nonce),
-    factory: op.factory,
-    factoryData: op.factoryData,
-    callData: op.callData,
-    callGasLimit: numberToHex(op.callGasLimit),
-    verificationGasLimit: numberToHex(op.verificationGasLimit),
-    preVerificationGas: numberToHex(op.preVerificationGas),
-    maxFeePerGas: numberToHex(op.maxFeePerGas),
-    maxPriorityFeePerGas: numberToHex(op.maxPriorityFeePerGas),
-    paymasterVerificationGasLimit: numberToHex(op.paymasterVerificationGasLimit ?? 100_000n),
-    paymasterPostOpGasLimit: numberToHex(op.paymasterPostOpGasLimit ?? 1n),
-  }
-}
-
-/** What the attacker's own `handleOps` did: the deposit's drop and its own gain, in wei. */
-type Landed = { drop: bigint; gain: bigint; success: boolean }
-
 /**
  * Asks `pm_getPaymasterData` for `op`; when it signs, the account's owner signs the operation
  * and the attacker lands it with `handleOps` from its own key, as its own beneficiary.
  */
-async function askAndLand(
-  account: ToSimpleAccountReturnType,
-  op: Omit<UserOperation<'0.7'>, 'signature'>,
-): Promise<{ refused: RpcAnswer['error']; landed?: Landed }> {
-  const answer = await rpc('pm_getPaymasterData', [
-    rpcOperation(op),
-    ENTRY_POINT_07,
-    chainIdHex,
-    {},
-  ])
-  if (answer.error) return { refused: answer.error }
-  const sponsored = answer.result as {
-    paymaster: Address
-    paymasterData: Hex
-    paymasterVerificationGasLimit: Hex
-    paymasterPostOpGasLimit: Hex
-  }
-  const full: UserOperation<'0.7'> = {
-    ...op,
-    paymaster: sponsored.paymaster,
-    paymasterData: sponsored.paymasterData,
-    paymasterVerificationGasLimit: BigInt(sponsored.paymasterVerificationGasLimit),
-    paymasterPostOpGasLimit: BigInt(sponsored.paymasterPostOpGasLimit),
-    signature: '0x',
-  }
-  full.signature = await account.signUserOperation(full)
-  const attacker = privateKeyToAccount(generatePrivateKey())
-  await chain().request({
-    method: 'anvil_setBalance' as never,
-    params: [attacker.address, numberToHex(parseEther('1'))] as never,
-  })
-  const [depositBefore, balanceBefore] = await Promise.all([
-    deposit(),
-    chain().getBalance({ address: attacker.address }),
-  ])
-  const wallet = createWalletClient({ account: attacker, transport: http(devnet.rpcUrl) })
-  const hash = await wallet.writeContract({
-    chain: null,
-    address: ENTRY_POINT_07,
-    abi: entryPoint07Abi,
-    functionName: 'handleOps',
-    args: [[toPackedUserOperation(full)], attacker.address],
-    gas: 3_000_000n,
-  })
-  const receipt = await chain().waitForTransactionReceipt({ hash })
-  const [depositAfter, balanceAfter] = await Promise.all([
-    deposit(),
-    chain().getBalance({ address: attacker.address }),
-  ])
-  const drop = depositBefore - depositAfter
-  const gain = balanceAfter - balanceBefore
-  console.info(
-    `handleOps by the attacker: deposit ${formatEther(depositBefore)} → ${formatEther(depositAfter)} ETH (−${formatEther(drop)}), attacker ${gain >= 0n ? '+' : ''}${formatEther(gain)} ETH`,
-  )
-  return { refused: undefined, landed: { drop, gain, success: receipt.status === 'success' } }
+async function askAndLand(account: ToSimpleAccountReturnType, op: BareOperation) {
+  const outcome = await attack({ proxy: rpc, rpcUrl: devnet.rpcUrl, account, op })
+  if (outcome.landed)
+    console.info(
+      `handleOps by the attacker: deposit −${formatEther(outcome.landed.drop)} ETH, attacker ${outcome.landed.gain >= 0n ? '+' : ''}${formatEther(outcome.landed.gain)} ETH`,
+    )
+  return outcome
 }
 
 /** The reviewer's operation: fees of deposit / 10 M per gas, preVerificationGas 9.4 M. */
@@ -254,7 +206,16 @@ describe('finding 1: one request drains the paymaster', () => {
     const { account } = await stranger()
     const { refused, landed } = await askAndLand(account, await reviewersOperation(account))
     expect(landed?.drop ?? 0n).toBeLessThanOrEqual(PER_OPERATION_BUDGET)
-    expect(refused).toMatchObject({ code: -32004 })
+    expect(refused?.code).toBeDefined()
+    // With ordinary gas and fees: still not its account to sponsor.
+    const ordinary = await askAndLand(account, {
+      ...(await reviewersOperation(account)),
+      preVerificationGas: 60_000n,
+      maxFeePerGas: parseGwei('1'),
+      maxPriorityFeePerGas: parseGwei('1'),
+    })
+    expect(ordinary.landed).toBeUndefined()
+    expect(ordinary.refused).toMatchObject({ code: -32004 })
   })
 
   test("a project's own user asking for the reviewer's fees and gas gets no such sponsorship", async () => {
@@ -273,6 +234,19 @@ describe('finding 1: one request drains the paymaster', () => {
   })
 })
 
+describe('the most a sponsorship can cost', () => {
+  test("the most expensive sponsorship a project's user can get costs the deposit at most the per-operation budget", async () => {
+    const { account } = await projectUser()
+    const op = await mostExpensiveOperation({ proxy: rpc, rpcUrl: devnet.rpcUrl, account })
+    const { refused, landed } = await askAndLand(account, op)
+    expect(refused).toBeUndefined()
+    expect(landed!.maxCharge).toBeLessThanOrEqual(PER_OPERATION_BUDGET)
+    expect(landed!.drop).toBeGreaterThan(0n)
+    expect(landed!.drop).toBeLessThanOrEqual(PER_OPERATION_BUDGET)
+    expect(landed!.gain).toBeLessThanOrEqual(landed!.drop)
+  })
+})
+
 describe('finding 6: sponsorship burned by strangers, not bound to the project', () => {
   test("20 calls by a stranger naming a victim's account do not use up the victim's daily allowance", async () => {
     const victim = await projectUser()
@@ -280,29 +254,93 @@ describe('finding 6: sponsorship burned by strangers, not bound to the project',
     const thief = await stranger()
     const fees = { maxFeePerGas: parseGwei('1'), maxPriorityFeePerGas: parseGwei('0.5') }
     const nonce = await victim.account.getNonce()
+    const answers: RpcAnswer[] = []
     for (let i = 0; i < 20; i++)
-      await rpc('pm_getPaymasterData', [
-        rpcOperation({
-          sender: victim.account.address,
-          // The victim's next nonce, later ones, and other nonce lanes.
-          nonce: i < 10 ? nonce : i < 15 ? nonce + BigInt(i) : (BigInt(i) << 64n) | 0n,
-          callData: await thief.account.encodeCalls([{ to: thief.owner.address, value: 0n }]),
-          callGasLimit: 50_000n,
-          verificationGasLimit: 100_000n,
-          preVerificationGas: 55_000n,
-          ...fees,
-        }),
-        ENTRY_POINT_07,
-        chainIdHex,
-        {},
-      ])
+      answers.push(
+        await rpc('pm_getPaymasterData', [
+          rpcOperation({
+            sender: victim.account.address,
+            // The victim's next nonce, later ones, and other nonce lanes.
+            nonce: i < 10 ? nonce : i < 15 ? nonce + BigInt(i) : (BigInt(i) << 64n) | 0n,
+            callData: await thief.account.encodeCalls([{ to: thief.owner.address, value: 0n }]),
+            callGasLimit: 50_000n,
+            verificationGasLimit: 100_000n,
+            preVerificationGas: 55_000n,
+            ...fees,
+          }),
+          ENTRY_POINT_07,
+          chainIdHex,
+          {},
+        ]),
+      )
+    // The next nonce: one reservation, asked again and again (the thief cannot sign for it).
+    // Later nonces and lanes of no session: refused.
+    expect(answers.slice(0, 10).every((answer) => answer.result)).toBe(true)
+    for (const answer of answers.slice(10)) expect(answer.error?.code).toBe(-32602)
     expect(
       await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: victim.account.address }),
-    ).toBeLessThanOrEqual(2)
+    ).toBe(2)
     // The victim's own next operation is sponsored and lands.
     const receipt = await sendSponsored(victim.account, [{ to: victim.account.address, value: 0n }])
     expect(receipt).toMatchObject({ success: true, paymaster: DEVNET_AA.paymaster })
     expect(await chain().getBalance({ address: victim.account.address })).toBe(0n)
+  })
+
+  test("accounts made up around a user's key are not the user's: another salt, a factory, a contract claiming the owner", async () => {
+    const { owner } = await projectUser()
+    const fees = { maxFeePerGas: parseGwei('1'), maxPriorityFeePerGas: parseGwei('0.5') }
+    const gas = {
+      callGasLimit: 50_000n,
+      verificationGasLimit: 400_000n,
+      preVerificationGas: 60_000n,
+    }
+    const ask = async (op: BareOperation) =>
+      (await rpc('pm_getPaymasterData', [rpcOperation(op), ENTRY_POINT_07, chainIdHex, {}])).error
+    const saltOne = await toSimpleAccount({ client, owner, salt: 1n })
+    const { factory, factoryData } = await saltOne.getFactoryArgs()
+    const callData = await saltOne.encodeCalls([{ to: owner.address, value: 0n }])
+    expect(
+      await ask({
+        sender: saltOne.address,
+        nonce: 0n,
+        factory,
+        factoryData,
+        callData,
+        ...gas,
+        ...fees,
+      }),
+    ).toMatchObject({ code: -32004 })
+    // The user's own salt-0 address, deployed by another factory (here: the factory data of
+    // salt 0 given with the paymaster's address as the factory).
+    const own = await toSimpleAccount({ client, owner })
+    const ownArgs = await own.getFactoryArgs()
+    expect(
+      await ask({
+        sender: own.address,
+        nonce: 0n,
+        factory: DEVNET_AA.paymaster,
+        factoryData: ownArgs.factoryData,
+        callData,
+        ...gas,
+        ...fees,
+      }),
+    ).toMatchObject({ code: -32004 })
+    // A contract whose owner() answers the user's address (it answers that to any call).
+    const impostor = privateKeyToAccount(generatePrivateKey()).address
+    await chain().request({
+      method: 'anvil_setCode' as never,
+      params: [impostor, `0x73${owner.address.slice(2)}60005260206000f3`] as never,
+    })
+    expect(
+      await chain().readContract({
+        address: impostor,
+        abi: simpleAccountAbi,
+        functionName: 'owner',
+      }),
+    ).toBe(owner.address)
+    expect(await ask({ sender: impostor, nonce: 0n, callData, ...gas, ...fees })).toMatchObject({
+      code: -32004,
+    })
   })
 
   test("random senders get no sponsorship and leave the project's daily cap untouched", async () => {
