@@ -157,7 +157,23 @@ test("the reviewer's drain over HTTP: a stranger with no login, a fresh key and 
   const drop = before - (await deposit())
   console.info(`paymaster deposit: −${formatEther(drop)} ETH`)
   expect(drop).toBeLessThanOrEqual(PER_OPERATION_BUDGET)
-  expect(answer.error?.code).toBe(-32004)
+  expect(answer.error).toBeDefined()
+  // With ordinary gas and fees: still not an account of the demo's users.
+  const ordinary = await proxy('pm_getPaymasterData', [
+    rpcOperation({
+      ...op,
+      preVerificationGas: 60_000n,
+      maxFeePerGas: parseGwei('1'),
+      maxPriorityFeePerGas: parseGwei('1'),
+    }),
+    ENTRY_POINT_07,
+    '0x7a69',
+    {},
+  ])
+  expect(ordinary.error).toMatchObject({
+    code: -32004,
+    message: "Gas sponsorship is only for the smart accounts of this project's users",
+  })
 })
 
 test("random senders get no sponsorship and leave the demo project's count untouched", async () => {

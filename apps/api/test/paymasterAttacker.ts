@@ -5,6 +5,7 @@
  * `EntryPoint.handleOps` from its own key, as its own beneficiary and as the block's coinbase
  * (so it also keeps the tips: the worst case).
  */
+import { randomUUID } from 'node:crypto'
 import { DEVNET_AA, ENTRY_POINT_07 } from '@porthole/shared/devnet'
 import type { ToSimpleAccountReturnType } from '@porthole/shared/simpleAccount'
 import {
@@ -22,6 +23,7 @@ import {
   type UserOperation,
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import type { DbExecutor } from '../src/db/Db.js'
 import { DEFAULT_PAYMASTER_POLICY, maxPreVerificationGas } from '../src/paymaster/policy.js'
 
 /** A JSON-RPC call to the API's proxy: its result or its error. */
@@ -190,8 +192,8 @@ export async function landAsAttacker(
  * The most expensive operation of `account` the paymaster will sign, as an attacker finds it:
  * the fee caps from the refusal of an absurd fee (the refusal names them), preVerificationGas at
  * its bound for the operation's size, a call into code that burns all its gas, and every other
- * gas field at the policy's bound, the call's and then the validation's lowered until the
- * maximum charge fits the per-operation cost (named by that refusal).
+ * gas field at the policy's bound; when that costs more than one sponsorship may (the refusal
+ * names the cost), validation keeps what it uses and the call gets the rest.
  *
  * @example
  * const op = await mostExpensiveOperation({ proxy, rpcUrl, account })
@@ -248,15 +250,36 @@ export async function mostExpensiveOperation({
   const cost = await refusal(widest)
   const named = (cost?.data as { maxOperationCost?: Hex } | undefined)?.maxOperationCost
   if (!named) return widest
-  // Gas the per-operation cost buys at the capped fee, spent on the call first.
-  let gas = BigInt(named) / maxFeePerGas - preVerificationGas
-  gas -= base.paymasterVerificationGasLimit + base.paymasterPostOpGasLimit
-  const verificationGasLimit =
-    gas < bounds.verificationGasLimit + 100_000n ? gas / 2n : bounds.verificationGasLimit
-  const callGasLimit = gas - verificationGasLimit
+  // Gas the per-operation cost buys at the capped fee: validation gets what it uses (unused
+  // validation gas is not charged), the call burning all its gas gets the rest.
+  const verificationGasLimit = deployed ? 100_000n : 400_000n
+  const callGasLimit =
+    BigInt(named) / maxFeePerGas -
+    preVerificationGas -
+    verificationGasLimit -
+    base.paymasterVerificationGasLimit -
+    base.paymasterPostOpGasLimit
   return {
     ...widest,
     verificationGasLimit,
     callGasLimit: callGasLimit < bounds.callGasLimit ? callGasLimit : bounds.callGasLimit,
   }
+}
+
+/**
+ * Makes `owner` a user of `projectId` (its wallet address on file), as a login with shares does:
+ * the paymaster then sponsors the owner's smart account for that project.
+ *
+ * @example
+ * await addProjectUser(db, 'porthole-demo', owner.address)
+ */
+export async function addProjectUser(
+  db: DbExecutor,
+  projectId: string,
+  owner: Address,
+): Promise<void> {
+  await db.execute(
+    'INSERT INTO auth_users (id, project_id, email, address, created_at) VALUES (?, ?, ?, ?, ?)',
+    [randomUUID(), projectId, `${randomUUID()}@users.test`, owner.toLowerCase(), Date.now()],
+  )
 }

@@ -4,7 +4,6 @@
  * An attacker lands what the paymaster signed itself, with `EntryPoint.handleOps` from its own
  * key and its own beneficiary, as the reviewer did.
  */
-import { randomUUID } from 'node:crypto'
 import { type StartBundlerReturnType, startBundler } from '@porthole/bundler'
 import {
   devnetChain,
@@ -37,6 +36,7 @@ import { createBundlerClient, entryPoint07Abi } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import {
+  addProjectUser,
   askAndLand as attack,
   type BareOperation,
   mostExpensiveOperation,
@@ -114,16 +114,7 @@ async function projectUser(): Promise<{
   account: ToSimpleAccountReturnType
 }> {
   const owner = privateKeyToAccount(generatePrivateKey())
-  await t.db.execute(
-    'INSERT INTO auth_users (id, project_id, email, address, created_at) VALUES (?, ?, ?, ?, ?)',
-    [
-      randomUUID(),
-      PROJECT_ID,
-      `${randomUUID()}@users.test`,
-      owner.address.toLowerCase(),
-      Date.now(),
-    ],
-  )
+  await addProjectUser(t.db, PROJECT_ID, owner.address)
   return { owner, account: await toSimpleAccount({ client, owner }) }
 }
 

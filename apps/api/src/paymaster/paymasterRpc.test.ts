@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { type StartBundlerReturnType, startBundler } from '@porthole/bundler'
 import {
   devnetChain,
@@ -19,6 +18,7 @@ import {
 import { createBundlerClient, toPackedUserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import { addProjectUser } from '../../test/paymasterAttacker.js'
 import { createTestApp, PROJECT_ID, type TestApp } from '../../test/testApp.js'
 import { getProject } from '../projects/getProject.js'
 import { resolvePaymasterConfig } from './config.js'
@@ -111,16 +111,7 @@ const client = createPublicClient({
 /** A new user of the project: its wallet key (the owner of its smart account). */
 async function projectUser() {
   const owner = privateKeyToAccount(generatePrivateKey())
-  await t.db.execute(
-    'INSERT INTO auth_users (id, project_id, email, address, created_at) VALUES (?, ?, ?, ?, ?)',
-    [
-      randomUUID(),
-      PROJECT_ID,
-      `${randomUUID()}@users.test`,
-      owner.address.toLowerCase(),
-      Date.now(),
-    ],
-  )
+  await addProjectUser(t.db, PROJECT_ID, owner.address)
   return owner
 }
 
