@@ -245,7 +245,12 @@ export function createApp({
   rpcRoutes(app, guard, {
     upstreams: config.upstreams,
     bundlers: config.bundlers,
-    paymaster: createPaymasterRpc({ db, config: config.paymaster, onError: config.onError }),
+    paymaster: createPaymasterRpc({
+      db,
+      config: config.paymaster,
+      upstreams: config.upstreams,
+      onError: config.onError,
+    }),
     timeoutMs: config.rpcTimeoutMs,
   })
   authEmailRoutes(app, auth)

@@ -43,6 +43,7 @@ import {
   isAddress,
   isAddressEqual,
   isHex,
+  numberToHex,
   recoverMessageAddress,
   zeroAddress,
 } from 'viem'
@@ -234,11 +235,19 @@ function contractLine(target: SessionTarget, address: Address): string {
  */
 async function sessionPaymaster(chainId: number, account: Address): Promise<Address> {
   try {
+    // The paymaster answers only for an account of the project at its next nonce (and, before
+    // its first operation, with the deployment that names its owner).
+    const smart = await SmartAccount.smartAccount(chainId)
+    const [nonce, deployed] = await Promise.all([
+      smart.getNonce(),
+      SmartAccount.isDeployed(chainId),
+    ])
+    const deployment = deployed ? {} : await smart.getFactoryArgs()
     const { paymaster } = await Api.rpc<{ paymaster?: unknown }>(
       caipOf(chainId),
       'pm_getPaymasterStubData',
       [
-        { sender: account, nonce: '0x0', callData: '0x' },
+        { sender: account, nonce: numberToHex(nonce), callData: '0x', ...deployment },
         entryPoint07Address,
         `0x${chainId.toString(16)}`,
         {},
