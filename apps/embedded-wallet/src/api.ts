@@ -133,8 +133,13 @@ const keep = ({ token: value, ...login }: Session): Login => {
   return login
 }
 
-export const startEmail = (email: string, deviceId: string) =>
-  call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' }>('POST', '/email/start', { email, deviceId })
+/** Starts an e-mail login; the code mail names `site` (the host page's origin the modal verified). */
+export const startEmail = (email: string, deviceId: string, site: string) =>
+  call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' }>('POST', '/email/start', {
+    email,
+    deviceId,
+    site,
+  })
 export const verifyEmail = async (email: string, deviceId: string, code: string) =>
   keep(await call<Session>('POST', '/email/verify', { email, deviceId, code }))
 export const startSocial = (provider: string, deviceId: string, nonce: string) =>

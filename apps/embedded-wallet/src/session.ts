@@ -429,8 +429,10 @@ export async function restore(): Promise<EmbeddedUser | null> {
  */
 export async function connectEmail(email: string): Promise<'CONNECT' | 'VERIFY_OTP'> {
   if (state.user?.email === email.toLowerCase() && state.address) return 'CONNECT'
+  // The code mail names the site the user is on, as the modal's handshake verified it.
+  if (!state.site) throw new BaseError('The site is not known yet: try again')
   state.pendingEmail = email.toLowerCase()
-  await Api.startEmail(email, await getDeviceId())
+  await Api.startEmail(email, await getDeviceId(), state.site)
   return 'VERIFY_OTP'
 }
 

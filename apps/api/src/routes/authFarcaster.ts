@@ -11,7 +11,7 @@ import { z } from 'zod'
 import type { AuthContext } from '../auth/AuthContext.js'
 import { findDevice, recordDevice } from '../auth/devices.js'
 import type { FarcasterClient } from '../auth/farcaster.js'
-import { DeviceId, Token } from '../auth/schemas.js'
+import { DeviceId, Site, Token } from '../auth/schemas.js'
 import { createSession, setSessionCookie } from '../auth/sessions.js'
 import { hashToken, randomToken } from '../auth/tokens.js'
 import { ensureSocialUser, toAuthUser } from '../auth/users.js'
@@ -29,27 +29,11 @@ import { recoveryPolicy, resolveRemoteFeatures } from '../projects/features.js'
  */
 export const FarcasterNonce = z.string().regex(/^[0-9a-f]{64}$/, 'Expected 64 hex digits')
 
-/**
- * The site the user is on: the host page's origin as the modal's handshake verified it (the
- * wallet frame sends it). It must be one the project allows.
- */
-export const FarcasterSite = z
-  .string()
-  .max(300)
-  .refine((value) => {
-    try {
-      const url = new URL(value)
-      return /^https?:$/.test(url.protocol) && url.origin === value
-    } catch {
-      return false
-    }
-  }, 'Expected an origin such as https://app.example')
-
 /** Body of `POST /auth/v1/farcaster/start`. */
 export const FarcasterStartBody = z.object({
   deviceId: DeviceId,
   nonce: FarcasterNonce,
-  site: FarcasterSite,
+  site: Site,
 })
 /** Body of `POST /auth/v1/farcaster/status`. */
 export const FarcasterStatusBody = z.object({ loginId: Token, deviceId: DeviceId })
