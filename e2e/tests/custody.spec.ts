@@ -166,9 +166,16 @@ test.describe('no single party rebuilds a key', () => {
     // The operator asks for an e-mail approval with its own device key: the link goes to the
     // user's mailbox, and an unapproved approval opens nothing.
     const key = await attackerKey()
-    const started = await recoveryPost('/v1/recovery/approvals', {
+    // A site the project does not allow is not even mailed (issue 25); one it allows is.
+    const foreign = await recoveryPost('/v1/recovery/approvals', {
       email,
       site: 'https://evil.example',
+      devicePublicKey: key.publicJwk,
+    })
+    expect(foreign.status).toBe(403)
+    const started = await recoveryPost('/v1/recovery/approvals', {
+      email,
+      site: DEMO_URL,
       devicePublicKey: key.publicJwk,
     })
     expect(started.status).toBe(200)
@@ -182,7 +189,7 @@ test.describe('no single party rebuilds a key', () => {
     expect(JSON.stringify(pending.body)).not.toContain('share')
     // The user was told, with the site and address that asked.
     const mail = await waitForMail(email, /^Approve a new device/)
-    expect(mail.text).toContain('https://evil.example')
+    expect(mail.text).toContain(`Site: ${DEMO_URL}`)
   })
 
   test('(b) a stolen session gets one share at most, cannot overwrite the shares (d), and the wallet keeps working', async ({

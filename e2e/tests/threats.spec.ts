@@ -7,13 +7,23 @@ import type { Page } from '@playwright/test'
 import { DEVNET_AA, portholeSessionsAbi } from '@porthole/shared'
 import { encodeFunctionData, type Hex, maxUint256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { emailLogin, freshEmail, fund, providerRequest, walletFrame } from '../support/embedded.js'
+import {
+  emailLogin,
+  freshEmail,
+  fund,
+  inbox,
+  providerRequest,
+  RECOVERY_URL,
+  waitForMail,
+  walletFrame,
+} from '../support/embedded.js'
 import {
   DEMO_URL,
   devnet,
   expect,
   OTHER_ADDRESS,
   test,
+  URLS,
   waitForPorthole,
 } from '../support/fixtures.js'
 
@@ -135,4 +145,33 @@ test('a host page asks to sign a sign-in message for another site: refused, no c
       .then(() => 'card shown'),
   ])
   expect(outcome).toMatchObject({ error: { code: 4100 } })
+})
+
+test('a stranger has the recovery service mail an approval claiming a site the demo project does not allow: refused, nothing mailed; an allowed site is named', async () => {
+  const { publicKey } = await crypto.subtle.generateKey(
+    { name: 'ECDSA', namedCurve: 'P-256' },
+    true,
+    ['sign', 'verify'],
+  )
+  const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', publicKey)
+  const ask = (email: string, site: string) =>
+    fetch(`${RECOVERY_URL}/v1/recovery/approvals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: URLS.wallet },
+      body: JSON.stringify({
+        projectId: 'porthole-demo',
+        email,
+        site,
+        devicePublicKey: { kty, crv, x, y },
+      }),
+    })
+  const victim = freshEmail('claimed')
+  const refused = await ask(victim, 'https://wallet-security-check.example')
+  expect(refused.status).toBe(403)
+  expect(await refused.json()).toMatchObject({ code: 'SITE_NOT_ALLOWED' })
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  expect(await inbox(victim)).toHaveLength(0)
+  const allowed = await ask(victim, DEMO_URL)
+  expect(allowed.status).toBe(200)
+  expect((await waitForMail(victim, /new device/)).text).toContain(`Site: ${DEMO_URL}`)
 })

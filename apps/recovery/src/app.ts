@@ -37,6 +37,7 @@ import { approvalMail, type Mailer, recoveredMail } from './mail.js'
 import { approvalPage, PAGE_CSP, page } from './pages.js'
 import { DevicePublicKey, decryptPayload, thumbprint, verifyProof } from './proof.js'
 import { deriveSealKey, type Owner, open, SEAL_VERSION, seal, versionOf } from './seal.js'
+import type { SiteCheck } from './sites.js'
 
 /** Requests per client address, and per subject (an e-mail or ID token subject), per minute. */
 export const LIMITS = { perSubject: 20, perAddress: 120, windowMs: 60_000 } as const
@@ -57,6 +58,11 @@ export type CreateRecoveryAppParameters = {
    * Farcaster owners are refused (`FARCASTER_NOT_CONFIGURED`).
    */
   farcaster?: FarcasterCheck | null
+  /**
+   * Whether a project allows a site (the API's allowlist, `sites.ts`): an approval mail names
+   * only such a site, and a decrypt's notice only such a site.
+   */
+  siteCheck: SiteCheck
   /**
    * How many proxies in front of the service append to `X-Forwarded-For`: the client address
    * (rate limits, mails) is then the hop that many places from the right. Default 0: the socket's
@@ -172,7 +178,14 @@ const oidcIdentity = (issuer: string, subject: string) => `oidc:${issuer}|${subj
  * const app = createRecoveryApp({ masterKey, publicUrl, allowedOrigins, mailer, verifyIdToken })
  */
 export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono {
-  const { allowedOrigins, mailer, verifyIdToken, now = Date.now, trustProxy = 0 } = parameters
+  const {
+    allowedOrigins,
+    mailer,
+    verifyIdToken,
+    siteCheck,
+    now = Date.now,
+    trustProxy = 0,
+  } = parameters
   const onError = parameters.onError ?? ((error) => console.error('[recovery]', error))
   const publicUrl = parameters.publicUrl.replace(/\/+$/, '')
   const ownOrigin = new URL(publicUrl).origin
@@ -250,9 +263,25 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
     return c.json({ ciphertext: seal(key, body.share, { projectId: body.projectId, identity }) })
   })
 
+  /** 403 unless the project allows `site` (503 when that cannot be known now). */
+  const assertSiteAllowed = async (projectId: string, site: string) => {
+    let allowed: boolean
+    try {
+      allowed = await siteCheck(projectId, site)
+    } catch (cause) {
+      onError(cause)
+      throw new HttpError(503, 'SITE_UNVERIFIED', 'Could not check the site: try again')
+    }
+    if (!allowed)
+      throw new HttpError(403, 'SITE_NOT_ALLOWED', `The project does not allow the site ${site}`)
+  }
+
   app.post('/v1/recovery/approvals', async (c) => {
     const body = parse(ApprovalBody, await json(c.req.raw))
     limit(c, emailIdentity(body.email))
+    // The mail names the site: only one the project allows, so the service cannot be made to
+    // send its owner a request claiming any site a stranger likes.
+    await assertSiteAllowed(body.projectId, body.site)
     const wait = approvals.cooldown(body.projectId, body.email)
     if (wait)
       throw new HttpError(429, 'COOLDOWN', `Please try again after ${wait} seconds`, {
@@ -413,6 +442,8 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
     const token = await verified(proof.idToken, ID_TOKEN_MAX_AGE.decrypt)
     owner = { projectId: body.projectId, identity: oidcIdentity(token.issuer, token.subject) }
     limit(c, owner.identity)
+    // The notice names the site: only one the project allows.
+    if (body.site !== undefined) await assertSiteAllowed(body.projectId, body.site)
     if (token.nonce !== thumbprint(proof.publicKey))
       throw new HttpError(403, 'INVALID_PROOF', 'The ID token was not issued for this device key')
     const payload = decryptPayload(token.nonce, body.ciphertext)

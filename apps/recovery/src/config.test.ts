@@ -12,6 +12,7 @@ const REAL: Record<string, string> = {
   PORTHOLE_RECOVERY_URL: 'https://recovery.porthole.example',
   PORTHOLE_RECOVERY_LISTEN: '0.0.0.0:4700',
   PORTHOLE_WALLET_URL: 'https://wallet.porthole.example',
+  PORTHOLE_API_URL: 'https://api.porthole.example',
   PORTHOLE_RECOVERY_SMTP_URL: 'smtps://mailer:secret@smtp.porthole.example',
   PORTHOLE_RECOVERY_MAIL_FROM: 'Porthole <security@porthole.example>',
   PORTHOLE_RECOVERY_KEY: 'ab'.repeat(32),
@@ -97,6 +98,9 @@ describe('productionProblems', () => {
     expect(problems).toEqual([
       expect.stringMatching(/^PORTHOLE_RECOVERY_URL is http:\/\/127\.0\.0\.1:4700/),
       expect.stringMatching(/^The wallet origin http:\/\/wallet\.localhost:4200/),
+      expect.stringMatching(
+        /^The project allowlists would be read from http:\/\/127\.0\.0\.1:4300/,
+      ),
       expect.stringMatching(/^SMTP goes to smtp:\/\/127\.0\.0\.1:2525, the local mail catcher/),
       expect.stringMatching(/PORTHOLE_RECOVERY_MAIL_FROM/),
       expect.stringMatching(/^The master key file .* is inside the repository/),

@@ -4,6 +4,7 @@
  */
 import { relative, resolve } from 'node:path'
 import {
+  DEFAULT_ENDPOINTS,
   endpoints,
   FARCASTER_DEVNET_NETWORK,
   FARCASTER_ID_REGISTRY,
@@ -44,6 +45,11 @@ export type RecoveryConfig = {
    * service's own, never the API); null: Farcaster owners are refused.
    */
   farcaster: { rpcUrl: string; registry: `0x${string}`; chainId: number } | null
+  /**
+   * The API whose public project allowlist (`GET /projects/v1/origins`) says which sites a
+   * project allows (`PORTHOLE_API_URL`): the only thing the service asks the API.
+   */
+  apiUrl: string
 }
 
 /** A configuration value that cannot be used (`message` names the variable). */
@@ -125,6 +131,7 @@ export function resolveRecoveryConfig(env: Record<string, string | undefined>): 
     keyFile: resolve(env.PORTHOLE_RECOVERY_KEY_FILE || `${dataDir}/${KEY_FILE_NAME}`),
     production,
     farcaster: farcasterFromEnv(env, urls.devnet, production),
+    apiUrl: urls.api,
   }
 }
 
@@ -203,6 +210,10 @@ export function productionProblems(
       problems.push(
         `The wallet origin ${origin} (CORS) is a development default: set PORTHOLE_WALLET_URL (and PORTHOLE_RECOVERY_ALLOWED_ORIGINS) to https origins`,
       )
+  if (config.apiUrl === DEFAULT_ENDPOINTS.api)
+    problems.push(
+      `The project allowlists would be read from ${config.apiUrl}, the local API: set PORTHOLE_API_URL`,
+    )
   const smtp = new URL(config.smtpUrl)
   if (loopback(smtp.hostname))
     problems.push(

@@ -46,6 +46,7 @@ function app(options: { farcaster?: FarcasterCheck | null; now?: () => number } 
       throw new Error('no ID tokens here')
     },
     farcaster: options.farcaster === undefined ? registry : options.farcaster,
+    siteCheck: async () => true,
     onError: () => {},
     ...(options.now ? { now: options.now } : {}),
   })

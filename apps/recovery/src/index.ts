@@ -44,6 +44,7 @@ export {
   verifyProof,
 } from './proof.js'
 export { SEAL_VERSION } from './seal.js'
+export { createSiteCheck, type SiteCheck, SiteCheckUnavailableError } from './sites.js'
 export {
   type StartRecoveryServiceParameters,
   type StartRecoveryServiceReturnType,

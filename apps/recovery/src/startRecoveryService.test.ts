@@ -107,6 +107,9 @@ type Options = {
   extra?: Record<string, unknown>
 }
 
+/** The sites the projects allow, as the API would answer them: `SITE` for every project. */
+const siteCheck = async (_projectId: string, site: string) => site === SITE
+
 /** A running service with its own fresh data folder, mailing into the catcher. */
 async function service(options: Options = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'recovery-'))
@@ -117,6 +120,7 @@ async function service(options: Options = {}) {
     allowedOrigins: [WALLET],
     smtpUrl: mail.smtpUrl,
     issuers: options.issuers ?? issuers,
+    siteCheck,
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...options.extra,
@@ -337,6 +341,27 @@ describe('the device link of an e-mail approval', () => {
     expect(new URL(link).origin).toBe(s.origin)
     expect(new URL(link).pathname).toBe('/v1/device/approve')
     expect(new URL(link).searchParams.get('token')).toMatch(/^[\w-]{43}$/)
+  })
+
+  // Issue 25 (the audit): a stranger could have the service mail any address a request naming
+  // any site it claimed, a ready-made phishing mail from the real sender.
+  test('an approval naming a site the project does not allow is refused (403) and mails nothing', async () => {
+    const s = await service()
+    const email = fresh('claimed')
+    const key = await deviceKey()
+    const refused = await s.post(
+      '/v1/recovery/approvals',
+      {
+        projectId: 'project-1',
+        email,
+        site: 'https://evil.example',
+        devicePublicKey: key.publicJwk,
+      },
+      { origin: WALLET },
+    )
+    expect(refused).toMatchObject({ status: 403, body: { code: 'SITE_NOT_ALLOWED' } })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(mail.messages({ to: email })).toHaveLength(0)
   })
 
   test('behind a proxy, the mail names the address the proxy saw, not one the client wrote', async () => {

@@ -14,6 +14,7 @@ import type { FarcasterCheck } from './farcaster.js'
 import { createIdTokenVerifier, type IdTokenVerifier, type TrustedIssuer } from './idTokens.js'
 import { createMailer, type Mailer } from './mail.js'
 import { assertOwnFolder, KEY_FILE_NAME, loadMasterKey } from './masterKey.js'
+import { createSiteCheck, type SiteCheck } from './sites.js'
 
 /**
  * Options of {@link startRecoveryService}; each defaults to the environment's setting (see
@@ -59,6 +60,8 @@ export type StartRecoveryServiceParameters = {
   /** Reports unexpected errors; default `console.error`. */
   onError?: (error: unknown) => void
   now?: () => number
+  /** Which sites a project allows; default the API's allowlist at `PORTHOLE_API_URL` (`sites.ts`). */
+  siteCheck?: SiteCheck
 }
 
 /** The running service. */
@@ -151,6 +154,7 @@ export async function startRecoveryService(
               registry: config.farcaster.registry,
             }),
           },
+    siteCheck: parameters.siteCheck ?? createSiteCheck({ apiUrl: config.apiUrl }),
     ...(parameters.onError ? { onError: parameters.onError } : {}),
     ...(parameters.now ? { now: parameters.now } : {}),
   })
