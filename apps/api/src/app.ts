@@ -241,7 +241,7 @@ export function createApp({
   walletRoutes(app, guard, { db, publicUrl: config.publicUrl })
   const images = assets ?? loadImageAssets(config.assetsDir)
   imageRoutes(app, guard, images)
-  analyticsRoutes(app, guard, { db })
+  analyticsRoutes(app, guard, { db, limits: config.analytics, onError: config.onError })
   rpcRoutes(app, guard, {
     upstreams: config.upstreams,
     bundlers: config.bundlers,
