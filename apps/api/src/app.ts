@@ -31,6 +31,7 @@ import { rateLimit } from './http/rateLimit.js'
 import { requireProject } from './http/requireProject.js'
 import { requireSession } from './http/requireSession.js'
 import { resolveNameSuffix } from './names/config.js'
+import { createSmartAccountAddressReader } from './names/registrant.js'
 import { nameIdentity, nameRoutes } from './names/routes.js'
 import { createSignatureVerifier } from './names/verifyRegistration.js'
 import { onrampProviderOf } from './onramp/config.js'
@@ -260,6 +261,9 @@ export function createApp({
     db,
     suffix: nameSuffix ?? resolveNameSuffix(),
     verify: verifySignature,
+    accountOf: createSmartAccountAddressReader(config.upstreams, {
+      timeoutMs: config.rpcTimeoutMs,
+    }),
   })
   sessionRoutes(app, guard, {
     db,
