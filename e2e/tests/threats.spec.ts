@@ -5,6 +5,8 @@
  */
 import type { Page } from '@playwright/test'
 import { portholeSessionsAbi } from '@porthole/shared'
+import { DEVNET_AA } from '@porthole/shared/devnet'
+import { SESSION_KIND } from '@porthole/shared/simpleAccount'
 import { encodeFunctionData, type Hex, maxUint256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { emailLogin, freshEmail, fund, providerRequest, walletFrame } from '../support/embedded.js'
@@ -74,6 +76,8 @@ test("a host page asks the smart account to call itself (grantSession to the hos
       maxUint256,
       0,
       2 ** 47,
+      SESSION_KIND.erc20,
+      DEVNET_AA.paymaster,
     ],
   })
   const sending = providerRequest(page, 'wallet_sendCalls', [

@@ -1,6 +1,6 @@
 import { walk } from '@porthole/protocol'
 import { formatSiwxMessage, simpleAccountAbi } from '@porthole/shared'
-import { portholeSessionsAbi } from '@porthole/shared/simpleAccount'
+import { portholeSessionsAbi, SESSION_KIND } from '@porthole/shared/simpleAccount'
 import {
   type Address,
   createPublicClient,
@@ -880,7 +880,17 @@ describe('issue 25 audit: what the host says cannot change what the card shows o
     encodeFunctionData({
       abi: portholeSessionsAbi,
       functionName: 'grantSession',
-      args: [thief, devnet.token, ['0xa9059cbb'], friend(), maxUint256, 0, 2 ** 47],
+      args: [
+        thief,
+        devnet.token,
+        ['0xa9059cbb'],
+        friend(),
+        maxUint256,
+        0,
+        2 ** 47,
+        SESSION_KIND.erc20,
+        devnet.paymaster,
+      ],
     })
   const sessionOf = (smart: Address, key: Address) =>
     client().readContract({
