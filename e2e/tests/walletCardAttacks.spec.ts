@@ -98,6 +98,8 @@ test("a host page's symbol font and hiding colours do not reach the approval car
     })
   })()`)
   await waitForPorthole(page)
+  // The new modal frame has rendered its own Connect (a code typed into the skeleton is lost).
+  await expect(modal(page).locator('#ph-skeleton')).toHaveCount(0)
   const address = await emailLogin(page, freshEmail('font'))
   const signing = providerRequest(page, 'personal_sign', [toHex('Read me'), address])
   const card = walletFrame(page).getByRole('dialog', { name: 'Sign message' })
