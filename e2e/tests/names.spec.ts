@@ -2,7 +2,8 @@
  * Issue 13, names: an embedded user registers a name in the modal (signed on the wallet frame's
  * card), the Account view shows it after a reload, a browser wallet sends to that name through
  * the Send view and the ETH lands at the embedded address on the devnet; invalid and taken names
- * give their errors, in the modal and from the API.
+ * give their errors, in the modal and from the API; a key that is no embedded account of the
+ * project registers nothing (issue 25 audit).
  */
 import type { Browser, Page } from '@playwright/test'
 import { evmCoinType, nameMessage } from '@porthole/shared'
@@ -58,7 +59,7 @@ async function resolveName(name: string) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
-/** POSTs a registration signed with a throwaway key (as anyone may call the API). */
+/** POSTs a registration signed with a throwaway key (as anyone may call the API: a stranger). */
 async function registerThroughApi(name: string) {
   const account = privateKeyToAccount(generatePrivateKey())
   const message = nameMessage({ name, timestamp: Math.floor(Date.now() / 1000) })
@@ -149,15 +150,24 @@ test('an embedded user registers a name, sees it after a reload, and a browser w
 test('invalid and taken names: the modal says why as they are typed, the API refuses them with reasons, a refused signature returns to the form', async ({
   browser,
 }) => {
-  test.setTimeout(120_000)
-  // A name someone already has (registered through the API with another key).
+  test.setTimeout(150_000)
+  // A name someone already has: another embedded user registered it in the modal.
   const takenLabel = freshLabel('taken')
   const taken = `${takenLabel}${SUFFIX}`
-  expect((await registerThroughApi(taken)).status).toBe(200)
-  // The API: the same name again, and names breaking the rule.
-  expect(await registerThroughApi(taken)).toEqual({
-    status: 409,
-    reason: 'Name is already taken',
+  const first = await visitor(browser)
+  await emailLogin(first, freshEmail('first'))
+  await openRegisterName(first)
+  await modal(first).getByRole('textbox', { name: 'Name' }).fill(takenLabel)
+  await expect(modal(first).getByTestId('name-full')).toHaveText(taken)
+  await modal(first).getByRole('button', { name: 'Register name' }).click()
+  await walletFrame(first).getByRole('button', { name: 'Approve' }).click()
+  await expect(modal(first).getByTestId('register-name-success')).toContainText(taken)
+  await first.context().close()
+  // The API: a key that is no account of the project's embedded wallet registers nothing (issue
+  // 25 audit: a fresh key registered any free name), and names breaking the rule.
+  expect(await registerThroughApi(`${freshLabel('squat')}${SUFFIX}`)).toEqual({
+    status: 403,
+    reason: "Only an account of this app's embedded wallet can register a name",
   })
   expect(await registerThroughApi(`abc${SUFFIX}`)).toEqual({
     status: 400,

@@ -4,7 +4,9 @@
  * frame, API, bundler, devnets) in Chromium.
  */
 import type { Page } from '@playwright/test'
-import { DEVNET_AA, portholeSessionsAbi } from '@porthole/shared'
+import { portholeSessionsAbi } from '@porthole/shared'
+import { DEVNET_AA } from '@porthole/shared/devnet'
+import { SESSION_KIND } from '@porthole/shared/simpleAccount'
 import { encodeFunctionData, type Hex, maxUint256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
@@ -84,7 +86,7 @@ test("a host page asks the smart account to call itself (grantSession to the hos
       maxUint256,
       0,
       2 ** 47,
-      1,
+      SESSION_KIND.erc20,
       DEVNET_AA.paymaster,
     ],
   })

@@ -31,6 +31,7 @@ import { rateLimit } from './http/rateLimit.js'
 import { requireProject } from './http/requireProject.js'
 import { requireSession } from './http/requireSession.js'
 import { resolveNameSuffix } from './names/config.js'
+import { createSmartAccountAddressReader } from './names/registrant.js'
 import { nameIdentity, nameRoutes } from './names/routes.js'
 import { createSignatureVerifier } from './names/verifyRegistration.js'
 import { onrampProviderOf } from './onramp/config.js'
@@ -241,7 +242,7 @@ export function createApp({
   walletRoutes(app, guard, { db, publicUrl: config.publicUrl })
   const images = assets ?? loadImageAssets(config.assetsDir)
   imageRoutes(app, guard, images)
-  analyticsRoutes(app, guard, { db })
+  analyticsRoutes(app, guard, { db, limits: config.analytics, onError: config.onError })
   rpcRoutes(app, guard, {
     upstreams: config.upstreams,
     bundlers: config.bundlers,
@@ -265,6 +266,9 @@ export function createApp({
     db,
     suffix: nameSuffix ?? resolveNameSuffix(),
     verify: verifySignature,
+    accountOf: createSmartAccountAddressReader(config.upstreams, {
+      timeoutMs: config.rpcTimeoutMs,
+    }),
   })
   sessionRoutes(app, guard, {
     db,

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { endpoints, SOLANA_LOCALNET_CAIP } from '@porthole/shared'
 import { z } from 'zod'
+import { type AnalyticsConfig, resolveAnalyticsConfig } from './analytics/config.js'
 import { DEFAULT_ASSETS_DIR } from './assets/loadImageAssets.js'
 import type { FarcasterConfig } from './auth/farcaster.js'
 import { CaipNetworkId } from './catalogue/catalogue.js'
@@ -54,6 +55,8 @@ export type ApiConfig = {
   bundlers: Readonly<Record<string, string>>
   /** The verifying paymaster of the RPC proxy's `pm_*` methods (`paymaster/config.ts`). */
   paymaster: PaymasterConfig
+  /** What `POST /e` stores: a daily cap per project and a retention (`analytics/config.ts`). */
+  analytics: AnalyticsConfig
   /** Request rate limit, or `false` for none. */
   rateLimit: RateLimitConfig | false
   /** How long a project lookup is reused (≤ 1000 ms keeps CLI changes visible within 1 s). */
@@ -224,6 +227,7 @@ export function resolveConfig(
     onError: (error) => console.error('[api] unexpected error', error),
     credentialOrigins: [new URL(walletUrl).origin],
     paymaster: resolvePaymasterConfig(env, { production }),
+    analytics: resolveAnalyticsConfig(env),
     ...rest,
     walletUrl: walletUrl.replace(/\/+$/, ''),
     upstreams,

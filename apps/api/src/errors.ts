@@ -52,6 +52,8 @@ export const API_ERRORS = {
   INVALID_NAME: { status: 400, message: 'Invalid name' },
   NAME_TAKEN: { status: 409, message: 'Name is already taken' },
   INVALID_NAME_REGISTRATION: { status: 400, message: 'Invalid name registration' },
+  NAME_NOT_ALLOWED: { status: 403, message: 'Name registration not allowed' },
+  NAME_LIMIT_REACHED: { status: 403, message: 'Name limit reached' },
   NAME_NOT_FOUND: { status: 404, message: 'Name not found' },
   // On-ramp (/v1/onramp, /v1/generators/onrampurl; `details` says which value, the range error
   // carries `min`, `max`, `currency` and `paymentMethod`).

@@ -100,7 +100,12 @@ function settings(): Runtime {
   return runtime
 }
 
-async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+async function call<T>(
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
   const { apiUrl, projectId } = settings()
   const url = new URL(`/auth/v1${path}`, apiUrl)
   url.searchParams.set('projectId', projectId)
@@ -114,6 +119,7 @@ async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unkn
     credentials: 'include',
     headers,
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(signal ? { signal } : {}),
   })
   if (response.status === 204) return undefined as T
   const json = (await response.json().catch(() => ({}))) as Record<string, unknown>
@@ -130,6 +136,8 @@ export type Login = { user: ApiUser; recovery: RecoveryPolicy; idToken?: string 
 type Session = Login & { token: string }
 const keep = ({ token: value, ...login }: Session): Login => {
   token = value
+  // A new sign-in is the user's choice: an earlier sign-out still owed no longer stands.
+  forgetPendingLogout()
   return login
 }
 
@@ -166,12 +174,77 @@ export const farcasterStatus = async (
 }
 export const me = () =>
   call<{ user: ApiUser; recovery: RecoveryPolicy; authenticatedAt: number }>('GET', '/me')
-export const logout = async () => {
-  try {
-    await call('POST', '/logout')
-  } finally {
-    token = null
+/**
+ * Thrown when the API did not confirm a sign-out (unreachable, or it refused): the session may
+ * still be alive there. The credential is kept, so asking again can end it.
+ */
+export class LogoutFailedError extends BaseError {
+  override name = 'LogoutFailedError'
+  constructor(options: { cause?: unknown } = {}) {
+    super('The sign-out did not reach the server: your session may still be active', options)
   }
+}
+
+/** Each try of a logout waits at most this long for the API (three fit in the modal's 3 s). */
+export const LOGOUT_TIMEOUT_MS = 700
+/** The pauses before the second and third try. */
+export const LOGOUT_RETRY_DELAYS_MS = [150, 450] as const
+const LOGOUT_PENDING_KEY = 'porthole-wallet:logoutPending'
+
+/**
+ * Ends every session of the user in the project at the API (`POST /auth/v1/logout`), trying
+ * three times within ~2.7 s. A 401 (no session left) counts as done. When no try succeeds the
+ * credential is kept (cookie and token) for the next try, the sign-out is remembered as owed in
+ * this frame's storage ({@link hasPendingLogout}), and {@link LogoutFailedError} is thrown.
+ *
+ * @example
+ * await logout() // throws LogoutFailedError when the API cannot be reached
+ */
+export const logout = async (): Promise<void> => {
+  let last: unknown
+  for (const pause of [0, ...LOGOUT_RETRY_DELAYS_MS]) {
+    if (pause) await new Promise((resolve) => setTimeout(resolve, pause))
+    try {
+      await call('POST', '/logout', undefined, AbortSignal.timeout(LOGOUT_TIMEOUT_MS))
+      last = undefined
+      break
+    } catch (error) {
+      last = error
+      if (error instanceof ApiError && error.status === 401) {
+        last = undefined
+        break
+      }
+    }
+  }
+  if (last === undefined) {
+    token = null
+    forgetPendingLogout()
+    return
+  }
+  try {
+    localStorage.setItem(LOGOUT_PENDING_KEY, '1')
+  } catch {}
+  throw new LogoutFailedError({ cause: last })
+}
+
+/**
+ * Whether a sign-out the API did not confirm is still owed here (set by {@link logout}).
+ *
+ * @example
+ * if (hasPendingLogout()) await logout()
+ */
+export function hasPendingLogout(): boolean {
+  try {
+    return localStorage.getItem(LOGOUT_PENDING_KEY) === '1'
+  } catch {
+    return false
+  }
+}
+
+function forgetPendingLogout(): void {
+  try {
+    localStorage.removeItem(LOGOUT_PENDING_KEY)
+  } catch {}
 }
 export const getShares = () => call<StoredShares>('GET', '/shares')
 export const putShares = (shares: NewShares) => call<unknown>('PUT', '/shares', shares)

@@ -1,9 +1,9 @@
 /**
  * Draws an approval card from {@link ApprovalContent}: a dialog labelled by its title, the
- * verified origin, the fields (addresses whole, never broken mid-string), the long content in a
- * scrollable focusable block, the balance changes, warnings, and Reject / Approve. Plain DOM and
- * `textContent` only: nothing from a request is ever parsed as HTML. Used by the frame's card and
- * by the popup.
+ * verified origin, the fields (addresses whole, never broken mid-string), the balance changes,
+ * the warnings, the long content in a scrollable focusable block, and Reject / Approve. Plain
+ * DOM and `textContent` only: nothing from a request is ever parsed as HTML. Used by the frame's
+ * card and by the popup.
  */
 import type { ApprovalContent } from './describe.js'
 import { plural, t } from './i18n/en.js'
@@ -64,16 +64,17 @@ export function drawCard(content: ApprovalContent, parent: HTMLElement): CardVie
     effects.append(element('span', 'pw-effects-label', `${t('balanceChanges')} `), content.effects)
     card.append(effects)
   }
+  // Warnings come before the long content: read before the raw data, never under its scroll.
+  for (const warning of content.warnings) {
+    const note = element('p', 'pw-warning', warning)
+    note.setAttribute('role', 'note')
+    card.append(note)
+  }
   if (content.body) {
     const body = element('pre', 'pw-body', content.body.text)
     body.tabIndex = 0
     body.setAttribute('aria-label', content.body.label)
     card.append(element('p', 'pw-label', content.body.label), body)
-  }
-  for (const warning of content.warnings) {
-    const note = element('p', 'pw-warning', warning)
-    note.setAttribute('role', 'note')
-    card.append(note)
   }
   if (content.blocked) {
     const blocked = element('p', 'pw-error pw-blocked', content.blocked)

@@ -415,13 +415,13 @@ describe('the frame catalogue', () => {
     await vi.waitFor(() => expect(seen?.aborted).toBe(true))
   })
 
-  test('side effects: chain set, theme applied (only --ph/--w3m variables), dapp origin kept, approval events around RPC', async () => {
+  test("side effects: chain set, the theme's mode applied and its variables not (the cards keep the wallet's type and colours), dapp origin kept, approval events around RPC", async () => {
     const modal = connect()
     await modal.request('switchNetwork', { chainId: 'eip155:31338' })
     expect(Session.setChainId).toHaveBeenCalledWith(31338)
     await modal.request('syncTheme', PARAMS.syncTheme)
     expect(root.dataset.theme).toBe('dark')
-    expect(root.style.setProperty).toHaveBeenCalledExactlyOnceWith('--ph-accent', '#f00')
+    expect(root.style.setProperty).not.toHaveBeenCalled()
     await modal.request('syncDappData', PARAMS.syncDappData)
     expect(Rpc.setDappOrigin).toHaveBeenCalledWith('http://localhost:4000')
     expect(Session.setSite).toHaveBeenCalledWith('http://localhost:4000')

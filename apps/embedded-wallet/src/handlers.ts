@@ -22,8 +22,8 @@ export type HandlerEnv = {
   walletOrigin: string
   /** Emits an event to the modal. */
   emit<E extends keyof WalletToModal['events']>(event: E, data: WalletToModal['events'][E]): void
-  /** The element that takes the theme (the document element). */
-  root: { dataset: DOMStringMap; style: { setProperty(name: string, value: string): void } }
+  /** The element that takes the theme mode (the document element). */
+  root: { dataset: DOMStringMap }
   /** Reloads the frame. */
   reload(): void
 }
@@ -136,11 +136,10 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     updateEmailSecondaryOtp: async ({ otp }) => ({
       newEmail: await Session.updateEmailSecondaryOtp(otp),
     }),
-    syncTheme: ({ themeMode, themeVariables }) => {
+    // Only the mode: the cards keep the wallet's own type and colours whatever the host's
+    // themeVariables say (a symbol font or a white accent could hide what the user approves).
+    syncTheme: ({ themeMode }) => {
       env.root.dataset.theme = themeMode
-      for (const [key, value] of Object.entries(themeVariables ?? {}))
-        if (/^--(?:ph|w3m)-[a-z0-9-]+$/.test(key))
-          env.root.style.setProperty(key.replace(/^--w3m-/, '--ph-'), String(value))
       return {}
     },
     syncDappData: ({ hostOrigin, networks }) => {

@@ -1,6 +1,6 @@
 import { walk } from '@porthole/protocol'
-import { DEVNET_AA, formatSiwxMessage, simpleAccountAbi } from '@porthole/shared'
-import { portholeSessionsAbi } from '@porthole/shared/simpleAccount'
+import { formatSiwxMessage, simpleAccountAbi } from '@porthole/shared'
+import { portholeSessionsAbi, SESSION_KIND } from '@porthole/shared/simpleAccount'
 import {
   type Address,
   createPublicClient,
@@ -490,6 +490,69 @@ describe('signing as the smart account', () => {
   })
 })
 
+describe('issue 25 audit: permits say what the signature allows', () => {
+  /** An address as the permit sentences cut it (first 4 and last 6 characters). */
+  const short = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
+  /** An EIP-2612 permit of `value` on `token` for `spender`, as a dapp asks for it. */
+  const permitRequest = (owner: Address, token: Address, spender: Address, value: bigint) => ({
+    domain: { name: 'Porthole USD', version: '1', chainId: 31337, verifyingContract: token },
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+      Permit: [
+        { name: 'owner', type: 'address' },
+        { name: 'spender', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'deadline', type: 'uint256' },
+      ],
+    },
+    primaryType: 'Permit',
+    message: { owner, spender, value: value.toString(), nonce: 0, deadline: '1796126400' },
+  })
+
+  test('a Permit of max uint for a stranger on pUSD: the card names the spender, "unlimited" and the token read from the chain, and warns', async () => {
+    const { owner } = await newUser()
+    const stranger = friend()
+    const typed = permitRequest(owner.address, devnet.token, stranger, maxUint256)
+    await request('eth_signTypedData_v4', [owner.address, JSON.stringify(typed)])
+    const card = edge.cards[0]
+    console.log(
+      `permit card: ${card?.title}; fields ${JSON.stringify(card?.fields.map((f) => f.label))}; warnings ${card?.warnings.length}`,
+    )
+    expect(card?.title).toBe('Token permit')
+    expect(field(card, 'Spender')).toBe(stranger)
+    expect(field(card, 'Token')).toBe('pUSD (Porthole USD)')
+    expect(field(card, 'Allows')).toBe(
+      `Lets ${short(stranger)} spend an unlimited amount of your pUSD until you revoke it`,
+    )
+    expect(card?.warnings).toEqual([
+      'This signature is a token permit: the spender can use it to move your tokens later without asking you again. Sign it only if you trust this site.',
+      `Unlimited: ${short(stranger)} could take all your pUSD, including what you receive later.`,
+    ])
+  })
+
+  test('a permit on a contract that is no token: named as unreadable from the chain, amounts in base units, warned', async () => {
+    const { owner } = await newUser()
+    const stranger = friend()
+    const notAToken = friend()
+    const typed = permitRequest(owner.address, notAToken, stranger, 5n)
+    await request('eth_signTypedData_v4', [owner.address, JSON.stringify(typed)])
+    const card = edge.cards[0]
+    expect(field(card, 'Token')).toBe('Not readable from the chain')
+    expect(field(card, 'Allows')).toBe(
+      `Lets ${short(stranger)} spend up to 5 base units of your the token at ${short(notAToken)} until you revoke it`,
+    )
+    expect(card?.warnings).toContain(
+      `The chain did not name the token at ${short(notAToken)}: its amount is shown in base units.`,
+    )
+  })
+})
+
 describe('smart sessions', () => {
   const inAnHour = () => Math.floor(Date.now() / 1000) + 3600
   /** The grant a dapp asks for: `limit` pUSD base units to `to`, for its key. */
@@ -888,8 +951,8 @@ describe('issue 25 audit: what the host says cannot change what the card shows o
         maxUint256,
         0,
         2 ** 47,
-        1,
-        DEVNET_AA.paymaster,
+        SESSION_KIND.erc20,
+        devnet.paymaster,
       ],
     })
   const sessionOf = (smart: Address, key: Address) =>

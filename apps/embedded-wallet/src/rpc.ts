@@ -48,6 +48,7 @@ import {
   visibleText,
 } from './describe.js'
 import { t } from './i18n/en.js'
+import { decodePermit, describePermit, type Permit, type PermitToken } from './permits.js'
 import * as Session from './session.js'
 import * as SessionKeys from './sessionKeys.js'
 import { signer } from './signer.js'
@@ -196,6 +197,45 @@ async function tokenUnit(chain: string, token: Hex): Promise<{ symbol: string; d
     })
   const [symbol, decimals] = await Promise.all([read('symbol'), read('decimals')])
   return { symbol: String(symbol), decimals: Number(decimals) }
+}
+
+/**
+ * The tokens of a permit's grants as the chain names them (symbol, name, decimals), by
+ * lower-case address; null for a token whose symbol or decimals cannot be read there.
+ */
+async function permitTokens(chainId: number, permit: Permit): Promise<Map<string, PermitToken>> {
+  const chain = caipOf(chainId)
+  const addresses = [...new Set(permit.grants.map((grant) => grant.token.toLowerCase() as Hex))]
+  const read = async (token: Hex): Promise<PermitToken> => {
+    try {
+      const unit = await tokenUnit(chain, token)
+      const name = await Api.rpc<Hex>(chain, 'eth_call', [
+        { to: token, data: '0x06fdde03' },
+        'latest',
+      ])
+        .then((data) => String(decodeFunctionResult({ abi: erc20Abi, functionName: 'name', data })))
+        .catch(() => null)
+      return { ...unit, name }
+    } catch {
+      return null
+    }
+  }
+  return new Map(
+    await Promise.all(addresses.map(async (token) => [token, await read(token)] as const)),
+  )
+}
+
+/** The chain a permit is for: its domain's `chainId` when it names one, else the wallet's. */
+function permitChainId(domainChainId: unknown, fallback: number): number {
+  try {
+    const id =
+      typeof domainChainId === 'number' || typeof domainChainId === 'string'
+        ? Number(BigInt(domainChainId))
+        : Number.NaN
+    return Number.isSafeInteger(id) && id > 0 ? id : fallback
+  } catch {
+    return fallback
+  }
 }
 
 /** A call to simulate from the account. */
@@ -663,17 +703,32 @@ export async function handleRpc(
     const shown = shownText(
       JSON.stringify({ domain: typed.domain, message: typed.message }, null, 2),
     )
+    const primaryType = visibleText(String(typed.primaryType)).text
+    // A permit lets its spender move tokens later with no other card: said plainly, with a warning.
+    const permit = decodePermit(typed)
+    const described =
+      permit && permit !== 'unreadable'
+        ? describePermit({
+            permit,
+            tokens: await permitTokens(permitChainId(typed.domain?.chainId, chainId), permit),
+          })
+        : null
     await approve(
       id,
       {
-        title: t('signTypedData'),
+        title: described ? t('permitTitle') : t('signTypedData'),
         origin: dappOrigin,
         fields: [
           ...accountFields(account),
-          { label: t('type'), value: visibleText(String(typed.primaryType)).text },
+          { label: t('type'), value: primaryType },
+          ...(described?.fields ?? []),
         ],
         body: { label: t('typedData'), text: shown.body },
-        warnings: shown.warnings,
+        warnings: [
+          ...(described?.warnings ?? []),
+          ...(permit === 'unreadable' ? [t('permitUnreadable', { type: primaryType })] : []),
+          ...shown.warnings,
+        ],
       },
       ui,
       signal,

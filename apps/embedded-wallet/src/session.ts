@@ -408,6 +408,11 @@ export async function restore(): Promise<EmbeddedUser | null> {
     // Every sign-in here leaves a device share: without one there is no session to ask about
     // (and no 401 in the console of a first visit).
     if (!(await loadDeviceShare())) throw new BaseError('No session on this device')
+    // The user signed out and the API did not hear it: end it now, never restore it.
+    if (Api.hasPendingLogout()) {
+      await Api.logout().catch(() => undefined)
+      throw new BaseError('Signed out')
+    }
     const me = await Api.me()
     state.user = me.user
     state.policy = me.recovery
@@ -718,7 +723,10 @@ export async function exportKey(ui: StepUi): Promise<void> {
   }
 }
 
-/** Signs out: the session ends and the key leaves memory (the device share stays). */
+/**
+ * Signs out: the key leaves memory (the device share stays) and the API ends the session;
+ * throws `LogoutFailedError` when the API did not confirm it (the key is gone all the same).
+ */
 export async function signOut(): Promise<void> {
   state.user = null
   clearLoaded()
@@ -728,7 +736,9 @@ export async function signOut(): Promise<void> {
   state.socialKey = null
   state.farcaster = null
   await signer.clear()
-  await Api.logout().catch(() => {})
+  // The key is gone from this frame either way; a logout the API did not confirm is an error
+  // the user sees (LogoutFailedError), and is tried again on the next sign-out or frame load.
+  await Api.logout()
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { dismissAlert } from './actions/alerts.js'
+import * as Auth from './actions/auth.js'
 import * as Modal from './actions/modal.js'
 import { Icon } from './components/Icon.js'
 import { LegalGate } from './components/LegalGate.js'
@@ -325,6 +326,11 @@ function Alert() {
     <div className="ph-alert" role="alert" data-testid="alert">
       <Icon name="warning" size={16} />
       <span>{alert.message}</span>
+      {alert.action === 'retrySignOut' ? (
+        <button type="button" className="ph-alert-action" onClick={() => void Auth.retrySignOut()}>
+          {t('tryAgain')}
+        </button>
+      ) : null}
       {alert.fatal ? null : (
         <button
           type="button"

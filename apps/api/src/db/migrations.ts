@@ -516,6 +516,28 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 18,
+    name: 'analytics: a daily cap per project and retention; names: a quota per user',
+    statements: [
+      // Events stored per project and UTC day (YYYY-MM-DD), counted in the same transaction as
+      // the event; POST /e stores nothing past the day's cap.
+      `CREATE TABLE analytics_daily_counts (
+        project_id TEXT NOT NULL,
+        utc_day TEXT NOT NULL,
+        event_count INTEGER NOT NULL,
+        PRIMARY KEY (project_id, utc_day)
+      )`,
+      // The retention deletes by age across projects.
+      'CREATE INDEX analytics_events_age ON analytics_events (received_at)',
+      // Names registered per embedded-wallet user (the quota), counted in the registration's
+      // transaction. Names registered before this migration are not counted.
+      `CREATE TABLE profile_name_quota (
+        user_id TEXT PRIMARY KEY REFERENCES auth_users (id) ON DELETE CASCADE,
+        name_count INTEGER NOT NULL
+      )`,
+    ],
+  },
 ]
 
 /** What {@link migrate} did. */

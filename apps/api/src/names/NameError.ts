@@ -19,6 +19,8 @@ export const NAME_REASONS = {
   future: 'The message is dated in the future',
   badAddress: 'The address is not an EVM address',
   badSignature: 'The signature is not by the address',
+  notAccount: "Only an account of this app's embedded wallet can register a name",
+  tooManyNames: 'An account may have at most {max} names',
   coinType: 'Invalid chainId',
 } as const satisfies Record<NameProblem, string> & Record<string, string>
 

@@ -17,9 +17,25 @@ export type NewName = {
   message: string
   signature: string
   projectId: string
+  /** The project user the name is for (see `registrant.ts`): its quota counts the name. */
+  userId: string
+  /** Most names the user may hold ({@link MAX_NAMES_PER_USER}). */
+  maxNames: number
   /** Milliseconds since the epoch. */
   now: number
 }
+
+/**
+ * Names one embedded-wallet user may register (on its wallet address and its smart account
+ * together). Names cannot be released, so a few leave room for a second handle or a fixed typo.
+ */
+export const MAX_NAMES_PER_USER = 3
+
+/** What {@link registerName} did: `registered`, or why not (`taken`, `limit`). */
+export type RegisterNameReturnType = 'registered' | 'taken' | 'limit'
+
+/** Thrown inside the transaction to undo the name of a user past the quota. */
+class QuotaReached extends Error {}
 
 type NameRow = {
   name: string
@@ -35,28 +51,45 @@ type AddressRow = {
 }
 
 /**
- * Registers a name with its first address; false when the name is taken (the insert is the
- * check, so two registrations of one name never both succeed).
+ * Registers a name with its first address and counts it in the user's quota, in one
+ * transaction: `taken` when someone has the name (the insert is the check, so two registrations
+ * of one name never both succeed; nothing is counted), `limit` when the user already holds
+ * `maxNames` (the count moves in one conditional statement, so concurrent registrations cannot
+ * pass it; nothing is stored).
  *
  * @example
- * if (!(await registerName(db, registration))) throw new NameError('NAME_TAKEN', 'taken')
+ * const result = await registerName(db, registration)
+ * if (result === 'taken') throw new NameError('NAME_TAKEN', 'taken')
  */
-export async function registerName(db: Db, registration: NewName): Promise<boolean> {
-  const { name, coinType, address, message, signature, projectId, now } = registration
-  return db.transaction(async (tx) => {
-    const inserted = await tx.execute(
-      `INSERT INTO profile_names
-        (name, project_id, attributes, message, signature, registered_at, updated_at)
-       VALUES (?, ?, '{}', ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
-      [name, projectId, message, signature, now, now],
-    )
-    if (inserted.rowsAffected !== 1) return false
-    await tx.execute(
-      `INSERT INTO profile_addresses (name, coin_type, address, created_at) VALUES (?, ?, ?, ?)`,
-      [name, coinType, address.toLowerCase(), now],
-    )
-    return true
-  })
+export async function registerName(db: Db, registration: NewName): Promise<RegisterNameReturnType> {
+  const { name, coinType, address, message, signature, projectId, userId, maxNames, now } =
+    registration
+  try {
+    return await db.transaction(async (tx) => {
+      const inserted = await tx.execute(
+        `INSERT INTO profile_names
+          (name, project_id, attributes, message, signature, registered_at, updated_at)
+         VALUES (?, ?, '{}', ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+        [name, projectId, message, signature, now, now],
+      )
+      if (inserted.rowsAffected !== 1) return 'taken'
+      const counted = await tx.execute(
+        `INSERT INTO profile_name_quota (user_id, name_count) VALUES (?, 1)
+         ON CONFLICT (user_id) DO UPDATE SET name_count = profile_name_quota.name_count + 1
+           WHERE profile_name_quota.name_count < ?`,
+        [userId, maxNames],
+      )
+      if (counted.rowsAffected !== 1) throw new QuotaReached()
+      await tx.execute(
+        `INSERT INTO profile_addresses (name, coin_type, address, created_at) VALUES (?, ?, ?, ?)`,
+        [name, coinType, address.toLowerCase(), now],
+      )
+      return 'registered'
+    })
+  } catch (error) {
+    if (error instanceof QuotaReached) return 'limit'
+    throw error
+  }
 }
 
 /**

@@ -8,8 +8,9 @@ import {
 } from '@porthole/shared'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { DRIVERS } from '../../test/databases.js'
-import { createTestApp, type TestApp } from '../../test/testApp.js'
+import { DRIVERS, type Driver } from '../../test/databases.js'
+import { createTestApp, PROJECT_ID, type TestApp } from '../../test/testApp.js'
+import { ensureEmailUser } from '../auth/users.js'
 
 const COIN_TYPE = evmCoinType(31337)
 const alice = privateKeyToAccount(generatePrivateKey())
@@ -21,6 +22,22 @@ afterEach(async () => {
   vi.unstubAllEnvs()
   await t?.close()
 })
+
+/**
+ * A test app where alice and bob are embedded-wallet users of the project: only such accounts
+ * may register names (`squatting.test.ts` has the strangers).
+ */
+async function namesApp(driver: Driver = 'sqlite'): Promise<TestApp> {
+  const app = await createTestApp({}, { driver, catalogue: false })
+  for (const account of [alice, bob]) {
+    const { user } = await ensureEmailUser(app.db, PROJECT_ID, `${account.address}@example.com`)
+    await app.db.execute('UPDATE auth_users SET address = ? WHERE id = ?', [
+      account.address.toLowerCase(),
+      user.id,
+    ])
+  }
+  return app
+}
 
 /** Signs the registration message of `name` with `signer` and posts it for `address`. */
 async function register(
@@ -46,7 +63,7 @@ function reason(body: Record<string, unknown>): string | undefined {
 
 describe.each(DRIVERS)('the name registry on %s', (driver) => {
   test('a registered name resolves to its address by coin type, and the address back to it', async () => {
-    t = await createTestApp({}, { driver, catalogue: false })
+    t = await namesApp(driver)
     const { response, body } = await register('Alice-01.porthole.id', alice)
     expect(response.status, JSON.stringify(body)).toBe(200)
     expect(body.success).toBe(true)
@@ -88,7 +105,7 @@ describe.each(DRIVERS)('the name registry on %s', (driver) => {
   })
 
   test('a taken name is refused, in any case; the first owner keeps it', async () => {
-    t = await createTestApp({}, { driver, catalogue: false })
+    t = await namesApp(driver)
     expect((await register('shared.porthole.id', alice)).response.status).toBe(200)
     const again = await register('SHARED.porthole.id', bob)
     expect(again.response.status).toBe(409)
@@ -107,7 +124,7 @@ describe.each(DRIVERS)('the name registry on %s', (driver) => {
   })
 
   test('an account may hold several names; the oldest is its primary name', async () => {
-    t = await createTestApp({}, { driver, catalogue: false })
+    t = await namesApp(driver)
     expect((await register('first.porthole.id', alice)).response.status).toBe(200)
     await new Promise((resolve) => setTimeout(resolve, 5))
     expect((await register('second.porthole.id', alice)).response.status).toBe(200)
@@ -121,7 +138,7 @@ describe.each(DRIVERS)('the name registry on %s', (driver) => {
   })
 
   test('suggestions: the name asked for with its state, then free alternatives', async () => {
-    t = await createTestApp({}, { driver, catalogue: false })
+    t = await namesApp(driver)
     await register('carol.porthole.id', alice)
     await register('carol1.porthole.id', bob)
     const body = NameSuggestionsResponse.parse(
@@ -148,7 +165,7 @@ describe.each(DRIVERS)('the name registry on %s', (driver) => {
 
 describe('registration checks', () => {
   test('the name rule: letters, digits and hyphens, at least 4 characters, under the suffix', async () => {
-    t = await createTestApp({}, { catalogue: false })
+    t = await namesApp()
     const cases: [string, string][] = [
       ['bob.porthole.id', 'Name must be at least 4 characters long'],
       ['bo_b.porthole.id', 'Name can only contain letters, digits and hyphens'],
@@ -166,7 +183,7 @@ describe('registration checks', () => {
   })
 
   test('a signature by another account, or of another message, is refused', async () => {
-    t = await createTestApp({}, { catalogue: false })
+    t = await namesApp()
     // Signed by bob, claimed for alice.
     const wrongSigner = await register('wrong-signer.porthole.id', bob, { address: alice.address })
     expect(wrongSigner.response.status).toBe(400)
@@ -184,7 +201,7 @@ describe('registration checks', () => {
   })
 
   test('a message more than 10 minutes old, or dated in the future, is refused', async () => {
-    t = await createTestApp({}, { catalogue: false })
+    t = await namesApp()
     const old = await register('late-comer.porthole.id', alice, { timestamp: now() - 601 })
     expect(old.response.status).toBe(400)
     expect(reason(old.body)).toBe('The message is more than 10 minutes old')
@@ -197,7 +214,7 @@ describe('registration checks', () => {
   })
 
   test('a message that is not the JSON of name, empty attributes and timestamp is refused', async () => {
-    t = await createTestApp({}, { catalogue: false })
+    t = await namesApp()
     for (const message of [
       'alice.porthole.id',
       JSON.stringify({ name: 'alice.porthole.id', attributes: { avatar: 'x' }, timestamp: now() }),
@@ -219,7 +236,7 @@ describe('registration checks', () => {
   })
 
   test("a coin type that is not an EVM chain's is refused with 'Invalid chainId'", async () => {
-    t = await createTestApp({}, { catalogue: false })
+    t = await namesApp()
     const solana = await register('solana-fan.porthole.id', alice, { coinType: 501 })
     expect(solana.response.status).toBe(400)
     expect(reason(solana.body)).toBe('Invalid chainId')
@@ -231,7 +248,7 @@ describe('registration checks', () => {
 
   test('PORTHOLE_NAME_SUFFIX sets the suffix names must carry', async () => {
     vi.stubEnv('PORTHOLE_NAME_SUFFIX', 'Names.Example.com')
-    t = await createTestApp({}, { catalogue: false })
+    t = await namesApp()
     const other = await register('erin.porthole.id', alice)
     expect(reason(other.body)).toBe('Name must end with .names.example.com')
     expect((await register('erin.names.example.com', alice)).response.status).toBe(200)

@@ -1,8 +1,10 @@
 /**
  * The name registry's endpoints (spec §7 `/v1/profile/*`), behind the rate limit and project:
  * - `POST /v1/profile/account` `{ coin_type, address, message, signature }` → `{ success, account }`:
- *   registers the message's name for the address (checks in `verifyRegistration.ts`); 409
- *   `NAME_TAKEN` when someone has it;
+ *   registers the message's name for the address (checks in `verifyRegistration.ts`) when the
+ *   address is an embedded-wallet account of the project (`registrant.ts`; else 403
+ *   `NAME_NOT_ALLOWED`) whose user holds fewer than {@link MAX_NAMES_PER_USER} names (else 403
+ *   `NAME_LIMIT_REACHED`); 409 `NAME_TAKEN` when someone has it;
  * - `GET /v1/profile/account/{name}?apiVersion=2` → the name's record: `addresses` by coin
  *   type, `attributes`, `registered` and `updated` (seconds); 404 `NAME_NOT_FOUND` (also for a
  *   name under another suffix). A name without a dot is read under the suffix (`alice` →
@@ -22,6 +24,7 @@ import {
   type RegisterNameResponse,
 } from '@porthole/shared'
 import type { Hono, MiddlewareHandler } from 'hono'
+import type { Address } from 'viem'
 import { z } from 'zod'
 import type { IdentityResolver } from '../chaindata/ChainData.js'
 import type { Db } from '../db/Db.js'
@@ -30,7 +33,14 @@ import type { AppEnv } from '../http/AppEnv.js'
 import { limitBody } from '../http/limitBody.js'
 import { parseInput, readJson } from '../http/parseInput.js'
 import { NameError } from './NameError.js'
-import { lookupName, namesOf, registeredNames, registerName } from './registry.js'
+import { registrantOf, type SmartAccountAddressOf } from './registrant.js'
+import {
+  lookupName,
+  MAX_NAMES_PER_USER,
+  namesOf,
+  registeredNames,
+  registerName,
+} from './registry.js'
 import { alternativeLabels, SUGGESTION_COUNT } from './suggestions.js'
 import { checkRegistration, type VerifyNameSignature } from './verifyRegistration.js'
 
@@ -41,6 +51,10 @@ export type NameRoutesOptions = {
   suffix: string
   /** The signature check (see `createSignatureVerifier`). */
   verify: VerifyNameSignature
+  /** The embedded wallet's smart account of an owner (see `createSmartAccountAddressReader`). */
+  accountOf: SmartAccountAddressOf
+  /** Names per user; default {@link MAX_NAMES_PER_USER}. */
+  maxNames?: number
   now?: () => number
 }
 
@@ -65,7 +79,14 @@ const AddressParam = z
 export function nameRoutes(
   app: Hono<AppEnv>,
   guard: readonly MiddlewareHandler<AppEnv>[],
-  { db, suffix, verify, now = Date.now }: NameRoutesOptions,
+  {
+    db,
+    suffix,
+    verify,
+    accountOf,
+    maxNames = MAX_NAMES_PER_USER,
+    now = Date.now,
+  }: NameRoutesOptions,
 ): void {
   app.use('/v1/profile/*', ...guard)
 
@@ -83,6 +104,16 @@ export function nameRoutes(
   app.post('/v1/profile/account', limitBody(32 * 1024), async (c) => {
     const input = parseInput(Register, await readJson(c.req.raw))
     const checked = checkRegistration(input, { suffix, now: now() })
+    const projectId = c.var.project.id
+    // Who asks, first: a stranger costs an indexed query or two and no chain read.
+    const registrant = await registrantOf(db, {
+      projectId,
+      address: checked.address as Address,
+      chainId: checked.chainId,
+      message: checked.message,
+      signature: checked.signature,
+    })
+    if (!registrant) throw new NameError('NAME_NOT_ALLOWED', 'notAccount')
     const valid = await verify({
       address: checked.address,
       message: checked.message,
@@ -90,16 +121,24 @@ export function nameRoutes(
       chainId: checked.chainId,
     })
     if (!valid) throw new NameError('INVALID_NAME_REGISTRATION', 'badSignature')
-    const registered = await registerName(db, {
+    if (!(await registrant.confirm(accountOf)))
+      throw new NameError('NAME_NOT_ALLOWED', 'notAccount')
+    const result = await registerName(db, {
       name: checked.name,
       coinType: checked.coinType,
       address: checked.address,
       message: checked.message,
       signature: checked.signature,
-      projectId: c.var.project.id,
+      projectId,
+      userId: registrant.userId,
+      maxNames,
       now: now(),
     })
-    if (!registered) throw new NameError('NAME_TAKEN', 'taken')
+    if (result === 'taken') throw new NameError('NAME_TAKEN', 'taken')
+    if (result === 'limit')
+      throw new NameError('NAME_LIMIT_REACHED', 'tooManyNames', {
+        values: { max: String(maxNames) },
+      })
     const account = (await lookupName(db, checked.name)) as NameAccount
     return c.json({ success: true, account } satisfies RegisterNameResponse)
   })

@@ -1,13 +1,29 @@
 /**
- * The signature check against a real chain: a contract account (ERC-1271) registers a name with
- * its owner's signature, through the API's chain client for the devnet.
+ * The signature check against a real chain: a contract account (ERC-1271) is checked with its
+ * owner's signature through the API's chain client for the devnet; through the API, only the
+ * user's own smart account (the factory's salt-0 account of the user's key) registers a name.
  */
-import { DEV_ACCOUNTS, type StartAnvilReturnType, startAnvil } from '@porthole/devnet'
+import {
+  DEV_ACCOUNTS,
+  deployAccountAbstraction,
+  devnetChain,
+  type StartAnvilReturnType,
+  startAnvil,
+} from '@porthole/devnet'
 import { evmCoinType, NameAccount, nameMessage } from '@porthole/shared'
-import { createWalletClient, getAddress, type Hex, http, publicActions } from 'viem'
+import { toSimpleAccount } from '@porthole/shared/simpleAccount'
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  publicActions,
+} from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createTestApp } from '../../test/testApp.js'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { createTestApp, PROJECT_ID, type TestApp } from '../../test/testApp.js'
+import { ensureEmailUser } from '../auth/users.js'
 import { createSignatureVerifier } from './verifyRegistration.js'
 
 /**
@@ -78,28 +94,78 @@ test("a contract account's signature is checked on its chain (ERC-1271): its own
   ).toBe(false)
 })
 
-test('a contract account registers a name through the API, which asks the devnet', async () => {
-  const t = await createTestApp(
-    { upstreams: { 'eip155:31337': anvil.rpcUrl } },
-    { catalogue: false },
-  )
-  try {
-    const message = nameMessage({
-      name: 'vault.porthole.id',
-      timestamp: Math.floor(Date.now() / 1000),
+describe('smart accounts register through the API, which asks the devnet', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    await deployAccountAbstraction({ rpcUrl: anvil.rpcUrl })
+  })
+  beforeEach(async () => {
+    t = await createTestApp({ upstreams: { 'eip155:31337': anvil.rpcUrl } }, { catalogue: false })
+    // `owner` is an embedded-wallet user of the project (its wallet address).
+    const { user } = await ensureEmailUser(t.db, PROJECT_ID, 'owner@example.com')
+    await t.db.execute('UPDATE auth_users SET address = ? WHERE id = ?', [
+      owner.address.toLowerCase(),
+      user.id,
+    ])
+  })
+  afterEach(async () => {
+    await t.close()
+  })
+
+  const client = () =>
+    createPublicClient({
+      chain: devnetChain({ chainId: 31337, rpcUrl: anvil.rpcUrl }),
+      transport: http(anvil.rpcUrl),
     })
+
+  /** Registers `name` for `address`, signed by `sign`. */
+  const register = async (name: string, address: Hex, sign: (message: string) => Promise<Hex>) => {
+    const message = nameMessage({ name, timestamp: Math.floor(Date.now() / 1000) })
     const response = await t.post('/v1/profile/account', {
       coin_type: evmCoinType(31337),
-      address: contract,
+      address,
       message,
-      signature: await owner.signMessage({ message }),
+      signature: await sign(message),
     })
-    expect(response.status, await response.clone().text()).toBe(200)
-    const account = NameAccount.parse(
-      await (await t.get('/v1/profile/account/vault.porthole.id?apiVersion=2')).json(),
-    )
-    expect(account.addresses[String(evmCoinType(31337))]?.address).toBe(contract)
-  } finally {
-    await t.close()
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
   }
+
+  test("the user's own smart account (not deployed yet: ERC-6492) registers a name", async () => {
+    const account = await toSimpleAccount({ client: client(), owner })
+    const result = await register('smart-vault.porthole.id', account.address, (message) =>
+      account.signMessage({ message }),
+    )
+    expect(result.status, JSON.stringify(result.body)).toBe(200)
+    const resolved = NameAccount.parse(
+      await (await t.get('/v1/profile/account/smart-vault.porthole.id?apiVersion=2')).json(),
+    )
+    expect(resolved.addresses[String(evmCoinType(31337))]?.address).toBe(account.address)
+  })
+
+  test("a contract the user's key controls that is not the user's wallet account registers nothing", async () => {
+    // Another salt of the same factory: the key signs for it, the chain accepts the signature,
+    // and it is still not the account the wallet made for the user.
+    const other = await toSimpleAccount({ client: client(), owner, salt: 1n })
+    const salted = await register('salted-vault.porthole.id', other.address, (message) =>
+      other.signMessage({ message }),
+    )
+    expect(salted.status).toBe(403)
+    expect(salted.body).toMatchObject({ code: 'NAME_NOT_ALLOWED' })
+    // A contract of its own with ERC-1271 for the key (OwnedAccount).
+    const owned = await register('owned-vault.porthole.id', contract, (message) =>
+      owner.signMessage({ message }),
+    )
+    expect(owned.status).toBe(403)
+    // A stranger's own smart account.
+    const strangers = await toSimpleAccount({ client: client(), owner: stranger })
+    const squat = await register('stranger-vault.porthole.id', strangers.address, (message) =>
+      strangers.signMessage({ message }),
+    )
+    expect(squat.status).toBe(403)
+    expect(squat.body).toMatchObject({
+      reasons: [
+        { description: "Only an account of this app's embedded wallet can register a name" },
+      ],
+    })
+  })
 })

@@ -59,6 +59,32 @@ export const en = {
   signTypedData: 'Sign typed data',
   type: 'Type',
   typedData: 'Typed data',
+  // Token permits in typed data (permits.ts).
+  permitTitle: 'Token permit',
+  permitTokenContract: 'Token contract',
+  permitTokenUnread: 'Not readable from the chain',
+  permitSpender: 'Spender',
+  permitAllows: 'Allows',
+  permitSignatureUntil: 'Signature usable until',
+  permitNoEnd: 'No end date',
+  permitUnknownTokenName: 'the token at {address}',
+  permitSpend: 'Lets {spender} spend up to {amount} of your {token} {until}',
+  permitSpendUnlimited: 'Lets {spender} spend an unlimited amount of your {token} {until}',
+  permitTake: 'Lets {spender} take up to {amount} of your {token} once, {until}',
+  permitTakeUnlimited: 'Lets {spender} take an unlimited amount of your {token} once, {until}',
+  permitRevoke: 'Ends the permission of {spender} to spend your {token}',
+  untilRevoked: 'until you revoke it',
+  untilBlock: 'only in the block where it is used',
+  untilDate: 'until {date}',
+  untilNever: 'with no end date',
+  permitWarning:
+    'This signature is a token permit: the spender can use it to move your tokens later without asking you again. Sign it only if you trust this site.',
+  permitUnlimitedWarning:
+    'Unlimited: {spender} could take all your {token}, including what you receive later.',
+  permitUnknownToken:
+    'The chain did not name the token at {address}: its amount is shown in base units.',
+  permitUnreadable:
+    'This looks like a token permit ({type}) the wallet cannot read: it may let someone move your tokens. Sign it only if you trust this site.',
   signsAs: 'Signs as',
   smartAccountErc1271: 'Smart account (ERC-1271)',
   callsStatus: 'Calls status',

@@ -1,7 +1,7 @@
 /**
  * Raising and dismissing the spec's alerts (§8). A fatal alert is never replaced by an
  * informative one, and an informative one goes away when the user dismisses it or, for
- * 'Session Expired', once an account is connected again.
+ * 'Session Expired' and an unconfirmed sign-out, once an account is connected again.
  */
 import { ALERTS } from '../rules/alerts.js'
 import { store } from '../store/store.js'
@@ -41,10 +41,13 @@ export function watchAlerts(): void {
   if (watching) return
   watching = true
   store.subscribe((next, previous) => {
+    // Connected again: an expired session is behind; so is a sign-out owed to an earlier
+    // session (retrying it now would end the new one).
     if (
       next.connection.status === 'connected' &&
       previous.connection.status !== 'connected' &&
-      next.alert?.message === ALERTS.sessionExpired.message
+      (next.alert?.message === ALERTS.sessionExpired.message ||
+        next.alert?.action === 'retrySignOut')
     )
       store.setState({ alert: null })
   })

@@ -6,7 +6,7 @@ import { beforeEach, expect, test, vi } from 'vitest'
 // smart accounts. The connection logic runs for real.
 const OWNER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const SMART = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
-const wallet = vi.hoisted(() => ({ chainId: 31337 }))
+const wallet = vi.hoisted(() => ({ chainId: 31337, signOut: 'ok' as 'ok' | 'fails' | 'silent' }))
 vi.mock('../wallet/frame.js', () => {
   const user = () => ({
     email: 'ada@example.com',
@@ -32,6 +32,12 @@ vi.mock('../wallet/frame.js', () => {
       wallet.chainId = chainId as number
       return { chainId }
     },
+    signOut: () => {
+      if (wallet.signOut === 'fails')
+        throw new Error('The sign-out did not reach the server: your session may still be active')
+      if (wallet.signOut === 'silent') return new Promise(() => {})
+      return {}
+    },
   }
   return {
     walletRequest: async (method: string, params: { chainId?: number }) => {
@@ -52,6 +58,7 @@ const { store, initialState } = await import('../store/store.js')
 
 beforeEach(() => {
   wallet.chainId = 31337
+  wallet.signOut = 'ok'
   store.setState(initialState())
   store.setState({
     config: {
@@ -77,4 +84,45 @@ test('an embedded smart-account user who switches to a chain without smart accou
     address: SMART,
     caipNetworkId: 'eip155:31337',
   })
+})
+
+test('a sign-out the wallet could not confirm with the API opens the modal on an alert with Try again; a confirmed retry clears it', async () => {
+  await Auth.emailLogin('ada@example.com')
+  store.setState({ open: false })
+  wallet.signOut = 'fails'
+  await Auth.signOut()
+  expect(store.getState().authUser).toBeNull()
+  expect(store.getState().alert).toMatchObject({
+    message:
+      'Signed out on this device, but the sign-out did not reach the server: your session may still be active there.',
+    action: 'retrySignOut',
+    fatal: false,
+  })
+  expect(store.getState().open).toBe(true)
+  // Still failing: the alert stays.
+  await Auth.retrySignOut()
+  expect(store.getState().alert?.action).toBe('retrySignOut')
+  wallet.signOut = 'ok'
+  await Auth.retrySignOut()
+  expect(store.getState().alert).toBeNull()
+})
+
+test('a wallet frame that does not answer the sign-out within 3 s is not taken as signed out at the server', async () => {
+  vi.useFakeTimers()
+  try {
+    wallet.signOut = 'silent'
+    const signingOut = Auth.signOut()
+    await vi.advanceTimersByTimeAsync(Auth.SIGN_OUT_WAIT_MS)
+    await signingOut
+    expect(store.getState().alert?.action).toBe('retrySignOut')
+  } finally {
+    vi.useRealTimers()
+  }
+})
+
+test('a confirmed sign-out raises nothing', async () => {
+  await Auth.emailLogin('ada@example.com')
+  await Auth.signOut()
+  expect(store.getState().alert).toBeNull()
+  expect(store.getState().authUser).toBeNull()
 })

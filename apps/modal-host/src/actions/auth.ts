@@ -14,6 +14,8 @@ import {
 } from '@porthole/protocol'
 import { type ChainNamespace, isWebPageUrl } from '@porthole/shared'
 import type { Connector, ConnectorAccount } from '../connectors/types.js'
+import { t } from '../i18n/en.js'
+import { ALERTS } from '../rules/alerts.js'
 import { socialName } from '../rules/socials.js'
 import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
 import { store } from '../store/store.js'
@@ -24,6 +26,7 @@ import {
   walletFrameStarted,
   walletRequest,
 } from '../wallet/frame.js'
+import { raiseAlert } from './alerts.js'
 import * as Connection from './connection.js'
 import * as Modal from './modal.js'
 import * as NetworkActions from './network.js'
@@ -300,13 +303,45 @@ export function socialLogin(provider: SocialProvider): Promise<void> {
   })
 }
 
-/** Signs the embedded wallet out, waiting at most 3 s for the frame. */
+/**
+ * Signs the embedded wallet out, waiting at most 3 s for the frame. The key leaves the frame
+ * either way; when the frame does not confirm that the API ended the session (the API
+ * unreachable or refusing, or the frame silent), the modal opens on the 'sign-out incomplete'
+ * alert with Try again (issue 25 audit: the failure was swallowed and the user saw "signed out"
+ * while the server session lived on).
+ */
 export async function signOut(): Promise<void> {
-  await Promise.race([
-    walletRequest('signOut', {}).catch(() => {}),
-    new Promise((resolve) => setTimeout(resolve, SIGN_OUT_WAIT_MS)),
-  ])
+  const confirmed = await askSignOut()
   store.setState({ authUser: null })
+  if (!confirmed) {
+    raiseAlert({ ...ALERTS.signOutIncomplete, message: t('signOutIncomplete') })
+    if (!store.getState().open) Modal.open()
+  }
+}
+
+/**
+ * Asks the wallet frame to sign out again after an unconfirmed sign-out (the alert's Try
+ * again): the alert goes once it is confirmed, else it stays and the modal shakes.
+ *
+ * @example
+ * await retrySignOut()
+ */
+export async function retrySignOut(): Promise<void> {
+  if (await askSignOut()) {
+    if (store.getState().alert?.action === 'retrySignOut') store.setState({ alert: null })
+    Modal.showToast(t('signedOut'), 'success')
+  } else Modal.shake()
+}
+
+/** Whether the wallet frame confirmed the sign-out within {@link SIGN_OUT_WAIT_MS}. */
+function askSignOut(): Promise<boolean> {
+  return Promise.race([
+    walletRequest('signOut', {}).then(
+      () => true,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), SIGN_OUT_WAIT_MS)),
+  ])
 }
 
 /**

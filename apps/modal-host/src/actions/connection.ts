@@ -365,7 +365,12 @@ export async function disconnect(connectorId?: string): Promise<void> {
     }),
   )
   if (!connectorId) commit(() => ({ savedConnections: [] }))
-  if (store.getState().connections.length === 0) Modal.close()
+  // Nothing left to show, unless a sign-out the server did not confirm is to be shown: then
+  // the modal stays, on Connect, with its alert.
+  const { connections, alert } = store.getState()
+  if (connections.length > 0) return
+  if (alert?.action === 'retrySignOut') store.setState({ history: [{ view: 'Connect' }] })
+  else Modal.close()
 }
 
 /**

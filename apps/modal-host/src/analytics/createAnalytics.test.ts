@@ -165,8 +165,21 @@ describe('error reports (spec §7, §9)', () => {
       props: { event: string; errorMessage: string; stackTrace: string }
     }
     expect([props.event.length, props.errorMessage.length, props.stackTrace.length]).toEqual([
-      100, 4000, 20_000,
+      100, 1000, 4000,
     ])
+  })
+
+  test('a report of many-byte characters is cut to the 8 KiB body the API accepts', async () => {
+    const api = await apiServer()
+    const { analytics } = analyticsFor(api.url)
+    const error = new ReportableError('INTERNAL_SDK_ERROR', '€'.repeat(1000))
+    error.stack = '€'.repeat(30_000)
+    await analytics.reportError(error)
+    const [post] = api.posts()
+    const { props } = post!.body as { props: { errorMessage: string; stackTrace: string } }
+    expect(new TextEncoder().encode(JSON.stringify(post!.body)).length).toBeLessThanOrEqual(8192)
+    expect(props.errorMessage).toBe('€'.repeat(1000))
+    expect(props.stackTrace.length).toBeGreaterThan(1000)
   })
 
   test('at most 5 reports in any 60 s', async () => {

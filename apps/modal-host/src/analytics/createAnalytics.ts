@@ -37,6 +37,16 @@ export type AnalyticsEventProperties = {
 /** A tracked event's name. */
 export type AnalyticsEventName = keyof AnalyticsEventProperties
 
+/**
+ * The largest body the API stores (`MAX_EVENT_BYTES` of apps/api/src/routes/analytics.ts): an
+ * error report's stack, then its message, are cut until the JSON fits.
+ */
+export const MAX_EVENT_BYTES = 8 * 1024
+/** The longest error message the API accepts, in characters. */
+export const MAX_ERROR_MESSAGE = 1000
+/** The longest stack trace the API accepts, in characters. */
+export const MAX_STACK_TRACE = 4000
+
 /** Error reports at most this many per {@link ERROR_REPORT_WINDOW_MS} (spec §9). */
 export const ERROR_REPORT_LIMIT = 5
 /** The error-report window (spec §9). */
@@ -157,17 +167,14 @@ export function createAnalytics(parameters: CreateAnalyticsParameters): Analytic
   }
 
   const post = async (props: Record<string, unknown>) => {
+    const envelope = { eventId: eventId(), url: parameters.url, domain, timestamp: now() }
+    const body = fitted(envelope, props)
+    if (body === undefined) return
     const response = await doFetch(endpoint('/e'), {
       method: 'POST',
       keepalive: true,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        eventId: eventId(),
-        url: parameters.url,
-        domain,
-        timestamp: now(),
-        props,
-      }),
+      body,
     })
     if (response.status === 403) invalidConfig()
   }
@@ -196,10 +203,42 @@ export function createAnalytics(parameters: CreateAnalyticsParameters): Analytic
           type: 'error',
           event: (options.event ?? 'ERROR').slice(0, 100),
           errorType: reportable.category,
-          errorMessage: reportable.shortMessage.slice(0, 4000),
-          ...(stack ? { stackTrace: stack.slice(0, 20_000) } : {}),
+          errorMessage: reportable.shortMessage.slice(0, MAX_ERROR_MESSAGE),
+          ...(stack ? { stackTrace: stack.slice(0, MAX_STACK_TRACE) } : {}),
         })
       } catch {}
     },
+  }
+}
+
+/**
+ * The JSON body of an event within {@link MAX_EVENT_BYTES} (UTF-8): an error report's stack is
+ * cut, then its message, until it fits; undefined when even that does not fit (a tracked event
+ * too large to send is dropped, as the API would refuse it).
+ */
+function fitted(
+  envelope: Record<string, unknown>,
+  props: Record<string, unknown>,
+): string | undefined {
+  const encoder = new TextEncoder()
+  let current = props
+  for (;;) {
+    const body = JSON.stringify({ ...envelope, props: current })
+    const over = encoder.encode(body).length - MAX_EVENT_BYTES
+    if (over <= 0) return body
+    // A character is at most 3 bytes of UTF-8: cutting a third of the excess each turn ends.
+    const cut = Math.ceil(over / 3)
+    const { stackTrace, errorMessage } = current
+    if (typeof stackTrace === 'string' && stackTrace.length > 0)
+      current = {
+        ...current,
+        stackTrace: stackTrace.slice(0, Math.max(0, stackTrace.length - cut)),
+      }
+    else if (typeof errorMessage === 'string' && errorMessage.length > 0)
+      current = {
+        ...current,
+        errorMessage: errorMessage.slice(0, Math.max(0, errorMessage.length - cut)),
+      }
+    else return undefined
   }
 }

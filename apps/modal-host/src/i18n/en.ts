@@ -28,6 +28,9 @@ export const en = {
   notInstalledHint: 'Install the browser extension, then reload this page to connect.',
   getWallet: 'Get {name}',
   disconnect: 'Disconnect',
+  signOutIncomplete:
+    'Signed out on this device, but the sign-out did not reach the server: your session may still be active there.',
+  signedOut: 'Signed out',
   signIn: 'Sign in',
   signInTitle: 'Sign in to {name}',
   signInHint: '{name} asks you to sign a message to prove you own this wallet. It costs nothing.',

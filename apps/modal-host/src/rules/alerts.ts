@@ -20,6 +20,16 @@ export const ALERTS = {
     message: 'Embedded Wallet Request Timed Out',
     fatal: false,
   },
+  /**
+   * Not the spec's: the embedded wallet's sign-out did not reach the API (issue 25 audit: it was
+   * swallowed). Raised with the translated `signOutIncomplete` text and a Try again button.
+   */
+  signOutIncomplete: {
+    code: -32603,
+    message: 'Signed out on this device, but the sign-out did not reach the server',
+    fatal: false,
+    action: 'retrySignOut',
+  },
 } as const satisfies Record<string, Alert>
 
 /**

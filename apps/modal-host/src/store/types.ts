@@ -103,7 +103,13 @@ export type Toast = {
 }
 
 /** A blocking configuration or service alert (spec §8 "Alerts"). */
-export type Alert = { code: number; message: string; fatal: boolean }
+export type Alert = {
+  code: number
+  message: string
+  fatal: boolean
+  /** What the alert's own button does: `retrySignOut` asks the wallet to sign out again. */
+  action?: 'retrySignOut' | undefined
+}
 
 /**
  * The active connection of the active namespace, as views read it (derived from

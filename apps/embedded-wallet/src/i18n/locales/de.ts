@@ -53,6 +53,33 @@ export default {
   signTypedData: 'Typisierte Daten signieren',
   type: 'Typ',
   typedData: 'Typisierte Daten',
+  permitTitle: 'Token-Genehmigung',
+  permitTokenContract: 'Token-Vertrag',
+  permitTokenUnread: 'Von der Chain nicht lesbar',
+  permitSpender: 'Ausgabeberechtigter',
+  permitAllows: 'Erlaubt',
+  permitSignatureUntil: 'Signatur verwendbar bis',
+  permitNoEnd: 'Kein Enddatum',
+  permitUnknownTokenName: 'den Token unter {address}',
+  permitSpend: 'Erlaubt {spender}, bis zu {amount} deiner {token} auszugeben, {until}',
+  permitSpendUnlimited:
+    'Erlaubt {spender}, eine unbegrenzte Menge deiner {token} auszugeben, {until}',
+  permitTake: 'Erlaubt {spender}, einmal bis zu {amount} deiner {token} zu nehmen, {until}',
+  permitTakeUnlimited:
+    'Erlaubt {spender}, einmal eine unbegrenzte Menge deiner {token} zu nehmen, {until}',
+  permitRevoke: 'Beendet die Erlaubnis von {spender}, deine {token} auszugeben',
+  untilRevoked: 'bis du sie widerrufst',
+  untilBlock: 'nur in dem Block, in dem sie verwendet wird',
+  untilDate: 'bis {date}',
+  untilNever: 'ohne Enddatum',
+  permitWarning:
+    'Diese Signatur ist eine Token-Genehmigung: Der Berechtigte kann damit später deine Token bewegen, ohne dich noch einmal zu fragen. Signiere sie nur, wenn du dieser Website vertraust.',
+  permitUnlimitedWarning:
+    'Unbegrenzt: {spender} könnte alle deine {token} nehmen, auch was du später erhältst.',
+  permitUnknownToken:
+    'Die Chain hat den Token unter {address} nicht benannt: Der Betrag wird in Basiseinheiten angezeigt.',
+  permitUnreadable:
+    'Dies sieht wie eine Token-Genehmigung ({type}) aus, die die Wallet nicht lesen kann: Sie könnte jemandem erlauben, deine Token zu bewegen. Signiere sie nur, wenn du dieser Website vertraust.',
   signsAs: 'Signiert als',
   smartAccountErc1271: 'Smart Account (ERC-1271)',
   callsStatus: 'Status der Aufrufe',

@@ -53,6 +53,32 @@ export default {
   signTypedData: 'Firmar datos tipados',
   type: 'Tipo',
   typedData: 'Datos tipados',
+  permitTitle: 'Permiso de token',
+  permitTokenContract: 'Contrato del token',
+  permitTokenUnread: 'No se pudo leer de la cadena',
+  permitSpender: 'Autorizado',
+  permitAllows: 'Permite',
+  permitSignatureUntil: 'Firma utilizable hasta',
+  permitNoEnd: 'Sin fecha de fin',
+  permitUnknownTokenName: 'el token en {address}',
+  permitSpend: 'Permite a {spender} gastar hasta {amount} de tus {token} {until}',
+  permitSpendUnlimited: 'Permite a {spender} gastar una cantidad ilimitada de tus {token} {until}',
+  permitTake: 'Permite a {spender} tomar una vez hasta {amount} de tus {token}, {until}',
+  permitTakeUnlimited:
+    'Permite a {spender} tomar una vez una cantidad ilimitada de tus {token}, {until}',
+  permitRevoke: 'Retira el permiso de {spender} para gastar tus {token}',
+  untilRevoked: 'hasta que lo revoques',
+  untilBlock: 'solo en el bloque en que se use',
+  untilDate: 'hasta el {date}',
+  untilNever: 'sin fecha de fin',
+  permitWarning:
+    'Esta firma es un permiso de token: el autorizado puede usarla para mover tus tokens más tarde sin volver a preguntarte. Fírmala solo si confías en este sitio.',
+  permitUnlimitedWarning:
+    'Ilimitado: {spender} podría tomar todos tus {token}, incluso lo que recibas más tarde.',
+  permitUnknownToken:
+    'La cadena no dio el nombre del token en {address}: su cantidad se muestra en unidades base.',
+  permitUnreadable:
+    'Esto parece un permiso de token ({type}) que la billetera no puede leer: podría permitir a alguien mover tus tokens. Fírmalo solo si confías en este sitio.',
   signsAs: 'Firma como',
   smartAccountErc1271: 'Cuenta inteligente (ERC-1271)',
   callsStatus: 'Estado de las llamadas',

@@ -53,6 +53,33 @@ export default {
   signTypedData: 'Signer des données typées',
   type: 'Type',
   typedData: 'Données typées',
+  permitTitle: 'Autorisation de jeton',
+  permitTokenContract: 'Contrat du jeton',
+  permitTokenUnread: 'Illisible sur la chaîne',
+  permitSpender: 'Bénéficiaire',
+  permitAllows: 'Autorise',
+  permitSignatureUntil: 'Signature utilisable jusqu’au',
+  permitNoEnd: 'Sans date de fin',
+  permitUnknownTokenName: 'le jeton à l’adresse {address}',
+  permitSpend: 'Permet à {spender} de dépenser jusqu’à {amount} de vos {token} {until}',
+  permitSpendUnlimited:
+    'Permet à {spender} de dépenser une quantité illimitée de vos {token} {until}',
+  permitTake: 'Permet à {spender} de prendre une fois jusqu’à {amount} de vos {token}, {until}',
+  permitTakeUnlimited:
+    'Permet à {spender} de prendre une fois une quantité illimitée de vos {token}, {until}',
+  permitRevoke: 'Retire à {spender} le droit de dépenser vos {token}',
+  untilRevoked: 'jusqu’à ce que vous la révoquiez',
+  untilBlock: 'uniquement dans le bloc où elle est utilisée',
+  untilDate: 'jusqu’au {date}',
+  untilNever: 'sans date de fin',
+  permitWarning:
+    'Cette signature est une autorisation de jeton : le bénéficiaire peut s’en servir plus tard pour déplacer vos jetons sans vous redemander. Ne la signez que si vous faites confiance à ce site.',
+  permitUnlimitedWarning:
+    'Illimité : {spender} pourrait prendre tous vos {token}, y compris ce que vous recevrez plus tard.',
+  permitUnknownToken:
+    'La chaîne n’a pas donné le nom du jeton à l’adresse {address} : son montant est affiché en unités de base.',
+  permitUnreadable:
+    'Ceci ressemble à une autorisation de jeton ({type}) que le portefeuille ne sait pas lire : elle pourrait permettre à quelqu’un de déplacer vos jetons. Ne la signez que si vous faites confiance à ce site.',
   signsAs: 'Signe en tant que',
   smartAccountErc1271: 'Compte intelligent (ERC-1271)',
   callsStatus: 'État des appels',

@@ -53,6 +53,33 @@ export default {
   signTypedData: '型付きデータに署名',
   type: '型',
   typedData: '型付きデータ',
+  permitTitle: 'トークンの許可',
+  permitTokenContract: 'トークンのコントラクト',
+  permitTokenUnread: 'チェーンから読み取れません',
+  permitSpender: '使用者',
+  permitAllows: '許可する内容',
+  permitSignatureUntil: '署名の使用期限',
+  permitNoEnd: '期限なし',
+  permitUnknownTokenName: '{address} のトークン',
+  permitSpend: '{spender} があなたの {token} を最大 {amount} まで使うことを許可します（{until}）',
+  permitSpendUnlimited: '{spender} があなたの {token} を無制限に使うことを許可します（{until}）',
+  permitTake:
+    '{spender} があなたの {token} を一度だけ最大 {amount} まで受け取ることを許可します（{until}）',
+  permitTakeUnlimited:
+    '{spender} があなたの {token} を一度だけ無制限に受け取ることを許可します（{until}）',
+  permitRevoke: '{spender} があなたの {token} を使う許可を取り消します',
+  untilRevoked: 'あなたが取り消すまで',
+  untilBlock: '使われたブロック内のみ',
+  untilDate: '{date} まで',
+  untilNever: '期限なし',
+  permitWarning:
+    'この署名はトークンの許可です。使用者はこれを使って、あなたに再確認せずに後からトークンを移動できます。このサイトを信頼できる場合のみ署名してください。',
+  permitUnlimitedWarning:
+    '無制限：{spender} はあなたの {token} をすべて、後から受け取る分も含めて持ち出せます。',
+  permitUnknownToken:
+    'チェーンは {address} のトークン名を返しませんでした。数量は基本単位で表示しています。',
+  permitUnreadable:
+    'ウォレットが読み取れないトークンの許可（{type}）のようです。誰かがあなたのトークンを移動できるようになる可能性があります。このサイトを信頼できる場合のみ署名してください。',
   signsAs: '署名者',
   smartAccountErc1271: 'スマートアカウント（ERC-1271）',
   callsStatus: '呼び出しの状態',

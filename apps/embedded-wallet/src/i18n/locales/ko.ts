@@ -52,6 +52,33 @@ export default {
   signTypedData: '형식화된 데이터 서명',
   type: '형식',
   typedData: '형식화된 데이터',
+  permitTitle: '토큰 허가',
+  permitTokenContract: '토큰 컨트랙트',
+  permitTokenUnread: '체인에서 읽을 수 없음',
+  permitSpender: '사용자',
+  permitAllows: '허용 내용',
+  permitSignatureUntil: '서명 사용 기한',
+  permitNoEnd: '종료일 없음',
+  permitUnknownTokenName: '{address}의 토큰',
+  permitSpend: '{spender}이(가) 내 {token}을(를) 최대 {amount}까지 쓰도록 허용합니다 ({until})',
+  permitSpendUnlimited: '{spender}이(가) 내 {token}을(를) 무제한으로 쓰도록 허용합니다 ({until})',
+  permitTake:
+    '{spender}이(가) 내 {token}을(를) 한 번 최대 {amount}까지 가져가도록 허용합니다 ({until})',
+  permitTakeUnlimited:
+    '{spender}이(가) 내 {token}을(를) 한 번 무제한으로 가져가도록 허용합니다 ({until})',
+  permitRevoke: '{spender}의 {token} 사용 허가를 끝냅니다',
+  untilRevoked: '내가 취소할 때까지',
+  untilBlock: '사용되는 블록 안에서만',
+  untilDate: '{date}까지',
+  untilNever: '종료일 없음',
+  permitWarning:
+    '이 서명은 토큰 허가입니다. 사용자는 이것으로 나중에 다시 묻지 않고 내 토큰을 옮길 수 있습니다. 이 사이트를 신뢰할 때만 서명하세요.',
+  permitUnlimitedWarning:
+    '무제한: {spender}이(가) 나중에 받는 것까지 포함해 내 {token}을(를) 모두 가져갈 수 있습니다.',
+  permitUnknownToken:
+    '체인이 {address}의 토큰 이름을 알려주지 않았습니다. 수량은 기본 단위로 표시됩니다.',
+  permitUnreadable:
+    '지갑이 읽을 수 없는 토큰 허가({type})로 보입니다. 누군가 내 토큰을 옮길 수 있게 될 수 있습니다. 이 사이트를 신뢰할 때만 서명하세요.',
   signsAs: '서명 주체',
   smartAccountErc1271: '스마트 계정(ERC-1271)',
   callsStatus: '호출 상태',

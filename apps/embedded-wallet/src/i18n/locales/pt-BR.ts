@@ -52,6 +52,33 @@ export default {
   signTypedData: 'Assinar dados tipados',
   type: 'Tipo',
   typedData: 'Dados tipados',
+  permitTitle: 'Permissão de token',
+  permitTokenContract: 'Contrato do token',
+  permitTokenUnread: 'Não foi possível ler da rede',
+  permitSpender: 'Autorizado',
+  permitAllows: 'Permite',
+  permitSignatureUntil: 'Assinatura utilizável até',
+  permitNoEnd: 'Sem data de término',
+  permitUnknownTokenName: 'o token em {address}',
+  permitSpend: 'Permite que {spender} gaste até {amount} dos seus {token} {until}',
+  permitSpendUnlimited:
+    'Permite que {spender} gaste uma quantidade ilimitada dos seus {token} {until}',
+  permitTake: 'Permite que {spender} pegue uma vez até {amount} dos seus {token}, {until}',
+  permitTakeUnlimited:
+    'Permite que {spender} pegue uma vez uma quantidade ilimitada dos seus {token}, {until}',
+  permitRevoke: 'Encerra a permissão de {spender} para gastar seus {token}',
+  untilRevoked: 'até você revogá-la',
+  untilBlock: 'somente no bloco em que for usada',
+  untilDate: 'até {date}',
+  untilNever: 'sem data de término',
+  permitWarning:
+    'Esta assinatura é uma permissão de token: o autorizado pode usá-la para mover seus tokens depois sem perguntar de novo. Assine somente se você confia neste site.',
+  permitUnlimitedWarning:
+    'Ilimitado: {spender} poderia pegar todos os seus {token}, inclusive o que você receber depois.',
+  permitUnknownToken:
+    'A rede não informou o nome do token em {address}: o valor é mostrado em unidades base.',
+  permitUnreadable:
+    'Isto parece uma permissão de token ({type}) que a carteira não consegue ler: pode permitir que alguém mova seus tokens. Assine somente se você confia neste site.',
   signsAs: 'Assina como',
   smartAccountErc1271: 'Conta inteligente (ERC-1271)',
   callsStatus: 'Status das chamadas',

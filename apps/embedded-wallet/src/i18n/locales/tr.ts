@@ -52,6 +52,35 @@ export default {
   signTypedData: 'Türlendirilmiş veriyi imzala',
   type: 'Tür',
   typedData: 'Türlendirilmiş veri',
+  permitTitle: 'Token izni',
+  permitTokenContract: 'Token sözleşmesi',
+  permitTokenUnread: 'Zincirden okunamadı',
+  permitSpender: 'Harcayan',
+  permitAllows: 'İzin verir',
+  permitSignatureUntil: 'İmzanın kullanılabileceği son tarih',
+  permitNoEnd: 'Bitiş tarihi yok',
+  permitUnknownTokenName: '{address} adresindeki token',
+  permitSpend:
+    '{spender} adresinin {token} bakiyenden en fazla {amount} harcamasına izin verir, {until}',
+  permitSpendUnlimited:
+    '{spender} adresinin {token} bakiyenden sınırsız miktar harcamasına izin verir, {until}',
+  permitTake:
+    '{spender} adresinin {token} bakiyenden bir kez en fazla {amount} almasına izin verir, {until}',
+  permitTakeUnlimited:
+    '{spender} adresinin {token} bakiyenden bir kez sınırsız miktar almasına izin verir, {until}',
+  permitRevoke: '{spender} adresinin {token} harcama iznini sona erdirir',
+  untilRevoked: 'sen iptal edene kadar',
+  untilBlock: 'yalnızca kullanıldığı blokta',
+  untilDate: '{date} tarihine kadar',
+  untilNever: 'bitiş tarihi olmadan',
+  permitWarning:
+    'Bu imza bir token iznidir: harcayan, onu daha sonra sana tekrar sormadan tokenlerini taşımak için kullanabilir. Yalnızca bu siteye güveniyorsan imzala.',
+  permitUnlimitedWarning:
+    'Sınırsız: {spender} tüm {token} bakiyeni, sonradan alacakların dahil, alabilir.',
+  permitUnknownToken:
+    'Zincir {address} adresindeki tokenin adını vermedi: miktarı temel birimlerle gösteriliyor.',
+  permitUnreadable:
+    'Bu, cüzdanın okuyamadığı bir token iznine ({type}) benziyor: birinin tokenlerini taşımasına izin verebilir. Yalnızca bu siteye güveniyorsan imzala.',
   signsAs: 'İmzalayan',
   smartAccountErc1271: 'Akıllı hesap (ERC-1271)',
   callsStatus: 'Çağrıların durumu',

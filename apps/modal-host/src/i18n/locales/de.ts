@@ -25,6 +25,9 @@ export default {
       'Installiere die Browsererweiterung und lade diese Seite dann neu, um dich zu verbinden.',
     getWallet: '{name} herunterladen',
     disconnect: 'Trennen',
+    signOutIncomplete:
+      'Auf diesem Gerät abgemeldet, aber die Abmeldung hat den Server nicht erreicht: Deine Sitzung ist dort vielleicht noch aktiv.',
+    signedOut: 'Abgemeldet',
     signIn: 'Anmelden',
     signInTitle: 'Bei {name} anmelden',
     signInHint:

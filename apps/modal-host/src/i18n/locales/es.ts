@@ -25,6 +25,9 @@ export default {
       'Instala la extensión del navegador y luego vuelve a cargar esta página para conectarte.',
     getWallet: 'Obtener {name}',
     disconnect: 'Desconectar',
+    signOutIncomplete:
+      'Sesión cerrada en este dispositivo, pero el cierre no llegó al servidor: tu sesión puede seguir activa allí.',
+    signedOut: 'Sesión cerrada',
     signIn: 'Iniciar sesión',
     signInTitle: 'Iniciar sesión en {name}',
     signInHint:

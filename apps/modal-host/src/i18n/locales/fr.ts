@@ -25,6 +25,9 @@ export default {
       'Installez l’extension du navigateur, puis rechargez cette page pour vous connecter.',
     getWallet: 'Obtenir {name}',
     disconnect: 'Déconnecter',
+    signOutIncomplete:
+      'Déconnecté sur cet appareil, mais la déconnexion n’a pas atteint le serveur : votre session y est peut-être encore active.',
+    signedOut: 'Déconnecté',
     signIn: 'Se connecter',
     signInTitle: 'Se connecter à {name}',
     signInHint:

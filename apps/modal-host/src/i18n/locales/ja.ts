@@ -24,6 +24,9 @@ export default {
       'ブラウザ拡張機能をインストールしてから、このページを再読み込みして接続してください。',
     getWallet: '{name} を入手',
     disconnect: '切断',
+    signOutIncomplete:
+      'この端末ではサインアウトしましたが、サインアウトがサーバーに届きませんでした。サーバー上のセッションはまだ有効な可能性があります。',
+    signedOut: 'サインアウトしました',
     signIn: 'サインイン',
     signInTitle: '{name} にサインイン',
     signInHint:

@@ -23,6 +23,9 @@ export default {
     notInstalledHint: '브라우저 확장 프로그램을 설치한 뒤 이 페이지를 새로고침하여 연결하세요.',
     getWallet: '{name} 받기',
     disconnect: '연결 해제',
+    signOutIncomplete:
+      '이 기기에서는 로그아웃했지만 로그아웃이 서버에 전달되지 않았습니다. 서버의 세션이 아직 활성 상태일 수 있습니다.',
+    signedOut: '로그아웃됨',
     signIn: '로그인',
     signInTitle: '{name}에 로그인',
     signInHint:

@@ -27,6 +27,9 @@ export default {
     notInstalledHint: 'Instale a extensão do navegador e recarregue esta página para se conectar.',
     getWallet: 'Obter {name}',
     disconnect: 'Desconectar',
+    signOutIncomplete:
+      'Você saiu neste dispositivo, mas a saída não chegou ao servidor: sua sessão pode continuar ativa lá.',
+    signedOut: 'Sessão encerrada',
     signIn: 'Entrar',
     signInTitle: 'Entrar em {name}',
     signInHint:

@@ -23,6 +23,9 @@ export default {
     notInstalledHint: 'Tarayıcı uzantısını yükleyin, ardından bağlanmak için bu sayfayı yenileyin.',
     getWallet: '{name} edinin',
     disconnect: 'Bağlantıyı kes',
+    signOutIncomplete:
+      'Bu cihazda oturum kapatıldı ancak oturum kapatma sunucuya ulaşmadı: oturumun orada hâlâ etkin olabilir.',
+    signedOut: 'Oturum kapatıldı',
     signIn: 'Giriş yap',
     signInTitle: '{name} için giriş yapın',
     signInHint:

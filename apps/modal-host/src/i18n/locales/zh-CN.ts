@@ -23,6 +23,8 @@ export default {
     notInstalledHint: '请安装浏览器扩展，然后重新加载此页面进行连接。',
     getWallet: '获取 {name}',
     disconnect: '断开连接',
+    signOutIncomplete: '已在此设备上退出，但退出请求未送达服务器：你在服务器上的会话可能仍然有效。',
+    signedOut: '已退出',
     signIn: '登录',
     signInTitle: '登录 {name}',
     signInHint: '{name} 请你签署一条消息，以证明你拥有此钱包。这不会产生任何费用。',
