@@ -5,7 +5,8 @@
  * click opens the same card in a popup window on the wallet origin and nothing is signed in the
  * frame. Real Chromium, real wallet frame (host page → modal frame → wallet frame), real devnet.
  */
-import type { Frame, FrameLocator, Page } from '@playwright/test'
+import { type Browser, chromium, type Frame, type FrameLocator, type Page } from '@playwright/test'
+import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
 import type { Hex } from 'viem'
 import { admin, freshEmail, fund, waitForCode } from '../support/embedded.js'
 import {
@@ -99,28 +100,38 @@ const BAIT = (box: Box) => `(() => {
 const insetAround = (box: Box) =>
   `inset(${box.y}px calc(100% - ${box.x + box.width}px) calc(100% - ${box.y + box.height}px) ${box.x}px)`
 
+/** Playwright's default viewport, the one every page here has. */
+const VIEWPORT = { width: 1280, height: 720 }
+
 /**
  * Where `box` of the full-viewport modal frame lands once the host zooms the frame by `factor`:
  * the frame keeps its size (percentages are not zoomed) and lays its content out at 1/factor,
  * so the centred card shrinks about the viewport's centre.
  */
-function zoomed(box: Box, factor: number, viewport: { width: number; height: number }): Box {
-  const [cx, cy] = [viewport.width / 2, viewport.height / 2]
-  return {
-    x: cx + (box.x - cx) * factor,
-    y: cy + (box.y - cy) * factor,
+const zoomed =
+  (factor: number) =>
+  (box: Box): Box => ({
+    x: VIEWPORT.width / 2 + (box.x - VIEWPORT.width / 2) * factor,
+    y: VIEWPORT.height / 2 + (box.y - VIEWPORT.height / 2) * factor,
     width: box.width * factor,
     height: box.height * factor,
-  }
-}
+  })
 
 type Attack = {
-  /** Script run in `host` that crops or shrinks the frame, given where Approve shows. */
+  /** Script run in `host` that crops or shrinks the frame, given where Approve shows then. */
   crop: (box: Box) => string
-  /** The host's zoom of the modal frame (1: none). */
-  zoom?: number
+  /** Where the untouched Approve button's box lands after the crop (default: where it was). */
+  moved?: (box: Box) => Box
+  /** The user moves the mouse to the bait in small steps first (default: one jump, as Playwright clicks). */
+  approach?: boolean
   /** The document the attacker controls (default: the dapp's). */
   host?: Dapp
+}
+
+/** The mouse comes from the window's top-left corner to `target` in 40 steps. */
+async function approach(page: Page, target: { x: number; y: number }) {
+  await page.mouse.move(20, 20)
+  await page.mouse.move(target.x, target.y, { steps: 40 })
 }
 
 /**
@@ -128,18 +139,23 @@ type Attack = {
  * crop applied, then one click on Approve's centre. The click must open the popup on the wallet
  * origin and sign nothing in the frame; the approval then completes in the popup.
  */
-async function attack(page: Page, dapp: Dapp, { crop, zoom = 1, host = dapp }: Attack) {
+async function attack(
+  page: Page,
+  dapp: Dapp,
+  { crop, moved = (box) => box, approach: moves = false, host = dapp }: Attack,
+) {
   const address = await emailLogin(dapp)
   await fund(address)
   const nonce = await devnet.getTransactionCount({ address })
   const sending = sendRequest(dapp, address)
-  const box = zoomed(await approveBox(dapp), zoom, page.viewportSize() ?? { width: 0, height: 0 })
+  const box = moved(await approveBox(dapp))
   await host.evaluate(BAIT(box))
   await host.evaluate(crop(box))
   // Long past the 500 ms arming delay: only what the user could see counts.
   await page.waitForTimeout(1200)
   const target = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
   const popupOpened = page.context().waitForEvent('page', { timeout: 5000 })
+  if (moves) await approach(page, target)
   await page.mouse.click(target.x, target.y)
   const first = await Promise.race([
     popupOpened.then(() => 'the popup opened' as const),
@@ -181,7 +197,14 @@ test('(1) clip-path crops the modal frame to the Approve button: the click opens
   })
 })
 
+/**
+ * Known gap (README "Threats"): Chromium 156 reports a masked frame as visible and whole
+ * (IntersectionObserver v2 ignores masks, hit testing too), and nothing else the frame can read
+ * changes, so this attack still signs in the frame. Marked as failing: the day it passes (a
+ * browser that reports masks, or approvals moved to the popup), the mark must go.
+ */
 test('(2) mask-image shows only the Approve button: same', async ({ page }) => {
+  test.fail(true, 'no browser signal tells a masked frame from an untouched one (README "Threats")')
   await attack(page, await onDemo(page), {
     crop: (box) => `Object.assign(${DIALOG}.style, {
       maskImage: 'linear-gradient(#000, #000)',
@@ -189,6 +212,23 @@ test('(2) mask-image shows only the Approve button: same', async ({ page }) => {
       maskPosition: '${box.x}px ${box.y}px',
       maskRepeat: 'no-repeat',
     })`,
+  })
+})
+
+/**
+ * Known gap, as (2): a clip-path shape whose bounding box still holds the whole card (spikes to
+ * the frame's corners) shows only Approve, and Chromium reports the card whole (it clips the
+ * intersection by the shape's bounding box).
+ */
+test('(2b) a clip-path polygon around Approve with spikes to the corners: same', async ({
+  page,
+}) => {
+  test.fail(true, 'Chromium measures a clip-path by its bounding box (README "Threats")')
+  await attack(page, await onDemo(page), {
+    crop: (box) => {
+      const [left, top, right, bottom] = [box.x, box.y, box.x + box.width, box.y + box.height]
+      return `${FRAME}.style.clipPath = 'polygon(0 0, 1px 0, ${left}px ${top}px, ${right}px ${top}px, ${right}px ${bottom}px, 100% calc(100% - 1px), 100% 100%, calc(100% - 1px) 100%, ${left}px ${bottom}px, ${left}px ${top}px, 0 1px)'`
+    },
   })
 })
 
@@ -205,11 +245,17 @@ test('(3) an overflow: hidden box shows only the Approve button: same', async ({
 test('(4) CSS zoom 0.3 shrinks the card: the click on the shrunk Approve opens the popup', async ({
   page,
 }) => {
-  await attack(page, await onDemo(page), { crop: () => `${FRAME}.style.zoom = '0.3'`, zoom: 0.3 })
+  await attack(page, await onDemo(page), {
+    crop: () => `${FRAME}.style.zoom = '0.3'`,
+    moved: zoomed(0.3),
+  })
 })
 
 test('(5) CSS zoom 0.5: same', async ({ page }) => {
-  await attack(page, await onDemo(page), { crop: () => `${FRAME}.style.zoom = '0.5'`, zoom: 0.5 })
+  await attack(page, await onDemo(page), {
+    crop: () => `${FRAME}.style.zoom = '0.5'`,
+    moved: zoomed(0.5),
+  })
 })
 
 test('(6) nested frames: a cross-site page embeds the dapp and clip-paths its frame to the Approve button: same', async ({
@@ -254,4 +300,52 @@ test('(7) control: nothing done to the page, the same click signs in the frame (
   const hash = (await sending).value as Hex
   expect((await devnet.waitForTransactionReceipt({ hash })).status).toBe('success')
   expect(popups).toBe(0)
+})
+
+test.describe('on a screen of density 2', () => {
+  let browser: Browser
+  test.beforeAll(async () => {
+    browser = await chromium.launch({
+      ...chromiumLaunchOptions,
+      args: [...chromiumLaunchOptions.args, '--force-device-scale-factor=2'],
+    })
+  })
+  test.afterAll(() => browser.close())
+  const densePage = async () =>
+    (await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 2 })).newPage()
+
+  test("(8) zoom 0.5 on a frame narrowed to half the window (to the frame: devicePixelRatio 1 and the window's width, as untouched on a density-1 screen): the mouse's way to the bait shows the shrink, the click opens the popup", async () => {
+    const page = await densePage()
+    await attack(page, await onDemo(page), {
+      crop: () => `(() => {
+        ${DIALOG}.style.cssText = 'all:unset;display:block;position:fixed;left:25vw;top:25vh;width:50vw;height:50vh'
+        ${FRAME}.style.zoom = '0.5'
+      })()`,
+      moved: (box) => ({
+        x: VIEWPORT.width / 4 + box.x / 2,
+        y: VIEWPORT.height / 4 + box.y / 2,
+        width: box.width / 2,
+        height: box.height / 2,
+      }),
+      approach: true,
+    })
+  })
+
+  test("(9) control on that screen: the mouse's way to Approve shows no shrink, the click signs in the frame", async () => {
+    const page = await densePage()
+    const dapp = await onDemo(page)
+    const address = await emailLogin(dapp)
+    await fund(address)
+    const sending = sendRequest(dapp, address)
+    const box = await approveBox(dapp)
+    await page.waitForTimeout(1200)
+    let popups = 0
+    page.context().on('page', () => popups++)
+    const target = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    await approach(page, target)
+    await page.mouse.click(target.x, target.y)
+    const hash = (await sending).value as Hex
+    expect((await devnet.waitForTransactionReceipt({ hash })).status).toBe('success')
+    expect(popups).toBe(0)
+  })
 })

@@ -1,12 +1,13 @@
 /**
  * The approval card the wallet frame shows itself for every not-safe request (DESIGN §4): the host
  * and the modal never draw what the user signs, and the host cannot trick a click onto it.
- * - Approve counts only while the card is verifiably visible (IntersectionObserver v2: nothing
- *   over it, no transparency or transform in any frame above it) and after it has been visible
- *   and unchanged for {@link ARM_DELAY_MS}; until then it is `aria-disabled`.
- * - An input on a card that is not visible (or where the browser cannot tell) opens the same card
- *   in a top-level popup on the wallet origin, which the host cannot style; the approval
- *   completes there.
+ * - Approve counts only while the whole card is verifiably visible at a readable size
+ *   (`visibility.ts`: nothing over it, no transparency, filter or transform in any frame above
+ *   it, not cropped, not zoomed out) and after it has been so, unchanged, for
+ *   {@link ARM_DELAY_MS}; until then it is `aria-disabled`.
+ * - An input on a card that is not (or where the browser cannot tell) opens the same card in a
+ *   top-level popup on the wallet origin, which the host cannot style; the approval completes
+ *   there. A mask on a frame above is the exception no browser reports (README "Threats").
  * - Requests queue: a new one waits behind the card on screen and never replaces it.
  * - Reject always works (refusing cannot hurt the user).
  */
