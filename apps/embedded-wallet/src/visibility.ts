@@ -12,8 +12,9 @@
  *   a page laid out wider than the screen;
  * - the pointer's own moves over this frame (screen pixels against this frame's pixels): a zoom
  *   that the first two cannot tell from a high-density screen.
- * A mask (`mask-image`, `mask`) changes none of them: Chromium reports a masked frame as visible
- * and whole (see README).
+ * A mask (`mask-image`, `mask`), a `clip-path` shape whose bounding box holds the card, and a
+ * move of the whole card change none of them: Chromium reports such a frame visible, whole and
+ * unscaled (README "Threats": open).
  *
  * Firefox and Safari lack `isVisible`: there nothing counts as visible, and approvals go to a
  * popup window instead.
