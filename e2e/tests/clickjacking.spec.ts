@@ -1,9 +1,14 @@
 /**
  * Issue 25, finding 3: a hostile host page crops or shrinks the approval card so that the user
- * sees only the Approve button (or a card too small to read) among its bait, and clicks. The
- * card must have been visible whole, at a readable size, for the arming delay; otherwise the
- * click opens the same card in a popup window on the wallet origin and nothing is signed in the
- * frame. Real Chromium, real wallet frame (host page → modal frame → wallet frame), real devnet.
+ * sees only the Approve button (or a card too small to read) among its bait, and clicks. Two
+ * rules stand between that click and a signature:
+ * - on a site Porthole has not vetted (`project trust`), every approval completes in a popup
+ *   window on the wallet origin: the click on the frame's Approve opens it (tests (2), (2b), (6),
+ *   (10));
+ * - on a vetted site, the card must have been visible whole, at a readable size, for the arming
+ *   delay, or the click opens the same popup (tests (1), (3)–(5), (6b), (8); controls (7), (9)).
+ * Nothing is signed in the frame either way. Real Chromium, real wallet frame (host page → modal
+ * frame → wallet frame), real devnet. The demo's origins are vetted (the local stack trusts them).
  */
 import { type Browser, chromium, type Frame, type FrameLocator, type Page } from '@playwright/test'
 import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
@@ -126,7 +131,17 @@ type Attack = {
   approach?: boolean
   /** The document the attacker controls (default: the dapp's). */
   host?: Dapp
+  /** Draw the host's bait around Approve (default: yes). */
+  bait?: boolean
+  /**
+   * What the frame's card offers before the click: Approve in the page (a vetted site, where
+   * the visibility checks must catch the crop) or Approve in the wallet window (any other site).
+   */
+  mode: 'page' | 'window'
 }
+
+/** What the user waited for after the click, in ms. */
+type Timing = { popupCard: number; popupArmed: number }
 
 /** The mouse comes from the window's top-left corner to `target` in 40 steps. */
 async function approach(page: Page, target: { x: number; y: number }) {
@@ -142,20 +157,21 @@ async function approach(page: Page, target: { x: number; y: number }) {
 async function attack(
   page: Page,
   dapp: Dapp,
-  { crop, moved = (box) => box, approach: moves = false, host = dapp }: Attack,
-) {
+  { crop, moved = (box) => box, approach: moves = false, host = dapp, bait = true, mode }: Attack,
+): Promise<Timing> {
   const address = await emailLogin(dapp)
   await fund(address)
   const nonce = await devnet.getTransactionCount({ address })
   const sending = sendRequest(dapp, address)
   const box = moved(await approveBox(dapp))
-  await host.evaluate(BAIT(box))
+  if (bait) await host.evaluate(BAIT(box))
   await host.evaluate(crop(box))
   // Long past the 500 ms arming delay: only what the user could see counts.
   await page.waitForTimeout(1200)
   const target = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
   const popupOpened = page.context().waitForEvent('page', { timeout: 5000 })
   if (moves) await approach(page, target)
+  const clicked = Date.now()
   await page.mouse.click(target.x, target.y)
   const first = await Promise.race([
     popupOpened.then(() => 'the popup opened' as const),
@@ -163,11 +179,34 @@ async function attack(
   ])
   expect(first, 'one click on the cropped card must not approve it').toBe('the popup opened')
   const popup = await popupOpened
+  const shown = popup.getByRole('dialog', { name: 'Send transaction' })
+  const popupApprove = shown.getByRole('button', { name: 'Approve', exact: true })
+  // What the user waits for: the card drawn in the window, then its Approve taking input.
+  await popup.waitForFunction(() => document.querySelector('.pw-card') !== null, null, {
+    polling: 'raf',
+  })
+  const popupCard = Date.now() - clicked
+  await popup.waitForFunction(
+    () =>
+      document
+        .querySelector('.pw-card .pw-actions button:last-child')
+        ?.getAttribute('aria-disabled') === 'false',
+    null,
+    { polling: 'raf' },
+  )
+  const popupArmed = Date.now() - clicked
+  // The frame's card said which way it would go.
+  await expect(
+    walletOf(dapp).getByRole('button', {
+      name: mode === 'page' ? 'Approve' : 'Approve in wallet window',
+      exact: true,
+    }),
+  ).toBeVisible()
   await page.waitForTimeout(500)
   expect(await devnet.getTransactionCount({ address })).toBe(nonce)
   expect(new URL(popup.url()).origin).toBe(URLS.wallet)
-  const shown = popup.getByRole('dialog', { name: 'Send transaction' })
   await expect(shown).toContainText('0.1 ETH')
+  await expect(popupApprove).toHaveAttribute('aria-disabled', 'false')
   // Approving closes the popup, sometimes before Playwright's click has returned.
   await shown
     .getByRole('button', { name: 'Approve' })
@@ -177,6 +216,7 @@ async function attack(
     })
   const hash = (await sending).value as Hex
   expect((await devnet.waitForTransactionReceipt({ hash })).status).toBe('success')
+  return { popupCard, popupArmed }
 }
 
 async function onDemo(page: Page): Promise<Page> {
@@ -194,41 +234,7 @@ test('(1) clip-path crops the modal frame to the Approve button: the click opens
 }) => {
   await attack(page, await onDemo(page), {
     crop: (box) => `${FRAME}.style.clipPath = '${insetAround(box)}'`,
-  })
-})
-
-/**
- * Known gap (README "Threats"): Chromium 156 reports a masked frame as visible and whole
- * (IntersectionObserver v2 ignores masks, hit testing too), and nothing else the frame can read
- * changes, so this attack still signs in the frame. Marked as failing: the day it passes (a
- * browser that reports masks, or approvals moved to the popup), the mark must go.
- */
-test('(2) mask-image shows only the Approve button: same', async ({ page }) => {
-  test.fail(true, 'no browser signal tells a masked frame from an untouched one (README "Threats")')
-  await attack(page, await onDemo(page), {
-    crop: (box) => `Object.assign(${DIALOG}.style, {
-      maskImage: 'linear-gradient(#000, #000)',
-      maskSize: '${box.width}px ${box.height}px',
-      maskPosition: '${box.x}px ${box.y}px',
-      maskRepeat: 'no-repeat',
-    })`,
-  })
-})
-
-/**
- * Known gap, as (2): a clip-path shape whose bounding box still holds the whole card (spikes to
- * the frame's corners) shows only Approve, and Chromium reports the card whole (it clips the
- * intersection by the shape's bounding box).
- */
-test('(2b) a clip-path polygon around Approve with spikes to the corners: same', async ({
-  page,
-}) => {
-  test.fail(true, 'Chromium measures a clip-path by its bounding box (README "Threats")')
-  await attack(page, await onDemo(page), {
-    crop: (box) => {
-      const [left, top, right, bottom] = [box.x, box.y, box.x + box.width, box.y + box.height]
-      return `${FRAME}.style.clipPath = 'polygon(0 0, 1px 0, ${left}px ${top}px, ${right}px ${top}px, ${right}px ${bottom}px, 100% calc(100% - 1px), 100% 100%, calc(100% - 1px) 100%, ${left}px ${bottom}px, ${left}px ${top}px, 0 1px)'`
-    },
+    mode: 'page',
   })
 })
 
@@ -239,6 +245,7 @@ test('(3) an overflow: hidden box shows only the Approve button: same', async ({
       dialog.style.cssText = 'all:unset;display:block;position:fixed;overflow:hidden;left:${box.x}px;top:${box.y}px;width:${box.width}px;height:${box.height}px'
       ${FRAME}.style.cssText = 'display:block;position:absolute;border:0;left:${-box.x}px;top:${-box.y}px;width:100vw;height:100vh'
     })()`,
+    mode: 'page',
   })
 })
 
@@ -248,6 +255,7 @@ test('(4) CSS zoom 0.3 shrinks the card: the click on the shrunk Approve opens t
   await attack(page, await onDemo(page), {
     crop: () => `${FRAME}.style.zoom = '0.3'`,
     moved: zoomed(0.3),
+    mode: 'page',
   })
 })
 
@@ -255,13 +263,12 @@ test('(5) CSS zoom 0.5: same', async ({ page }) => {
   await attack(page, await onDemo(page), {
     crop: () => `${FRAME}.style.zoom = '0.5'`,
     moved: zoomed(0.5),
+    mode: 'page',
   })
 })
 
-test('(6) nested frames: a cross-site page embeds the dapp and clip-paths its frame to the Approve button: same', async ({
-  page,
-}) => {
-  const port = Number(new URL(DEMO_URL).port) + 21
+/** The demo inside a page on another site, which the project allows (and vets, with `trusted`). */
+async function nestedAttack(page: Page, port: number, trusted: boolean) {
   const outer = await startHostPage(
     port,
     null,
@@ -270,6 +277,7 @@ test('(6) nested frames: a cross-site page embeds the dapp and clip-paths its fr
 <iframe id="dapp" src="${DEMO_URL}/" style="position:fixed;inset:0;width:100%;height:100%;border:0"></iframe>`,
   )
   admin('project', 'allow', 'porthole-demo', outer.url)
+  if (trusted) admin('project', 'trust', 'porthole-demo', outer.url)
   try {
     await page.goto(outer.url)
     const dapp = await (await page.locator('#dapp').elementHandle())?.contentFrame()
@@ -278,11 +286,27 @@ test('(6) nested frames: a cross-site page embeds the dapp and clip-paths its fr
     await attack(page, dapp, {
       crop: (box) => `document.getElementById('dapp').style.clipPath = '${insetAround(box)}'`,
       host: page,
+      // The demo is vetted, the page around it only when `trusted`: every site above the
+      // wallet frame must be.
+      mode: trusted ? 'page' : 'window',
     })
   } finally {
+    // Denying the origin also ends its trust.
     admin('project', 'deny', 'porthole-demo', outer.url)
     await outer.close()
   }
+}
+
+test('(6) nested frames: a cross-site page embeds the vetted dapp and clip-paths its frame to the Approve button: the outer page is not vetted, so the card offers the wallet window and the click opens it', async ({
+  page,
+}) => {
+  await nestedAttack(page, Number(new URL(DEMO_URL).port) + 21, false)
+})
+
+test('(6b) the same with the outer page vetted too: the card is in the page, and the crop is caught by the visibility check (the click opens the popup)', async ({
+  page,
+}) => {
+  await nestedAttack(page, Number(new URL(DEMO_URL).port) + 23, true)
 })
 
 test('(7) control: nothing done to the page, the same click signs in the frame (no popup)', async ({
@@ -300,6 +324,78 @@ test('(7) control: nothing done to the page, the same click signs in the frame (
   const hash = (await sending).value as Hex
   expect((await devnet.waitForTransactionReceipt({ hash })).status).toBe('success')
   expect(popups).toBe(0)
+})
+
+test.describe('on a site the project allows but Porthole has not vetted (no `project trust`)', () => {
+  let host: Awaited<ReturnType<typeof startHostPage>>
+  test.beforeAll(async () => {
+    host = await startHostPage(
+      Number(new URL(DEMO_URL).port) + 22,
+      'porthole-demo',
+      'shop.localhost',
+    )
+    admin('project', 'allow', 'porthole-demo', host.url)
+  })
+  test.afterAll(async () => {
+    admin('project', 'deny', 'porthole-demo', host.url)
+    await host.close()
+  })
+  const onHost = async (page: Page) => {
+    await page.goto(host.url)
+    await waitForPorthole(page)
+    return page
+  }
+
+  /**
+   * No browser tells a frame that a frame above it is masked (README "Threats"): a mask is
+   * stopped by the trust rule, not seen. This host is not vetted, so the card offers only the
+   * wallet window.
+   */
+  test('(2) mask-image shows only the Approve button: the click opens the popup, nothing is signed in the frame', async ({
+    page,
+  }) => {
+    await attack(page, await onHost(page), {
+      crop: (box) => `Object.assign(${DIALOG}.style, {
+        maskImage: 'linear-gradient(#000, #000)',
+        maskSize: '${box.width}px ${box.height}px',
+        maskPosition: '${box.x}px ${box.y}px',
+        maskRepeat: 'no-repeat',
+      })`,
+      mode: 'window',
+    })
+  })
+
+  /**
+   * Chromium clips the intersection by a clip-path's bounding box: a polygon around Approve with
+   * hairline spikes to the frame's corners reads as the whole card. Stopped by the trust rule too.
+   */
+  test('(2b) a clip-path polygon around Approve with spikes to the corners: same', async ({
+    page,
+  }) => {
+    await attack(page, await onHost(page), {
+      crop: (box) => {
+        const [left, top, right, bottom] = [box.x, box.y, box.x + box.width, box.y + box.height]
+        return `${FRAME}.style.clipPath = 'polygon(0 0, 1px 0, ${left}px ${top}px, ${right}px ${top}px, ${right}px ${bottom}px, 100% calc(100% - 1px), 100% 100%, calc(100% - 1px) 100%, ${left}px ${bottom}px, ${left}px ${top}px, 0 1px)'`
+      },
+      mode: 'window',
+    })
+  })
+
+  test('(10) control: nothing done to the page, the card says it approves in the wallet window, one click opens it and the approval completes there', async ({
+    page,
+  }) => {
+    const timing = await attack(page, await onHost(page), {
+      crop: () => 'undefined',
+      bait: false,
+      mode: 'window',
+    })
+    // What an unvetted site costs the user: from the click to the window's card, and to its
+    // Approve taking input (the popup's own 500 ms delay).
+    test.info().annotations.push({ type: 'timing', description: JSON.stringify(timing) })
+    console.log(
+      `click → popup card ${timing.popupCard} ms, → popup Approve armed ${timing.popupArmed} ms`,
+    )
+  })
 })
 
 test.describe('on a screen of density 2', () => {
@@ -328,6 +424,7 @@ test.describe('on a screen of density 2', () => {
         height: box.height / 2,
       }),
       approach: true,
+      mode: 'page',
     })
   })
 
