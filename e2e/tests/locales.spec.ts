@@ -43,6 +43,8 @@ let host: Awaited<ReturnType<typeof startHostPage>>
 test.beforeAll(async () => {
   host = await startHostPage(PORT, null, 'localhost', HOST_HTML)
   admin('project', 'allow', 'porthole-demo', ORIGIN)
+  // Vetted, so its cards approve in the page as on the demo (elsewhere: the wallet window).
+  admin('project', 'trust', 'porthole-demo', ORIGIN)
 })
 
 test.afterAll(async () => {
