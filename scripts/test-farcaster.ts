@@ -1,6 +1,7 @@
 /**
  * `npm run test-farcaster -- '<farcaster://connect?… link or channel token>'`: answers a Sign In
- * With Farcaster request as the user's Farcaster app would. The custody key (default: a fixed
+ * With Farcaster request as the user's Farcaster app would, after printing who asks (the site and
+ * the Porthole project); `--site <origin>` refuses a request that names another site. The custody key (default: a fixed
  * test key, or `--key 0x…` / `PORTHOLE_FARCASTER_KEY`) gets a fid in the devnet's IdRegistry the
  * first time (`--fid <n>` picks it), then signs the message the channel asks for and sends it to
  * the local relay (`PORTHOLE_FARCASTER_URL`). The same key is the same fid, so the same wallet.
@@ -18,6 +19,7 @@ const { values, positionals } = parseArgs({
     key: { type: 'string' },
     fid: { type: 'string' },
     username: { type: 'string' },
+    site: { type: 'string' },
   },
 })
 const channel = positionals[0]
@@ -28,7 +30,7 @@ if (
   (values.fid && !/^[1-9]\d*$/.test(values.fid))
 ) {
   console.error(
-    "Usage: npm run test-farcaster -- '<farcaster://connect?… link or channel token>' [--key 0x…] [--fid <n>] [--username <name>]\n(copy the link from the modal's Farcaster view)",
+    "Usage: npm run test-farcaster -- '<farcaster://connect?… link or channel token>' [--key 0x…] [--fid <n>] [--username <name>] [--site <origin you are on>]\n(copy the link from the modal's Farcaster view)",
   )
   process.exit(2)
 }
@@ -41,7 +43,9 @@ try {
     rpcUrl: urls.devnet,
     ...(values.fid ? { fid: Number(values.fid) } : {}),
     ...(values.username ? { username: values.username } : {}),
+    ...(values.site ? { expectSite: values.site } : {}),
   })
+  console.log(sent.shown)
   console.log(`Approved as fid ${sent.fid} (custody ${sent.custody}); the modal signs in now.`)
 } catch (error) {
   console.error(`Could not approve: ${(error as Error).message}`)

@@ -68,7 +68,7 @@ export async function waitForMail(to: string, subject: RegExp, count = 1): Promi
 
 /** The 6-digit code of the `count`-th code mail to `to`. */
 export async function waitForCode(to: string, count = 1): Promise<string> {
-  const mail = await waitForMail(to, /^Your Porthole code is \d{6}$/, count)
+  const mail = await waitForMail(to, /^Your Porthole code (for \S+ )?is \d{6}$/, count)
   return /(\d{6})/.exec(mail.subject)?.[1] as string
 }
 

@@ -181,7 +181,7 @@ test('a wrong code is refused with attempts left, and a second code within 30 s 
     {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: URLS.wallet },
-      body: JSON.stringify({ email, deviceId: 'e2e-device-0000000000' }),
+      body: JSON.stringify({ email, deviceId: 'e2e-device-0000000000', site: DEMO_URL }),
     },
   )
   expect(response.status).toBe(429)

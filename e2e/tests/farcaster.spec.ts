@@ -26,7 +26,6 @@ import {
   modal,
   state,
   test,
-  URLS,
   waitForPorthole,
 } from '../support/fixtures.js'
 import { startHostPage } from '../support/hostPage.js'
@@ -48,17 +47,25 @@ async function farcasterConnect(page: Page, privateKey: Hex) {
   await expect(qr).toBeVisible({ timeout: 20_000 })
   await expect(qr.getByRole('img', { name: 'QR code to sign in with Farcaster' })).toBeVisible()
   const url = (await qr.getAttribute('data-uri')) as string
-  // The link is the same channel, and the channel is the wallet's sign-in (its domain and URI).
+  // The link is the same channel, and the channel names who asks: the site the user is on (its
+  // domain and URI) and the project.
   await expect(modal(page).getByRole('link', { name: 'Open in Farcaster' })).toHaveAttribute(
     'href',
     url,
   )
+  const site = new URL(page.url()).origin
   expect(parseFarcasterConnectUrl(url)).toMatchObject({
-    domain: new URL(URLS.wallet).host,
-    siweUri: `${URLS.wallet}/`,
+    domain: new URL(site).host,
+    siweUri: `${site}/`,
     nonce: expect.stringMatching(/^[0-9a-f]{64}$/),
+    requestId: 'porthole:porthole-demo:Porthole%20demo',
   })
-  const sent = await approveChannel({ channel: url, privateKey, username: 'fc-e2e' })
+  const sent = await approveChannel({
+    channel: url,
+    privateKey,
+    username: 'fc-e2e',
+    expectSite: site,
+  })
   const outcome = await connectOutcome(page)
   expect(outcome.error).toBeUndefined()
   return { address: outcome.value?.address as string, fid: sent.fid }

@@ -12,13 +12,15 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { openDatabase } from '@porthole/api/db'
 import { startBundler } from '@porthole/bundler'
 import { devnetChain, startDevnet, toSimpleAccount } from '@porthole/devnet'
 import { DEMO_PROJECT_ID } from '@porthole/shared'
-import { createPublicClient, http } from 'viem'
+import { createPublicClient, type Hex, http } from 'viem'
 import { createBundlerClient } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { freePort } from '../../apps/api/test/freePort.js'
+import { addProjectUser } from '../../apps/api/test/paymasterAttacker.js'
 import { quantile } from './stats.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -110,16 +112,32 @@ export async function userOpBenchmark(n = 20): Promise<UserOpBenchmarkReturnType
       transport: proxy,
       pollingInterval: 20,
     })
-    const account = await toSimpleAccount({
-      client,
-      owner: privateKeyToAccount(generatePrivateKey()),
-    })
+    // The paymaster sponsors the accounts of the project's users: this owner becomes one.
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const db = await openDatabase({ url: databaseUrl })
+    await addProjectUser(db, DEMO_PROJECT_ID, owner.address).finally(() => db.close())
+    const account = await toSimpleAccount({ client, owner })
     const bundlerClient = createBundlerClient({
       account,
       client,
       transport: proxy,
       paymaster: true,
       pollingInterval: 20,
+      // The bundler's own price, as the wallet asks it (viem's default doubles the chain's tip,
+      // which on anvil doubles again with each bundle: the paymaster's fee cap refuses that).
+      userOperation: {
+        async estimateFeesPerGas() {
+          const { standard } = await client.request<{
+            Method: 'pimlico_getUserOperationGasPrice'
+            Parameters: []
+            ReturnType: { standard: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex } }
+          }>({ method: 'pimlico_getUserOperationGasPrice', params: [] })
+          return {
+            maxFeePerGas: BigInt(standard.maxFeePerGas),
+            maxPriorityFeePerGas: BigInt(standard.maxPriorityFeePerGas),
+          }
+        },
+      },
     })
     const to = privateKeyToAccount(generatePrivateKey()).address
     const samples = {

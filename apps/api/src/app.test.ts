@@ -60,7 +60,7 @@ describe('project resolution', () => {
   })
 
   test('a project created after start is served without restart (cache ≤ ttl)', async () => {
-    t = await createTestApp({ projectCacheMs: 50 })
+    t = await createTestApp({ projectCacheMs: 50, projectNegativeCacheMs: 50 })
     expect((await t.get('/projects/v1/origins?projectId=late')).status).toBe(403)
     await createProject(t.db, { id: 'late', origins: ['https://late.test'] })
     await allowOrigin(t.db, { projectId: PROJECT_ID, origin: 'https://new.test' })

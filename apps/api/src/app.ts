@@ -149,12 +149,16 @@ export function createApp({
 }: CreateAppParameters): Hono<AppEnv> {
   const config = resolveConfig(overrides)
   const log = fleet.log ?? silentLogger
-  const projects = createProjectCache(db, { ttlMs: config.projectCacheMs })
+  const projects = createProjectCache(db, {
+    ttlMs: config.projectCacheMs,
+    negativeTtlMs: config.projectNegativeCacheMs,
+  })
   const onLimited = fleet.metrics?.rateLimited
   const limit = rateLimit(config.rateLimit, config.trustProxy, {
     redis: fleet.redis,
     name: 'api',
     onLimited,
+    isKnownProject: projects.isKnown,
   })
   const guard = [limit, requireProject(projects)]
   // Projects' custom domains (issue 18): their frame origins get the frames' CORS, and a custom
@@ -241,14 +245,19 @@ export function createApp({
   rpcRoutes(app, guard, {
     upstreams: config.upstreams,
     bundlers: config.bundlers,
-    paymaster: createPaymasterRpc({ db, config: config.paymaster, onError: config.onError }),
+    paymaster: createPaymasterRpc({
+      db,
+      config: config.paymaster,
+      upstreams: config.upstreams,
+      onError: config.onError,
+    }),
     timeoutMs: config.rpcTimeoutMs,
   })
   authEmailRoutes(app, auth)
   authSocialRoutes(app, auth)
   authFarcasterRoutes(app, auth, farcasterClientOf(config))
   authAccountRoutes(app, auth)
-  siwxRoutes(app, guard, { db, upstreams: config.upstreams })
+  siwxRoutes(app, guard, { db, upstreams: config.upstreams, cleanup: cleanup.maybeRun })
   const verifySignature = createSignatureVerifier(config.upstreams, {
     timeoutMs: config.rpcTimeoutMs,
   })

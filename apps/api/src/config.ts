@@ -8,6 +8,7 @@ import { defaultEsploraUpstreams } from './chaindata/bitcoin.js'
 import { type ChainDataConfig, resolveChainDataConfig } from './chaindata/config.js'
 import type { OnrampConfig } from './onramp/config.js'
 import { type PaymasterConfig, resolvePaymasterConfig } from './paymaster/config.js'
+import { NEGATIVE_CACHE_MS } from './projects/createProjectCache.js'
 
 /** The social providers of the embedded-wallet login (spec §5). */
 export const AuthSocialProvider = z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
@@ -57,6 +58,11 @@ export type ApiConfig = {
   rateLimit: RateLimitConfig | false
   /** How long a project lookup is reused (≤ 1000 ms keeps CLI changes visible within 1 s). */
   projectCacheMs: number
+  /**
+   * How long an id that names no project is answered without a query (a project created in
+   * that time is refused until it passes); default 10 s.
+   */
+  projectNegativeCacheMs: number
   /** Chain RPC upstream timeout (spec §9: RPC timeout 10 s). */
   rpcTimeoutMs: number
   /**
@@ -211,6 +217,7 @@ export function resolveConfig(
     modalOrigin: new URL(urls.modal).origin,
     rateLimit,
     projectCacheMs: 1000,
+    projectNegativeCacheMs: NEGATIVE_CACHE_MS,
     rpcTimeoutMs: 10_000,
     trustProxy: proxyCount(env[CONFIG_ENV.trustProxy]),
     assetsDir: DEFAULT_ASSETS_DIR,

@@ -36,6 +36,11 @@ export const API_ERRORS = {
     message: "The key shares must be signed by the wallet's own key",
   },
   SHARES_CHANGED: { status: 409, message: 'The key shares changed meanwhile' },
+  DEVICE_REVOKED: { status: 403, message: 'This device was removed from the wallet' },
+  DEVICE_NOT_REMOVABLE: {
+    status: 403,
+    message: 'A device can remove only devices that joined the wallet after it',
+  },
   MAIL_UNAVAILABLE: { status: 503, message: 'Could not send the e-mail' },
   SOCIAL_PROVIDER_UNAVAILABLE: { status: 502, message: 'Failed to initiate social connection' },
   // Farcaster login (/auth/v1/farcaster; `reason` says which check refused the message).
@@ -77,7 +82,6 @@ export const API_ERRORS = {
     message:
       'The address must be an eip155 CAIP-10 account id (eip155:<chain id>:0x<40 hex digits>)',
   },
-  SESSION_NOT_ON_CHAIN: { status: 409, message: 'No active session for this key on chain' },
   SESSION_REVOKED: { status: 409, message: 'This session was revoked' },
   SESSION_NOT_FOUND: { status: 404, message: 'Session not found' },
   INVALID_SESSION_SIGNATURE: { status: 401, message: 'The signature is not by the account' },

@@ -51,6 +51,7 @@ export {
   resolveOnrampConfig,
 } from './onramp/config.js'
 export {
+  DEFAULT_SPONSORSHIP_VALID_SECONDS,
   InvalidPaymasterConfigError,
   PAYMASTER_CONFIG_ENV,
   type PaymasterConfig,
@@ -58,14 +59,21 @@ export {
 } from './paymaster/config.js'
 export {
   createPaymasterRpc,
-  MAX_SPONSORED_GAS,
   PAYMASTER_ERRORS,
   PAYMASTER_GAS,
   type PaymasterRpc,
   type PaymasterRpcResult,
 } from './paymaster/paymasterRpc.js'
 export {
+  DEFAULT_PAYMASTER_POLICY,
+  feeCaps,
+  maxOperationCharge,
+  maxPreVerificationGas,
+  type PaymasterPolicy,
+} from './paymaster/policy.js'
+export {
   DEFAULT_DAILY_CAP,
+  DEFAULT_PROJECT_DAILY_BUDGET,
   DEFAULT_PROJECT_DAILY_CAP,
   getSponsorshipRules,
   type SponsorshipRules,

@@ -21,7 +21,11 @@ export async function emailSignIn(
   email: string,
   deviceId: string,
 ): Promise<TestSession> {
-  const start = await t.post('/auth/v1/email/start', { email, deviceId })
+  const start = await t.post('/auth/v1/email/start', {
+    email,
+    deviceId,
+    site: 'http://localhost:4000',
+  })
   expect(await start.json()).toEqual({ action: 'VERIFY_OTP' })
   const code = await smtp.code(email)
   const verify = await t.post('/auth/v1/email/verify', { email, deviceId, code })

@@ -72,7 +72,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     messages,
     last,
     async code(to) {
-      const code = /Your Porthole code is (\d{6})/.exec((await last(to)).subject)?.[1]
+      const code = /Your Porthole code (?:for \S+ )?is (\d{6})/.exec((await last(to)).subject)?.[1]
       if (!code) throw new Error(`The last mail to ${to} holds no code`)
       return code
     },

@@ -46,9 +46,33 @@ export type StoredShares = {
   deviceX: number
   address: string
   authShare: string
-  /** `ciphertext` is null unless the sign-in is under 10 minutes old. */
-  recovery: { kind: StoredRecovery['kind']; credentialId?: string; ciphertext: string | null }
+  /**
+   * `ciphertext` is null unless the sign-in is under 10 minutes old and, for a Farcaster wallet,
+   * signed by the custody address the wallet belongs to (`custodyChanged` otherwise); `reseal`
+   * asks this device, if it holds the wallet, to seal the recovery share for this sign-in's
+   * custody address.
+   */
+  recovery: {
+    kind: StoredRecovery['kind']
+    credentialId?: string
+    ciphertext: string | null
+    custodyChanged?: boolean
+    reseal?: boolean
+  }
   policy: RecoveryPolicy
+}
+
+/** A device of the wallet, as the API lists them. */
+export type WalletDevice = {
+  id: string
+  kind: 'created' | 'known' | 'recovered' | 'custody-refused'
+  site: string | null
+  label: string
+  custody: string | null
+  createdAt: number
+  lastSeenAt: number
+  current: boolean
+  isNew: boolean
 }
 
 /** A new share set, signed by the wallet key (`sharesDigest` of `@porthole/shared`). */
@@ -109,17 +133,25 @@ const keep = ({ token: value, ...login }: Session): Login => {
   return login
 }
 
-export const startEmail = (email: string, deviceId: string) =>
-  call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' }>('POST', '/email/start', { email, deviceId })
+/** Starts an e-mail login; the code mail names `site` (the host page's origin the modal verified). */
+export const startEmail = (email: string, deviceId: string, site: string) =>
+  call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' }>('POST', '/email/start', {
+    email,
+    deviceId,
+    site,
+  })
 export const verifyEmail = async (email: string, deviceId: string, code: string) =>
   keep(await call<Session>('POST', '/email/verify', { email, deviceId, code }))
 export const startSocial = (provider: string, deviceId: string, nonce: string) =>
   call<{ uri: string }>('POST', '/social/start', { provider, deviceId, nonce })
 export const exchangeSocial = async (result: string, deviceId: string) =>
   keep(await call<Session>('POST', '/social/exchange', { result, deviceId }))
-/** Opens a Sign In With Farcaster login: the `farcaster://connect` link and the id to poll with. */
-export const startFarcaster = (deviceId: string, nonce: string) =>
-  call<{ url: string; loginId: string }>('POST', '/farcaster/start', { deviceId, nonce })
+/**
+ * Opens a Sign In With Farcaster login naming `site` (the host page's verified origin): the
+ * `farcaster://connect` link and the id to poll with.
+ */
+export const startFarcaster = (deviceId: string, nonce: string, site: string) =>
+  call<{ url: string; loginId: string }>('POST', '/farcaster/start', { deviceId, nonce, site })
 /** A Farcaster login's state: pending, or signed in (with the message the wallet signed). */
 export const farcasterStatus = async (
   loginId: string,
@@ -146,6 +178,13 @@ export const putShares = (shares: NewShares) => call<unknown>('PUT', '/shares', 
 /** Reports that the wallet was set up on this new device or site (the owner is mailed). */
 export const reportDevice = (site: string | undefined) =>
   call<void>('POST', '/devices', site ? { site } : {})
+/** The wallet's devices (`isNew`: not yet shown on this device). */
+export const devices = () => call<{ devices: WalletDevice[] }>('GET', '/devices')
+/** Marks the devices' notices shown on this device. */
+export const devicesSeen = () => call<void>('POST', '/devices/seen', {})
+/** Removes a device of the wallet, with the wallet key's signature (`deviceRemovalDigest`). */
+export const revokeDevice = (device: string, signature: string) =>
+  call<void>('POST', '/devices/revoke', { device, signature })
 export const startEmailUpdate = (newEmail: string) =>
   call<{ action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' }>('POST', '/email/update/start', {
     newEmail,

@@ -5,6 +5,8 @@
  * calldata and its decoded call, the balance changes a simulation found, and whether the balance
  * covers value plus fee. The card (`approval.ts`) and the popup draw exactly this.
  */
+
+import { parseSiwxMessage } from '@porthole/shared'
 import {
   decodeFunctionData,
   erc20Abi,
@@ -81,6 +83,28 @@ export function readableMessage(message: string): string {
   } catch {
     return message
   }
+}
+
+/**
+ * The domain of a sign-in message (EIP-4361, or its Solana form) made for another site than
+ * `origin`, the site asking; null when the text is no sign-in message or names that site.
+ *
+ * @example
+ * foreignSignInDomain('bank.example wants you to sign in with your Ethereum account:\n…', 'https://evil.example') // 'bank.example'
+ */
+export function foreignSignInDomain(text: string, origin: string): string | null {
+  const parsed = parseSiwxMessage(text)
+  if (!parsed) return null
+  let asking: string | undefined
+  try {
+    asking = new URL(origin).host
+  } catch {}
+  return parsed.message.domain === asking ? null : parsed.message.domain
+}
+
+/** The refusal of a sign-in message for another site (an error, so English). */
+export function foreignSignInMessage(domain: string, origin: string): string {
+  return `This sign-in message is for ${domain}, not for the site asking (${origin || 'unknown'})`
 }
 
 /**

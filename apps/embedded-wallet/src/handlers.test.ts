@@ -30,6 +30,8 @@ vi.mock('./session.js', () => ({
   recovery: vi.fn(),
   setupPasskey: vi.fn(),
   exportKey: vi.fn(),
+  devices: vi.fn(),
+  removeDevice: vi.fn(),
   setSite: vi.fn(),
 }))
 vi.mock('./rpc.js', () => ({
@@ -112,6 +114,8 @@ const PARAMS: { [M in Method]: ModalToWallet['requests'][M]['params'] } = {
   getRecovery: {},
   setupPasskey: {},
   exportKey: {},
+  getDevices: { seen: true },
+  removeDevice: { id: 'AAAAAAAAAAAAAAAAAAAAAA' },
 }
 
 /** The failure each request gives when the session is missing or the services refuse. */
@@ -142,6 +146,8 @@ const FAILURES: Record<Method, RegExp> = {
   getRecovery: /Not connected to email or social/,
   setupPasskey: /User rejected the request/,
   exportKey: /Sign in again to export your key/,
+  getDevices: /Not connected to email or social/,
+  removeDevice: /The key shares must be signed by the wallet's own key/,
 }
 
 const reload = vi.fn()
@@ -178,6 +184,20 @@ beforeEach(() => {
   vi.mocked(Session.recovery).mockReturnValue({ policy: 'automatic', kind: 'automatic' })
   vi.mocked(Session.setupPasskey).mockResolvedValue('passkey')
   vi.mocked(Session.exportKey).mockResolvedValue()
+  vi.mocked(Session.devices).mockResolvedValue([
+    {
+      id: 'AAAAAAAAAAAAAAAAAAAAAA',
+      kind: 'recovered',
+      site: 'http://localhost:4000',
+      label: 'Firefox 140 on Windows',
+      custody: null,
+      createdAt: 1,
+      lastSeenAt: 2,
+      current: false,
+      isNew: true,
+    },
+  ])
+  vi.mocked(Session.removeDevice).mockResolvedValue()
   vi.mocked(Session.socialRedirectUri).mockResolvedValue('http://127.0.0.1:4600/github/auth?x=1')
   vi.mocked(Session.farcasterUri).mockResolvedValue(
     'farcaster://connect?channelToken=c1&nonce=abcdef0123456789&siweUri=http%3A%2F%2Fwallet.localhost%3A4200%2F&domain=wallet.localhost%3A4200',
@@ -246,6 +266,10 @@ describe('the frame catalogue', () => {
     vi.mocked(Session.setupPasskey).mockRejectedValue(new Error('User rejected the request.'))
     vi.mocked(Session.exportKey).mockRejectedValue(
       new Error('Sign in again to export your key (the sign-in is too old)'),
+    )
+    vi.mocked(Session.devices).mockRejectedValue(new Error('Not connected to email or social'))
+    vi.mocked(Session.removeDevice).mockRejectedValue(
+      new Error("The key shares must be signed by the wallet's own key"),
     )
     // Signed in, but on a network without smart accounts.
     if (method === 'setPreferredAccount') vi.mocked(Session.user).mockReturnValue(USER)

@@ -184,5 +184,10 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
       await Session.exportKey(ui)
       return {}
     },
+    getDevices: async ({ seen }) => ({ devices: await Session.devices(seen ?? false) }),
+    removeDevice: async ({ id }) => {
+      await Session.removeDevice(id)
+      return {}
+    },
   }
 }

@@ -1,12 +1,16 @@
 import { walk } from '@porthole/protocol'
+import { DEVNET_AA, formatSiwxMessage, simpleAccountAbi } from '@porthole/shared'
+import { portholeSessionsAbi } from '@porthole/shared/simpleAccount'
 import {
   type Address,
   createPublicClient,
   encodeFunctionData,
   erc20Abi,
+  getAddress,
   type Hex,
   http,
   isErc6492Signature,
+  keccak256,
   maxUint256,
   parseEther,
   toHex,
@@ -29,6 +33,10 @@ const edge = vi.hoisted(() => ({
   approve: true,
   /** The API's `/v1` calls (session records). */
   v1: [] as { method: string; path: string; body: unknown }[],
+  /** The sessions the API lists, by account path, as it registered them. */
+  listed: new Map<string, { pci: string; project: { origin: string | null } }[]>(),
+  /** Set: the API refuses every session write with this status. */
+  v1Refuses: undefined as number | undefined,
 }))
 vi.mock('./api.js', () => ({
   rpc: (chain: string, method: string, params: unknown[]) =>
@@ -36,6 +44,16 @@ vi.mock('./api.js', () => ({
   apiOrigin: () => 'http://127.0.0.1:4300',
   v1: async (method: string, path: string, body: unknown) => {
     edge.v1.push({ method, path, body })
+    if (method === 'GET') return { pcis: edge.listed.get(path) ?? [] }
+    if (edge.v1Refuses)
+      throw Object.assign(new Error('Injected outage'), { status: edge.v1Refuses })
+    if (!path.endsWith('/revoke')) {
+      const { pci, origin } = body as { pci: string; origin?: string }
+      edge.listed.set(path, [
+        { pci, project: { origin: origin ?? null } },
+        ...(edge.listed.get(path) ?? []).filter((row) => row.pci !== pci),
+      ])
+    }
     return {}
   },
 }))
@@ -119,6 +137,8 @@ beforeEach(() => {
   edge.chainId = 31337
   edge.cards.length = 0
   edge.approve = true
+  edge.v1Refuses = undefined
+  Rpc.setDappOrigin('http://localhost:4000')
   devnet.sponsorship.on = true
   shown.mockClear()
   answered.mockClear()
@@ -518,9 +538,13 @@ describe('smart sessions', () => {
     const [card] = edge.cards
     expect(card?.title).toBe('Grant permissions')
     expect(field(card, 'Session key')).toBe(key.address)
+    expect(field(card, 'Contract')).toBe(`pUSD (ERC-20 token) · ${getAddress(devnet.token)}`)
     expect(field(card, 'Spend limit')).toBe('5 pUSD')
     expect(field(card, 'Recipient')).toBe(to)
-    expect(field(card, 'Functions')).toBe('transfer')
+    expect(field(card, 'Function')).toBe('transfer: moves tokens, counted against the limit')
+    expect(field(card, "Paymaster of the app's calls (no other)")).toBe(
+      getAddress(devnet.paymaster),
+    )
     expect(field(card, 'Expires')).toMatch(/\(in 1 hour\)$/)
     expect(granted.permissionsContext).toBe(key.address.toLowerCase())
     // Recorded with the API, signed by the account for this app.
@@ -609,6 +633,184 @@ describe('smart sessions', () => {
   })
 })
 
+describe('smart sessions attacked (issue 25)', () => {
+  const inAnHour = () => Math.floor(Date.now() / 1000) + 3600
+  const grantOf = (key: Address, permissions: unknown[], extra: Record<string, unknown> = {}) => [
+    { expiry: inAnHour(), signer: { type: 'account', data: { id: key } }, permissions, ...extra },
+  ]
+  const pusdGrant = (key: Address, limit = 1_000_000n) =>
+    grantOf(key, [
+      {
+        type: 'erc20-token-transfer',
+        data: { address: devnet.token, ticker: 'pUSD' },
+        policies: [{ type: 'token-allowance', data: { allowance: `0x${limit.toString(16)}` } }],
+      },
+    ])
+  const onChain = async (smart: Address, key: Address) => {
+    if (!(await client().getCode({ address: smart }))) return false
+    const [, , , , , , active] = await client().readContract({
+      address: smart,
+      abi: portholeSessionsAbi,
+      functionName: 'sessions',
+      args: [key],
+    })
+    return active
+  }
+  const messageOf = async (promise: Promise<unknown>) => {
+    try {
+      await promise
+    } catch (error) {
+      return {
+        code: (
+          walk(error, (e) => typeof (e as { code?: unknown }).code === 'number') as {
+            code?: number
+          }
+        )?.code,
+        message: (error as Error).message,
+      }
+    }
+    throw new Error('the request succeeded')
+  }
+
+  test('finding 4 and 7: approve, setApprovalForAll, permit are refused before any card; nothing is installed', async () => {
+    const { smart } = await newUser(1_000_000n)
+    edge.v1.length = 0
+    for (const [signature, name] of [
+      ['approve(address,uint256)', 'approve (0x095ea7b3)'],
+      ['setApprovalForAll(address,bool)', 'setApprovalForAll (0xa22cb465)'],
+      ['permit(address,address,uint256,uint256,uint8,bytes32,bytes32)', 'permit (0xd505accf)'],
+      ['increaseAllowance(address,uint256)', 'increaseAllowance (0x39509351)'],
+    ] as const) {
+      const key = friend()
+      const refused = await messageOf(
+        request(
+          'wallet_grantPermissions',
+          grantOf(key, [
+            {
+              type: 'contract-call',
+              data: { address: devnet.token, calls: ['transfer(address,uint256)', signature] },
+            },
+          ]),
+        ),
+      )
+      expect(refused.code).toBe(-32602)
+      expect(refused.message).toContain(`A session cannot hold ${name}: the power it gives`)
+      expect(await onChain(smart, key)).toBe(false)
+    }
+    expect(edge.cards).toEqual([])
+    expect(edge.v1).toEqual([])
+  })
+
+  test('finding 4: a function Porthole cannot read is named loudly, never "None"', async () => {
+    await newUser()
+    edge.approve = false
+    const refused = await messageOf(
+      request(
+        'wallet_grantPermissions',
+        grantOf(friend(), [
+          {
+            type: 'contract-call',
+            data: { address: devnet.token, calls: ['mint(address,uint256)', '0x12345678'] },
+          },
+        ]),
+      ),
+    )
+    expect(refused.code).toBe(4001)
+    const [card] = edge.cards
+    expect(field(card, 'Function 1')).toBe(
+      'Unknown function mint(address,uint256) (0x40c10f19): may move any asset of this contract',
+    )
+    expect(field(card, 'Function 2')).toBe(
+      'Unknown function 0x12345678: may move any asset of this contract',
+    )
+    expect(field(card, 'Spend limit')).toBe('Not metered: Porthole cannot limit these functions')
+    expect(field(card, 'Recipient')).toBeUndefined()
+    expect(card?.warnings).toContain(
+      "Porthole cannot tell what mint(address,uint256), 0x12345678 do. They may move any of this account's assets in this contract, with no limit, and what they do may last beyond the session.",
+    )
+    expect(JSON.stringify(card)).not.toContain('None')
+  })
+
+  test('finding 5: a grant padded with unknown JSON, or over 32 KiB, is refused before any card', async () => {
+    await newUser()
+    const [base] = pusdGrant(friend()) as unknown as [{ permissions: { data: object }[] }]
+    const padded = {
+      ...base,
+      permissions: [
+        {
+          ...base.permissions[0],
+          data: { ...base.permissions[0]?.data, note: 'x'.repeat(20_000) },
+        },
+      ],
+    }
+    expect(await messageOf(request('wallet_grantPermissions', [padded]))).toEqual({
+      code: -32602,
+      message: expect.stringContaining('Unknown field permissions[0].data.note'),
+    })
+    const huge = {
+      ...base,
+      permissions: [
+        {
+          ...base.permissions[0],
+          data: { ...base.permissions[0]?.data, justification: 'x'.repeat(40_000) },
+        },
+      ],
+    }
+    expect((await messageOf(request('wallet_grantPermissions', [huge]))).message).toMatch(
+      /a grant may be at most 32768 bytes/,
+    )
+    expect(edge.cards).toEqual([])
+  })
+
+  test('finding 5: when the API cannot list the session, it is not installed and not granted', async () => {
+    const { smart } = await newUser()
+    const key = friend()
+    edge.v1Refuses = 413
+    const refused = await messageOf(request('wallet_grantPermissions', pusdGrant(key)))
+    expect(refused.message).toContain(
+      'The session was not granted: the wallet could not list it in your account, so nothing was installed',
+    )
+    expect(edge.cards).toHaveLength(1)
+    expect(await onChain(smart, key)).toBe(false)
+    // Listed first, then installed: the registration went out before any operation.
+    edge.v1Refuses = undefined
+    const sent = devnet.sent.size
+    await request('wallet_grantPermissions', pusdGrant(key))
+    expect(devnet.sent.size).toBe(sent + 1)
+    expect(await onChain(smart, key)).toBe(true)
+  })
+
+  test('finding 8: another site revoking a session asks the user; rejecting keeps it; its own site revokes without a card', async () => {
+    const { smart } = await newUser()
+    const key = friend()
+    const { permissionsContext } = (await request('wallet_grantPermissions', pusdGrant(key))) as {
+      permissionsContext: string
+    }
+    edge.cards.length = 0
+    Rpc.setDappOrigin('https://other.example')
+    edge.approve = false
+    expect(await codeOf(request('wallet_revokePermissions', [{ permissionsContext }]))).toBe(4001)
+    const [card] = edge.cards
+    expect(card?.title).toBe('Revoke session')
+    expect(card?.origin).toBe('https://other.example')
+    expect(field(card, 'Granted to')).toBe('http://localhost:4000')
+    expect(card?.warnings).toEqual([
+      'This site asks to end the session that http://localhost:4000 holds. That app will no longer act for this account.',
+    ])
+    expect(await onChain(smart, key)).toBe(true)
+    // A session the API does not list for any site: asked too.
+    edge.listed.clear()
+    Rpc.setDappOrigin('http://localhost:4000')
+    expect(await codeOf(request('wallet_revokePermissions', [{ permissionsContext }]))).toBe(4001)
+    expect(field(edge.cards[1], 'Granted to')).toBe('An app Porthole has no record of')
+    // Approved from the other site: revoked.
+    edge.approve = true
+    Rpc.setDappOrigin('https://other.example')
+    expect(await request('wallet_revokePermissions', [{ permissionsContext }])).toBeNull()
+    expect(await onChain(smart, key)).toBe(false)
+  })
+})
+
 describe('eth_sendUserOperation from the dapp', () => {
   /** A sponsored operation of the user's smart account, as a dapp's own AA library builds it. */
   async function dappOperation(to: Address, amount: bigint) {
@@ -652,5 +854,172 @@ describe('eth_sendUserOperation from the dapp', () => {
     edge.approve = false
     expect(await codeOf(request('eth_sendUserOperation', [op, entryPoint07Address]))).toBe(4001)
     expect(devnet.sent.size).toBe(before)
+  })
+})
+
+describe('issue 25 audit: what the host says cannot change what the card shows or what is signed', () => {
+  test('a host that calls ETH a 36-decimal currency: the card still says 0.1 ETH (was 0.0000000000000000001 ETH)', async () => {
+    const { smart } = await newUser()
+    await devnet.setBalance(smart, parseEther('1'))
+    Rpc.setNetworks([{ chainId: 31337, name: 'Porthole Devnet', symbol: 'ETH', decimals: 36 }])
+    try {
+      edge.approve = false
+      const sending = request('eth_sendTransaction', [
+        { from: smart, to: friend(), value: toHex(parseEther('0.1')) },
+      ])
+      expect(await codeOf(sending)).toBe(4001)
+      expect(field(edge.cards[0], 'Amount')).toBe('0.1 ETH')
+      expect(edge.cards[0]?.effects).toBe('−0.1 ETH')
+    } finally {
+      Rpc.setNetworks([{ chainId: 31337, name: 'Porthole Devnet', symbol: 'ETH', decimals: 18 }])
+    }
+  })
+
+  /** The account's own `grantSession`, as a hostile page would ask it: any pUSD, any recipient, forever. */
+  const grantToThief = (thief: Address) =>
+    encodeFunctionData({
+      abi: portholeSessionsAbi,
+      functionName: 'grantSession',
+      args: [
+        thief,
+        devnet.token,
+        ['0xa9059cbb'],
+        friend(),
+        maxUint256,
+        0,
+        2 ** 47,
+        1,
+        DEVNET_AA.paymaster,
+      ],
+    })
+  const sessionOf = (smart: Address, key: Address) =>
+    client().readContract({
+      address: smart,
+      abi: portholeSessionsAbi,
+      functionName: 'sessions',
+      args: [key],
+    }) as Promise<readonly unknown[]>
+
+  test("a site cannot call the account's own functions or the EntryPoint: refused (4100) before any card, nothing installed", async () => {
+    const { owner, smart } = await newUser(5_000_000n)
+    const thief = friend()
+    const before = devnet.sent.size
+    // wallet_sendCalls, one call to the account itself (was: a plain card with raw calldata and
+    // no warning; approved, the thief's key could move every pUSD)
+    expect(
+      await codeOf(
+        request('wallet_sendCalls', [
+          {
+            version: '2.0.0',
+            chainId: '0x7a69',
+            from: smart,
+            atomicRequired: true,
+            calls: [{ to: smart, data: grantToThief(thief) }],
+          },
+        ]),
+      ),
+    ).toBe(4100)
+    // eth_sendTransaction from the smart account to itself
+    expect(
+      await codeOf(
+        request('eth_sendTransaction', [{ from: smart, to: smart, data: grantToThief(thief) }]),
+      ),
+    ).toBe(4100)
+    // eth_sendUserOperation whose execute calls the account itself
+    const prepared = await SmartAccount.prepareCalls(31337, [
+      { to: devnet.token, value: 0n, data: erc20('transfer', [friend(), 1n]) },
+    ])
+    const op = formatUserOperationRequest(prepared.userOperation)
+    const selfCall = encodeFunctionData({
+      abi: simpleAccountAbi,
+      functionName: 'execute',
+      args: [smart, 0n, grantToThief(thief)],
+    })
+    expect(
+      await codeOf(
+        request('eth_sendUserOperation', [{ ...op, callData: selfCall }, entryPoint07Address]),
+      ),
+    ).toBe(4100)
+    // the EntryPoint: the account's deposit there is the account's money too
+    expect(
+      await codeOf(
+        request('eth_sendTransaction', [
+          { from: smart, to: entryPoint07Address, data: '0x205c2878' },
+        ]),
+      ),
+    ).toBe(4100)
+    // from the EOA (the account's owner): a call to the smart account is the owner's call
+    expect(
+      await codeOf(
+        request('eth_sendTransaction', [
+          { from: owner.address, to: smart, data: grantToThief(thief) },
+        ]),
+      ),
+    ).toBe(4100)
+    expect(edge.cards).toHaveLength(0)
+    expect(devnet.sent.size).toBe(before)
+    if (await client().getCode({ address: smart }))
+      expect((await sessionOf(smart, thief))[6]).toBe(false)
+  })
+
+  test("typed data the owner would sign for its own smart account (the account's ERC-1271 wrapper) is refused before any card", async () => {
+    const { owner, smart } = await newUser(1_000_000n)
+    // Deploy the account (a sponsored transfer), so isValidSignature answers on chain.
+    await request('eth_sendTransaction', [
+      { from: smart, to: devnet.token, data: erc20('transfer', [friend(), 1n]) },
+    ])
+    edge.cards.length = 0
+    // What a host asks the owner EOA for: `PortholeAccountMessage(hash)` under the account's own
+    // domain, `hash` being anything it wants the account to have signed (a permit, an order…).
+    const anything = keccak256(toHex('the account approves whatever this hash is'))
+    const wrapper = {
+      domain: {
+        name: 'Porthole Simple Account',
+        version: '1',
+        chainId: 31337,
+        verifyingContract: smart,
+      },
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        PortholeAccountMessage: [{ name: 'hash', type: 'bytes32' }],
+      },
+      primaryType: 'PortholeAccountMessage',
+      message: { hash: anything },
+    }
+    const signing = request('eth_signTypedData_v4', [owner.address, JSON.stringify(wrapper)])
+    // Was: a "Sign typed data" card showing an opaque hash; approved, the smart account's
+    // isValidSignature(hash, signature) answered 0x1626ba7e for whatever the host chose.
+    expect(await codeOf(signing)).toBe(4100)
+    expect(edge.cards).toHaveLength(0)
+  })
+
+  /** A sign-in message (EIP-4361) for `domain`, from `address`. */
+  const signIn = (domain: string, address: Address) =>
+    formatSiwxMessage('eip155', {
+      domain,
+      address,
+      uri: `https://${domain}`,
+      version: '1',
+      chainId: '31337',
+      nonce: 'k2Jf8sLq0aZ',
+      issuedAt: new Date().toISOString(),
+    })
+
+  test('personal_sign of a sign-in message for another site is refused before any card (EIP-4361 phishing); one for the asking site is signed', async () => {
+    const { smart } = await newUser()
+    const message = signIn('bank.example', smart)
+    expect(await codeOf(request('personal_sign', [toHex(message), smart]))).toBe(4100)
+    expect(await codeOf(request('personal_sign', [message, smart]))).toBe(4100)
+    expect(edge.cards).toHaveLength(0)
+    // The site the modal verified (localhost:4000) signs in to itself as before.
+    const own = signIn('localhost:4000', smart)
+    const signature = (await request('personal_sign', [toHex(own), smart])) as Hex
+    expect(edge.cards).toHaveLength(1)
+    expect(await client().verifyMessage({ address: smart, message: own, signature })).toBe(true)
   })
 })

@@ -38,6 +38,8 @@ import {
   type BalanceChange,
   describeCalls,
   describeTransaction,
+  foreignSignInDomain,
+  foreignSignInMessage,
   type NetworkInfo,
   networkField,
   type PreparedTransaction,
@@ -81,10 +83,14 @@ export function setDappOrigin(origin: string | undefined): void {
   }
 }
 
-/** Records the configured networks' names and native currencies, shown on cards. */
+/**
+ * Records the configured networks' names and native currencies, shown on cards. An EVM chain's
+ * native amounts are wei whatever the host's `networks` option says: a host that called ETH a
+ * 36-decimal currency made 1 ETH read 0.000000000000000001 ETH on the card (issue 25).
+ */
 export function setNetworks(list: readonly ({ chainId: number } & NetworkInfo)[]): void {
   networks.clear()
-  for (const { chainId, ...info } of list) networks.set(chainId, info)
+  for (const { chainId, ...info } of list) networks.set(chainId, { ...info, decimals: 18 })
 }
 
 const networkOf = (chainId: number): NetworkInfo =>
@@ -100,6 +106,41 @@ async function actingAccount(claimed?: unknown): Promise<SmartAccount.ActiveAcco
   const account = await SmartAccount.accountNamed(claimed)
   if (!account) throw new UnauthorizedError('The requested account is not this wallet')
   return account
+}
+
+/**
+ * Refuses (4100) a site's call to the user's own smart account or to the EntryPoint, before any
+ * card: the account's `grantSession`, `upgradeToAndCall` or `withdrawDepositTo` (through
+ * `execute`, or from the EOA that owns it) hand a stranger's key the account's tokens or the
+ * account itself, and the EntryPoint holds the account's gas deposit. The card could only show
+ * them as raw calldata to the user's own address (issue 25). The wallet's own steps (granting
+ * and revoking sessions) build such calls themselves, never through these requests. Typed data
+ * whose verifying contract is one of them is refused too: the owner's `PortholeAccountMessage`
+ * under the account's domain is the account's ERC-1271 signature of any hash a site chose.
+ */
+async function refuseAccountCalls(targets: readonly (string | null | undefined)[]): Promise<void> {
+  const chainId = Session.chainId()
+  const own = new Set([entryPoint07Address.toLowerCase()])
+  if (SmartAccount.isEnabled(chainId))
+    try {
+      own.add((await SmartAccount.smartAccount(chainId)).address.toLowerCase())
+    } catch {
+      // No factory on this chain: the user has no smart account there.
+    }
+  if (targets.some((to) => typeof to === 'string' && own.has(to.toLowerCase())))
+    throw new UnauthorizedError(
+      "A site cannot call the wallet's own account contract or the EntryPoint, nor sign for them",
+    )
+}
+
+/**
+ * Refuses (4100) a sign-in message (EIP-4361) for another site than the one asking, before any
+ * card: signed, it would sign the user in to that site for whoever asked (EIP-4361: wallets must
+ * check the domain against the requesting origin).
+ */
+function refuseForeignSignIn(text: string): void {
+  const domain = foreignSignInDomain(text, dappOrigin)
+  if (domain !== null) throw new UnauthorizedError(foreignSignInMessage(domain, dappOrigin))
 }
 
 type Tx = { from?: string; to?: Hex | null; value?: Hex; data?: Hex; input?: Hex; gas?: Hex }
@@ -483,6 +524,7 @@ async function sendUserOperation(
     throw new UnauthorizedError('A user operation must come from the smart account')
   const calls = accountCalls(userOperation.callData)
   if (!calls) throw new InvalidParamsError('The user operation must call execute or executeBatch')
+  await refuseAccountCalls(calls.map((call) => call.to))
   const chainId = Session.chainId()
   const [deployed, balance, changes, tokens] = await Promise.all([
     SmartAccount.isDeployed(chainId),
@@ -590,6 +632,7 @@ export async function handleRpc(
     const account = await actingAccount(claimed)
     const chainId = Session.chainId()
     if (typeof message !== 'string') throw new BaseError('Error signing message')
+    refuseForeignSignIn(readableMessage(message))
     const shown = shownText(readableMessage(message))
     await approve(
       id,
@@ -615,6 +658,7 @@ export async function handleRpc(
     const typed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as TypedDataDefinition & {
       types: Record<string, unknown>
     }
+    await refuseAccountCalls([typed.domain?.verifyingContract])
     const { EIP712Domain: _domain, ...types } = typed.types
     const shown = shownText(
       JSON.stringify({ domain: typed.domain, message: typed.message }, null, 2),
@@ -642,6 +686,7 @@ export async function handleRpc(
   if (method === 'eth_sendTransaction') {
     const tx = (params[0] ?? {}) as Tx
     const account = await actingAccount(tx.from)
+    await refuseAccountCalls([tx.to])
     if (account.type === 'smartAccount') {
       if (!tx.to)
         throw new InvalidParamsError(
@@ -710,6 +755,7 @@ export async function handleRpc(
       )
     if (calls.id !== undefined && batches.has(calls.id))
       throw new ProviderRpcError(CALLS_ERROR_CODES.duplicateId, 'Duplicate ID')
+    await refuseAccountCalls(calls.calls.map((call) => call.to))
     const { hash, chainId } = await sendFromSmartAccount(
       id,
       calls.calls,

@@ -15,10 +15,15 @@
 import {
   BaseError,
   type EmbeddedUser,
+  InternalRpcError,
   UnauthorizedError,
   UserRejectedRequestError,
 } from '@porthole/protocol'
-import { farcasterNonceOf } from '@porthole/shared'
+import {
+  farcasterNonceOf,
+  parseFarcasterConnectUrl,
+  siteOfFarcasterRequest,
+} from '@porthole/shared'
 import * as Api from './api.js'
 import { showCustodyCard } from './custodyCard.js'
 import { t } from './i18n/en.js'
@@ -39,6 +44,22 @@ const APPROVAL_POLL_MS = 1000
 const FARCASTER_POLL_MS = 1000
 /** The spec's error for a Farcaster login that fails (§8). */
 const FARCASTER_FAILED = 'Failed to connect to farcaster'
+/**
+ * Why a sign-in loads no wallet here, for the modal to say (`data.reason` of the error: it crosses
+ * the frame with the error): a new device's sign-in by a Farcaster custody address the wallet
+ * does not belong to, or a device the user removed from the wallet.
+ */
+const CUSTODY_CHANGED = {
+  message:
+    'Your Farcaster account’s custody address changed since this wallet was set up: open the wallet on a device where you used it before to confirm the change',
+  reason: 'custody-changed',
+} as const
+const DEVICE_REMOVED = {
+  message: 'This device was removed from your wallet',
+  reason: 'device-removed',
+} as const
+const refusal = (why: typeof CUSTODY_CHANGED | typeof DEVICE_REMOVED, cause?: unknown) =>
+  new InternalRpcError(why.message, { data: { reason: why.reason }, ...(cause ? { cause } : {}) })
 
 /** A step on a new device (or a new wallet) that needs the user. */
 export type DeviceStep = 'email' | 'passkey' | 'passkey-create'
@@ -261,6 +282,11 @@ async function loadWallet(): Promise<DeviceStep | null> {
   try {
     stored = await Api.getShares()
   } catch (error) {
+    if (error instanceof Api.ApiError && error.code === 'DEVICE_REVOKED') {
+      // Removed from another device: this one's copy of the device share goes too.
+      await clearDeviceShare()
+      throw refusal(DEVICE_REMOVED, error)
+    }
     if (!(error instanceof Api.ApiError && error.status === 404)) throw error
     state.policy = error.body.recovery === 'user' ? 'user' : 'automatic'
   }
@@ -291,11 +317,14 @@ async function loadWallet(): Promise<DeviceStep | null> {
       .catch(() => null)
     if (restored?.toLowerCase() === stored.address.toLowerCase()) {
       await setLoaded(restored)
+      if (stored.recovery.reseal && stored.recovery.kind === 'automatic') await resealForCustody()
       return null
     }
   }
   if (stored.recovery.ciphertext === null)
-    throw new BaseError('Sign in again to set up this device (the sign-in is too old)')
+    throw stored.recovery.custodyChanged
+      ? refusal(CUSTODY_CHANGED)
+      : new BaseError('Sign in again to set up this device (the sign-in is too old)')
   if (stored.recovery.kind === 'passkey') {
     state.pending = { step: 'passkey', stored }
     return 'passkey'
@@ -327,6 +356,18 @@ async function loadWallet(): Promise<DeviceStep | null> {
   const { approvalId } = await Recovery.startApproval(state.owner.email, state.site, key)
   state.pending = { step: 'email', stored, key, approvalId, email: state.owner.email }
   return 'email'
+}
+
+/**
+ * Seals a new recovery share for the custody address of this Farcaster sign-in, on a device that
+ * holds the wallet (its key signs the new set): a share sealed before custody addresses were
+ * part of it, or after the fid moved to a custody address its owner now confirms. The device
+ * and auth shares stay.
+ */
+async function resealForCustody(): Promise<void> {
+  const set = state.set
+  if (state.owner?.kind !== 'farcaster' || !set || !state.address) return
+  await commitShareSet(state.address, set, set.setId, await sealAutomatic(await newRecoveryShare()))
 }
 
 /**
@@ -388,8 +429,10 @@ export async function restore(): Promise<EmbeddedUser | null> {
  */
 export async function connectEmail(email: string): Promise<'CONNECT' | 'VERIFY_OTP'> {
   if (state.user?.email === email.toLowerCase() && state.address) return 'CONNECT'
+  // The code mail names the site the user is on, as the modal's handshake verified it.
+  if (!state.site) throw new BaseError('The site is not known yet: try again')
   state.pendingEmail = email.toLowerCase()
-  await Api.startEmail(email, await getDeviceId())
+  await Api.startEmail(email, await getDeviceId(), state.site)
   return 'VERIFY_OTP'
 }
 
@@ -446,11 +489,17 @@ export async function connectSocial(uri: string, walletOrigin: string): Promise<
  * const url = await farcasterUri() // 'farcaster://connect?channelToken=…&nonce=…'
  */
 export async function farcasterUri(): Promise<string> {
+  // The request names the site the user is on, as the modal's handshake verified it: without
+  // one there is nothing to show the approver.
+  const site = state.site
+  if (!site) throw new BaseError(FARCASTER_FAILED)
   const key = await Recovery.createDeviceKey()
   const nonce = farcasterNonceOf(key.thumbprint)
-  const { url, loginId } = await Api.startFarcaster(await getDeviceId(), nonce)
-  // The API must not swap the nonce for one of its own (its own key would then open the share).
-  if (!url.startsWith('farcaster://connect?') || new URL(url).searchParams.get('nonce') !== nonce)
+  const { url, loginId } = await Api.startFarcaster(await getDeviceId(), nonce, site)
+  // The API must not swap the nonce for one of its own (its own key would then open the share),
+  // nor name another site than this one.
+  const request = parseFarcasterConnectUrl(url)
+  if (request?.nonce !== nonce || siteOfFarcasterRequest(request) !== new URL(site).origin)
     throw new BaseError(FARCASTER_FAILED)
   state.farcaster = { key, loginId }
   return url
@@ -680,6 +729,36 @@ export async function signOut(): Promise<void> {
   state.farcaster = null
   await signer.clear()
   await Api.logout().catch(() => {})
+}
+
+/**
+ * The wallet's devices as the API lists them; with `seen`, their notices are marked shown here.
+ *
+ * @example
+ * const list = await devices(true)
+ */
+export async function devices(seen = false): Promise<Api.WalletDevice[]> {
+  if (!state.user) throw new UnauthorizedError('Not connected to email or social')
+  const { devices: list } = await Api.devices()
+  if (seen && list.some((device) => device.isNew)) await Api.devicesSeen()
+  return list
+}
+
+/**
+ * Removes a device from the wallet: the wallet's key signs the removal (a session alone cannot),
+ * the device's sessions end and it gets no auth share any more.
+ *
+ * @example
+ * await removeDevice('q1X…')
+ */
+export async function removeDevice(id: string): Promise<void> {
+  if (!state.user || !state.address) throw new UnauthorizedError('Not connected to email or social')
+  const signature = await signer.signDeviceRemoval({
+    projectId,
+    address: state.address,
+    device: id,
+  })
+  await Api.revokeDevice(id, signature)
 }
 
 /** Starts an e-mail change (primary code first when the user has an e-mail). */

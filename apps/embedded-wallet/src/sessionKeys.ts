@@ -1,27 +1,36 @@
 /**
  * Smart sessions (ERC-7715) of the embedded smart account. A dapp asks for a session key with
- * permissions (`wallet_grantPermissions`): the card shows them, and on approval the owner's user
- * operation installs them on the account (`grantSession`), where the account's validation
- * enforces them for every operation the key signs. The dapp keeps the key: it has the wallet
- * build an operation (`wallet_prepareCalls`), signs the returned hash with its key, and hands the
- * signature back (`wallet_sendPreparedCalls`): no card, no owner signature, and the chain refuses
- * anything outside the permissions. `wallet_revokePermissions` removes a session on chain.
- * The API keeps the list the Account view shows (`/v1/sessions/{address}`).
+ * permissions (`wallet_grantPermissions`): the wallet refuses what a session may not hold (see
+ * `checkSessionFunctions`: powers that outlive the session, unmetered asset moves, unknown or
+ * oversized request fields) before any card, reads what the target is from the chain, and the
+ * card names every function and the true limit (token units, NFTs, or "not metered"). On
+ * approval the session is first listed with the API (the Account view's list, the user's place
+ * to revoke it) and only then installed by the owner's user operation (`grantSession`, bound to
+ * the paymaster chosen now), where the account's validation enforces it for every operation the
+ * key signs. The dapp keeps the key: it has the wallet build an operation (`wallet_prepareCalls`),
+ * signs the returned hash with its key, and hands the signature back (`wallet_sendPreparedCalls`):
+ * no card, no owner signature, and the chain refuses anything outside the permissions.
+ * `wallet_revokePermissions` removes a session on chain: without a card only for the site it was
+ * granted to (and gas sponsored); any other session's revoke asks the user.
  */
 import { BaseError, InvalidParamsError, ProviderRpcError } from '@porthole/protocol'
 import {
   accountCalls,
+  checkSessionFunctions,
   parseGrantPermissions,
   registerSessionMessage,
   revokeSessionMessage,
+  type SessionFunction,
+  type SessionKindName,
   SessionRequestError,
   type SessionState,
-  SPENDING_SELECTORS,
   sessionRefusal,
+  sessionRegistration,
 } from '@porthole/shared/sessionPermissions'
 import {
   encodeSessionSignature,
   portholeSessionsAbi,
+  SESSION_KIND,
   sessionNonceKey,
 } from '@porthole/shared/simpleAccount'
 import {
@@ -34,6 +43,7 @@ import {
   isAddress,
   isAddressEqual,
   isHex,
+  numberToHex,
   recoverMessageAddress,
   zeroAddress,
 } from 'viem'
@@ -46,8 +56,9 @@ import {
 import * as Api from './api.js'
 import type { ApprovalContent, ApprovalField } from './approval.js'
 import { formatValue, networkField } from './describe.js'
-import { locale, t } from './i18n/en.js'
+import { locale, plural, t } from './i18n/en.js'
 import * as Session from './session.js'
+import { readSessionTarget, type SessionTarget } from './sessionTarget.js'
 import * as SmartAccount from './smartAccount.js'
 import type { WalletCall } from './walletCalls.js'
 
@@ -63,16 +74,16 @@ export type SessionHost = {
   tokenUnit(chain: string, token: Hex): Promise<{ symbol: string; decimals: number }>
 }
 
+/** The kind names by the contract's numbers. */
+const KIND_NAMES = Object.fromEntries(
+  Object.entries(SESSION_KIND).map(([name, value]) => [value, name]),
+) as Record<number, SessionKindName>
+
 /** The type of a prepared user operation in `wallet_prepareCalls` answers. */
 export const PREPARED_TYPE = 'user-operation-v07'
 
 const caipOf = (chainId: number) => `eip155:${chainId}`
 const now = () => Math.floor(Date.now() / 1000)
-
-/** The names of the functions a session usually allows, by selector. */
-const FUNCTION_NAMES: Record<string, string> = Object.fromEntries(
-  Object.entries(SPENDING_SELECTORS).map(([name, selector]) => [selector, name]),
-)
 
 /** The smart account that acts, or a refusal: sessions live on smart accounts only. */
 async function sessionAccount(claimed?: Address): Promise<Address> {
@@ -131,17 +142,12 @@ export async function readSession(
       spent: 0n,
       validUntil: 0,
       active: false,
+      kind: 'other',
+      paymaster: zeroAddress,
     }
   const [terms, selectors] = await Promise.all([call('sessions'), call('sessionSelectors')])
-  const [target, recipient, spendLimit, spent, , validUntil, active] = terms as readonly [
-    Address,
-    Address,
-    bigint,
-    bigint,
-    number,
-    number,
-    boolean,
-  ]
+  const [target, recipient, spendLimit, spent, , validUntil, active, kind, paymaster] =
+    terms as readonly [Address, Address, bigint, bigint, number, number, boolean, number, Address]
   return {
     key,
     target,
@@ -151,6 +157,8 @@ export async function readSession(
     spent,
     validUntil: Number(validUntil),
     active,
+    kind: KIND_NAMES[kind] ?? 'other',
+    paymaster,
   }
 }
 
@@ -183,9 +191,84 @@ function utcDate(seconds: number): string {
   }).format(seconds * 1000)
 }
 
+/** What the limit of a session of `kind` counts, as cards and refusals write it. */
+function limitFormat(
+  kind: SessionKindName,
+  unit: { symbol: string; decimals: number } | null,
+): (value: bigint) => string {
+  if (kind === 'erc721') return (value) => plural(Number(value), 'nftsOne', 'nftsOther')
+  if (kind === 'erc1155') return (value) => plural(Number(value), 'itemsOne', 'itemsOther')
+  return (value) => (unit ? formatValue(value, unit) : t('baseUnits', { value: value.toString() }))
+}
+
+/** A granted function's card line: its name and what it does, or loudly that nobody can tell. */
+function functionLine(fn: SessionFunction, kind: SessionKindName): string {
+  if (!fn.known)
+    return t('fnUnknown', {
+      name: fn.signature ? `${fn.signature} (${fn.selector})` : fn.selector,
+    })
+  const name = fn.known.name
+  // Only metered functions get past checkSessionFunctions among the known ones.
+  if (kind === 'erc721') return t('fnMovesNft', { name })
+  if (kind === 'erc1155') return t('fnMovesItems', { name })
+  return t('fnMovesTokens', { name })
+}
+
+/** The card's contract line: what the chain says the target is, and its address. */
+function contractLine(target: SessionTarget, address: Address): string {
+  const name = target.unit?.symbol ?? target.name ?? t('unnamed')
+  const kind =
+    target.kind === 'erc20'
+      ? t('kindErc20', { name })
+      : target.kind === 'erc721'
+        ? t('kindErc721', { name })
+        : target.kind === 'erc1155'
+          ? t('kindErc1155', { name })
+          : t('kindOther')
+  return `${kind} · ${address}`
+}
+
 /**
- * `wallet_grantPermissions`: shows what the dapp asks for, then installs the session on the
- * account (the owner's user operation, waited for) and records it with the API.
+ * The paymaster that will carry the session key's operations: the project's, as its paymaster
+ * names itself for this account now (ERC-7677 stub data, which signs and counts nothing). The
+ * account refuses the key's operations through any other.
+ */
+async function sessionPaymaster(chainId: number, account: Address): Promise<Address> {
+  try {
+    // The paymaster answers only for an account of the project at its next nonce (and, before
+    // its first operation, with the deployment that names its owner).
+    const smart = await SmartAccount.smartAccount(chainId)
+    const [nonce, deployed] = await Promise.all([
+      smart.getNonce(),
+      SmartAccount.isDeployed(chainId),
+    ])
+    const deployment = deployed ? {} : await smart.getFactoryArgs()
+    const { paymaster } = await Api.rpc<{ paymaster?: unknown }>(
+      caipOf(chainId),
+      'pm_getPaymasterStubData',
+      [
+        { sender: account, nonce: numberToHex(nonce), callData: '0x', ...deployment },
+        entryPoint07Address,
+        `0x${chainId.toString(16)}`,
+        {},
+      ],
+    )
+    if (typeof paymaster !== 'string' || !isAddress(paymaster, { strict: false }))
+      throw new BaseError('The paymaster named no paymaster')
+    return getAddress(paymaster)
+  } catch (error) {
+    throw new ProviderRpcError(
+      4200,
+      `Session calls need gas sponsorship, which is unavailable: ${(error as Error).message}`,
+    )
+  }
+}
+
+/**
+ * `wallet_grantPermissions`: refuses what a session may not hold (before any card), shows what
+ * the dapp asks for as the chain will enforce it, lists the session with the API, then installs
+ * it on the account (the owner's user operation, waited for). A session the API could not list
+ * is not installed and not granted.
  *
  * @example
  * await grantPermissions(params, host)
@@ -205,9 +288,16 @@ export async function grantPermissions(params: unknown, host: SessionHost) {
   const owner = Session.address()
   if (isAddressEqual(grant.key, account) || (owner && isAddressEqual(grant.key, owner as Address)))
     throw new InvalidParamsError('The session key must be a key of the dapp')
-  const unit = await host.tokenUnit(caipOf(chainId), grant.target).catch(() => null)
-  const amount = (value: bigint) =>
-    unit ? formatValue(value, unit) : t('baseUnits', { value: value.toString() })
+  const target = await readSessionTarget(chainId, grant.target)
+  let functions: SessionFunction[]
+  try {
+    functions = checkSessionFunctions(grant, target.kind)
+  } catch (error) {
+    if (error instanceof SessionRequestError) throw new InvalidParamsError(error.message)
+    throw error
+  }
+  const paymaster = await sessionPaymaster(chainId, account)
+  const limit = limitFormat(target.kind, target.unit)
   const call: WalletCall = {
     to: account,
     value: 0n,
@@ -222,33 +312,37 @@ export async function grantPermissions(params: unknown, host: SessionHost) {
         grant.spendLimit,
         0,
         grant.validUntil,
+        SESSION_KIND[target.kind],
+        paymaster,
       ],
     }),
   }
   const prepared = await SmartAccount.prepareCalls(chainId, [call])
   const network = host.network(chainId)
+  const metered = functions.some((fn) => fn.metered)
+  const unknown = functions.filter((fn) => !fn.known)
   const fields: ApprovalField[] = [
     networkField(network.name, chainId),
     { label: t('account'), value: account, mono: true },
     { label: t('sessionKey'), value: grant.key, mono: true },
-    {
-      label: t('contract'),
-      value: unit ? `${unit.symbol} · ${grant.target}` : grant.target,
-      mono: !unit,
-    },
-    {
-      label: t('functions'),
-      value: grant.selectors.map((s) => FUNCTION_NAMES[s] ?? s).join(', '),
-    },
+    { label: t('contract'), value: contractLine(target, grant.target) },
+    ...functions.map((fn, index) => ({
+      label: functions.length > 1 ? t('functionNumbered', { index: index + 1 }) : t('functionOne'),
+      value: functionLine(fn, target.kind),
+    })),
     {
       label: t('spendLimit'),
-      value: grant.spendLimit > 0n ? amount(grant.spendLimit) : t('noSpending'),
+      value: metered ? limit(grant.spendLimit) : t('notMetered'),
     },
-    {
-      label: t('recipient'),
-      value: grant.recipient ?? t('anyAddress'),
-      mono: !!grant.recipient,
-    },
+    ...(metered
+      ? [
+          {
+            label: t('recipient'),
+            value: grant.recipient ?? t('anyAddress'),
+            mono: !!grant.recipient,
+          },
+        ]
+      : []),
     {
       label: t('expires'),
       value: `${utcDate(grant.validUntil)} (${fromNow(grant.validUntil - now())})`,
@@ -256,42 +350,52 @@ export async function grantPermissions(params: unknown, host: SessionHost) {
     prepared.gas.sponsored
       ? { label: t('gas'), value: t('gasPaidBy', { sponsor: prepared.gas.sponsor }) }
       : { label: t('gas'), value: youPayGas(prepared.gas.maxFee, network) },
+    { label: t('sessionGas'), value: paymaster, mono: true },
   ]
   const warnings = [t('sessionWarning')]
-  if (!grant.recipient && grant.spendLimit > 0n)
-    warnings.push(t('anyRecipient', { amount: amount(grant.spendLimit) }))
+  if (unknown.length)
+    warnings.push(
+      t('unknownFunctionsWarning', {
+        functions: unknown.map((fn) => fn.signature ?? fn.selector).join(', '),
+      }),
+    )
+  if (metered && !grant.recipient && grant.spendLimit > 0n)
+    warnings.push(t('anyRecipient', { amount: limit(grant.spendLimit) }))
   await host.approve({
     title: t('grantPermissions'),
     origin: host.origin,
     fields,
     warnings,
   })
+  const pci = grant.key.toLowerCase()
+  // Listed first: a session installed on chain is always one the Account view can show and
+  // revoke. If listing fails, nothing is installed.
+  const origin = host.origin || undefined
+  try {
+    const signature = await SmartAccount.signMessage(
+      chainId,
+      registerSessionMessage({ pci, expiry: grant.validUntil, origin }),
+    )
+    await Api.v1('POST', `/sessions/${caipOf(chainId)}:${account}`, {
+      pci,
+      ...sessionRegistration(grant, target.kind),
+      policies: [],
+      expiry: grant.validUntil,
+      ...(origin ? { origin } : {}),
+      signature,
+    })
+  } catch (error) {
+    throw new BaseError(
+      'The session was not granted: the wallet could not list it in your account, so nothing was installed',
+      { cause: error, details: (error as Error).message },
+    )
+  }
   const hash = await SmartAccount.submit(prepared)
   const receipt = await SmartAccount.waitForReceipt(chainId, hash)
   if (!receipt.success)
-    throw new BaseError('Granting the session reverted on chain', {
+    throw new BaseError('The session was not granted: installing it reverted on chain', {
       details: receipt.receipt.transactionHash,
     })
-  const pci = grant.key.toLowerCase()
-  // The list of the Account view, signed by the account (the app's origin is its word); the
-  // chain already holds the session if this fails.
-  const origin = host.origin || undefined
-  await SmartAccount.signMessage(
-    chainId,
-    registerSessionMessage({ pci, expiry: grant.validUntil, origin }),
-  )
-    .then((signature) =>
-      Api.v1('POST', `/sessions/${caipOf(chainId)}:${account}`, {
-        pci,
-        signer: grant.signer,
-        permissions: grant.permissions,
-        policies: [],
-        expiry: grant.validUntil,
-        ...(origin ? { origin } : {}),
-        signature,
-      }),
-    )
-    .catch(() => {})
   return {
     chainId: `0x${chainId.toString(16)}`,
     address: account,
@@ -332,12 +436,16 @@ async function refuseOutside(
   session: SessionState,
   calls: readonly WalletCall[],
 ): Promise<void> {
-  const unit = session.active
-    ? await host.tokenUnit(caipOf(chainId), session.target).catch(() => null)
-    : null
-  const reason = sessionRefusal(session, calls, now(), (value) =>
-    unit ? `${formatUnits(value, unit.decimals)} ${unit.symbol}` : String(value),
-  )
+  const unit =
+    session.active && session.kind === 'erc20'
+      ? await host.tokenUnit(caipOf(chainId), session.target).catch(() => null)
+      : null
+  const format =
+    session.kind === 'erc20'
+      ? (value: bigint) =>
+          unit ? `${formatUnits(value, unit.decimals)} ${unit.symbol}` : String(value)
+      : limitFormat(session.kind, null)
+  const reason = sessionRefusal(session, calls, now(), format)
   if (reason) throw new ProviderRpcError(4100, `Outside the session's permissions: ${reason}`)
 }
 
@@ -508,9 +616,32 @@ export async function sendPreparedSessionCalls(
 }
 
 /**
- * `wallet_revokePermissions`: removes the session on chain (the owner's user operation; a card
- * only when the user would pay the gas) and records the revocation with the API (the account's
- * signature of `Revoke session <pci>`).
+ * The site a session of `account` was granted to, as its listing says (the account signed it at
+ * grant): the origin, null when it was listed without one, undefined when the API does not list
+ * it or cannot be asked.
+ */
+async function grantedTo(
+  chainId: number,
+  account: Address,
+  pci: string,
+): Promise<string | null | undefined> {
+  try {
+    const { pcis } = await Api.v1<{
+      pcis?: { pci?: unknown; project?: { origin?: unknown } }[]
+    }>('GET', `/sessions/${caipOf(chainId)}:${account}`)
+    const row = pcis?.find((listed) => listed.pci === pci)
+    if (!row) return undefined
+    return typeof row.project?.origin === 'string' ? row.project.origin : null
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `wallet_revokePermissions`: removes the session on chain (the owner's user operation) and
+ * records the revocation with the API (the account's signature of `Revoke session <pci>`). No
+ * card only when the session was granted to the asking site and the gas is sponsored; revoking
+ * another site's session (or one the API cannot vouch for) asks the user.
  *
  * @example
  * await revokePermissions([{ permissionsContext: pci }], host)
@@ -520,32 +651,47 @@ export async function revokePermissions(params: unknown, host: SessionHost): Pro
   const key = contextKey(request.permissionsContext ?? request.context ?? request.pci)
   const chainId = Session.chainId()
   const account = await sessionAccount()
-  const session = await readSession(chainId, account, key)
-  if (session.active) {
-    const prepared = await SmartAccount.prepareCalls(chainId, [
-      {
-        to: account,
-        value: 0n,
-        data: encodeFunctionData({
-          abi: portholeSessionsAbi,
-          functionName: 'revokeSession',
-          args: [key],
-        }),
-      },
-    ])
-    if (!prepared.gas.sponsored) {
-      const network = host.network(chainId)
-      await host.approve({
-        title: t('revokeSession'),
-        origin: host.origin,
-        fields: [
-          { label: t('account'), value: account, mono: true },
-          { label: t('sessionKey'), value: key, mono: true },
-          { label: t('gas'), value: youPayGas(prepared.gas.maxFee, network) },
-        ],
-        warnings: [],
-      })
-    }
+  const pci = key.toLowerCase()
+  const [session, granted] = await Promise.all([
+    readSession(chainId, account, key),
+    grantedTo(chainId, account, pci),
+  ])
+  const ownSite = !!host.origin && granted === host.origin
+  const prepared = session.active
+    ? await SmartAccount.prepareCalls(chainId, [
+        {
+          to: account,
+          value: 0n,
+          data: encodeFunctionData({
+            abi: portholeSessionsAbi,
+            functionName: 'revokeSession',
+            args: [key],
+          }),
+        },
+      ])
+    : null
+  const sponsored = !prepared || prepared.gas.sponsored
+  if (!ownSite || !sponsored) {
+    const network = host.network(chainId)
+    await host.approve({
+      title: t('revokeSession'),
+      origin: host.origin,
+      fields: [
+        { label: t('grantedTo'), value: granted ?? t('unknownApp') },
+        { label: t('account'), value: account, mono: true },
+        { label: t('sessionKey'), value: key, mono: true },
+        ...(prepared
+          ? [
+              prepared.gas.sponsored
+                ? { label: t('gas'), value: t('gasPaidBy', { sponsor: prepared.gas.sponsor }) }
+                : { label: t('gas'), value: youPayGas(prepared.gas.maxFee, network) },
+            ]
+          : []),
+      ],
+      warnings: ownSite ? [] : [t('revokeOtherApp', { app: granted ?? t('unknownApp') })],
+    })
+  }
+  if (prepared) {
     const hash = await SmartAccount.submit(prepared)
     const receipt = await SmartAccount.waitForReceipt(chainId, hash)
     if (!receipt.success)
@@ -553,11 +699,10 @@ export async function revokePermissions(params: unknown, host: SessionHost): Pro
         details: receipt.receipt.transactionHash,
       })
   }
-  const pci = key.toLowerCase()
   const signature = await SmartAccount.signMessage(chainId, revokeSessionMessage(pci))
   await Api.v1('POST', `/sessions/${caipOf(chainId)}:${account}/revoke`, { pci, signature }).catch(
     (error: unknown) => {
-      // Unknown to the API (its record failed at grant): the chain is what counts.
+      // Not listed (granted before sessions were listed first): the chain is what counts.
       if ((error as { status?: number }).status !== 404) throw error
     },
   )

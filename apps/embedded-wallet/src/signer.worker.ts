@@ -5,7 +5,12 @@
  * The wallet's Solana key is derived here from the same secret (`solanaKeyOf`) and lives only
  * here too.
  */
-import { type SharesMessageParameters, sharesDigest } from '@porthole/shared'
+import {
+  type DeviceRemovalMessageParameters,
+  deviceRemovalDigest,
+  type SharesMessageParameters,
+  sharesDigest,
+} from '@porthole/shared'
 import { expose } from 'comlink'
 import { bytesToHex, type Hex, type TransactionSerializable, type TypedDataDefinition } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
@@ -86,6 +91,10 @@ const api = {
    */
   signShares(parameters: SharesMessageParameters): Promise<Hex> {
     return signer().sign({ hash: sharesDigest(parameters) })
+  },
+  /** Signs the removal of one of the wallet's devices (`deviceRemovalDigest`, version 0x00). */
+  signDeviceRemoval(parameters: DeviceRemovalMessageParameters): Promise<Hex> {
+    return signer().sign({ hash: deviceRemovalDigest(parameters) })
   },
   /**
    * The private key, for the export card of this frame (never sent anywhere else). The EVM key

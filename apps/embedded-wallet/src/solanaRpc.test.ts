@@ -1,5 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519'
-import { SOLANA_LOCALNET_CAIP } from '@porthole/shared'
+import { formatSiwxMessage, SOLANA_LOCALNET_CAIP } from '@porthole/shared'
 import { base58 } from '@scure/base'
 import {
   AddressLookupTableAccount,
@@ -152,6 +152,32 @@ describe('solana_signMessage', () => {
       request('solana_signMessage', { message: bs58([104, 105]), pubkey: KEY.address }),
     ).rejects.toMatchObject({ code: 4001, message: 'User rejected the request.' })
     expect(signer.signSolanaMessage).not.toHaveBeenCalled()
+  })
+
+  test('a sign-in message for another site is refused before any card (issue 25); one for the asking site is signed', async () => {
+    const signIn = (domain: string) =>
+      formatSiwxMessage('solana', {
+        domain,
+        address: KEY.address,
+        uri: `https://${domain}`,
+        version: '1',
+        chainId: 'DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P',
+        nonce: 'k2Jf8sLq0aZ',
+        issuedAt: new Date().toISOString(),
+      })
+    await expect(
+      request('solana_signMessage', {
+        message: bs58(new TextEncoder().encode(signIn('bank.example'))),
+        pubkey: KEY.address,
+      }),
+    ).rejects.toMatchObject({ code: 4100 })
+    expect(requestApproval).not.toHaveBeenCalled()
+    const own = new TextEncoder().encode(signIn('localhost:4000'))
+    const { signature } = (await request('solana_signMessage', {
+      message: bs58(own),
+      pubkey: KEY.address,
+    })) as { signature: string }
+    expect(ed25519.verify(fromBs58(signature), own, ME.toBytes())).toBe(true)
   })
 
   test('a message that is a transaction is never signed as a message', async () => {

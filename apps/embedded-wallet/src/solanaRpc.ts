@@ -13,11 +13,12 @@ import {
   UnauthorizedError,
 } from '@porthole/protocol'
 import { base58, base64 } from '@scure/base'
-import type { ApprovalContent } from './describe.js'
+import { type ApprovalContent, foreignSignInDomain, foreignSignInMessage } from './describe.js'
 import {
   ADDRESS_LOOKUP_TABLE_PROGRAM,
   describeSolanaMessage,
   describeSolanaTransactions,
+  solanaMessageText,
   solanaNetworkOf,
   summarizeTransaction,
 } from './solanaDescribe.js'
@@ -195,6 +196,9 @@ export async function handleSolanaRpc(
   if (method === 'solana_signMessage') {
     const account = requireAccount(context, params.pubkey)
     const message = decodeBase58(params.message, 'message')
+    // A sign-in message for another site signs the user in there for whoever asked (issue 25).
+    const domain = foreignSignInDomain(solanaMessageText(message), context.origin)
+    if (domain !== null) throw new UnauthorizedError(foreignSignInMessage(domain, context.origin))
     await context.approve(describeSolanaMessage({ message, account, origin: context.origin }))
     return { signature: base58.encode(await context.signMessage(message)) }
   }

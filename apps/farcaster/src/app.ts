@@ -9,7 +9,7 @@
  * - `POST /v1/channel/authenticate` (`Authorization: Bearer <channelToken>`) `{message, signature,
  *   fid, username?, displayName?, bio?, pfpUrl?}`: a wallet answers the channel → 201;
  * - `GET /health`.
- * The relay checks that an answer fits its channel (domain, URI, nonce, fid) and that the
+ * The relay checks that an answer fits its channel (domain, URI, nonce, request id, fid) and that the
  * signature is the named address's; it vouches for nothing else: relying parties check the
  * message, the signature and the fid's custody on chain themselves.
  */
@@ -158,13 +158,14 @@ export function createFarcasterRelayApp(parameters: CreateFarcasterRelayAppParam
       fields.domain !== request.domain ||
       fields.uri !== request.siweUri ||
       fields.nonce !== request.nonce ||
+      (fields.requestId ?? undefined) !== request.requestId ||
       !fields.resources?.includes(`farcaster://fid/${body.fid}`) ||
       !fields.address
     )
       throw new HttpError(
         400,
         'MESSAGE_MISMATCH',
-        'The message does not answer this channel (domain, URI, nonce or fid)',
+        'The message does not answer this channel (domain, URI, nonce, request id or fid)',
       )
     let signer: string | undefined
     try {

@@ -19,6 +19,7 @@ export {
   type ApproveChannelParameters,
   type ApproveChannelReturnType,
   approveChannel,
+  FarcasterRequestRefusedError,
   type RegisterFidParameters,
   registerFid,
 } from './testClient.js'

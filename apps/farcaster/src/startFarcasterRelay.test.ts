@@ -37,7 +37,13 @@ async function openChannel(nonce = 'a1b2c3d4e5f6a7b8') {
 
 async function answer(
   channel: { channelToken: string; nonce: string },
-  overrides: { nonce?: string; domain?: string; signer?: typeof custody; fid?: number } = {},
+  overrides: {
+    nonce?: string
+    domain?: string
+    signer?: typeof custody
+    fid?: number
+    requestId?: string
+  } = {},
 ) {
   const message = createFarcasterMessage({
     domain: overrides.domain ?? DOMAIN,
@@ -46,6 +52,7 @@ async function answer(
     fid: 321,
     custody: custody.address,
     chainId: 31337,
+    requestId: overrides.requestId,
   })
   const signature = await (overrides.signer ?? custody).signMessage({ message })
   return call('/v1/channel/authenticate', {
@@ -91,8 +98,11 @@ describe('the Farcaster auth relay', () => {
     expect((await answer(channel)).status).toBe(409)
   })
 
-  test('refuses an answer for another nonce, domain or fid, or signed by another key', async () => {
+  test('refuses an answer for another nonce, domain, request id or fid, or signed by another key', async () => {
     const channel = await openChannel()
+    expect((await answer(channel, { requestId: 'porthole:other:x' })).body.code).toBe(
+      'MESSAGE_MISMATCH',
+    )
     expect((await answer(channel, { nonce: 'ffffffffffffffff' })).body.code).toBe(
       'MESSAGE_MISMATCH',
     )

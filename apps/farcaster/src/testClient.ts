@@ -6,11 +6,13 @@
  */
 import {
   createFarcasterMessage,
+  describeFarcasterRequest,
   endpoints,
   FARCASTER_ID_REGISTRY,
   type FarcasterConnectRequest,
   idRegistryReadAbi,
   parseFarcasterConnectUrl,
+  siteOfFarcasterRequest,
 } from '@porthole/shared'
 import {
   type Address,
@@ -105,6 +107,16 @@ export type ApproveChannelParameters = {
   /** Profile data sent with the answer (the relay passes it on unchecked). */
   username?: string
   displayName?: string
+  /**
+   * The site the user is on (an origin): the request is refused, unsigned, when it names another
+   * site — what a user does who reads the request before approving it.
+   */
+  expectSite?: string
+}
+
+/** A request the user refused because it names another site than the one they are on. */
+export class FarcasterRequestRefusedError extends Error {
+  override name = 'FarcasterRequestRefusedError' as const
 }
 
 /** What {@link approveChannel} signed and sent. */
@@ -113,12 +125,15 @@ export type ApproveChannelReturnType = {
   custody: Address
   message: string
   signature: Hex
+  /** What the app showed before signing (`describeFarcasterRequest`). */
+  shown: string
 }
 
 /**
- * Answers a relay channel as a Farcaster wallet: registers the key's fid if needed, signs the
- * Sign In With Farcaster message the channel asks for (its domain, URI, nonce, times; the
- * IdRegistry's chain) and sends it to the relay.
+ * Answers a relay channel as a Farcaster wallet: shows who asks (the site and, for a Porthole
+ * login, the project), refuses when `expectSite` is another site, registers the key's fid if
+ * needed, signs the Sign In With Farcaster message the channel asks for (its domain, URI, nonce,
+ * request id, times; the IdRegistry's chain) and sends it to the relay.
  *
  * @example
  * await approveChannel({ channel: 'farcaster://connect?channelToken=…', privateKey })
@@ -131,6 +146,14 @@ export async function approveChannel(
   const request =
     parseFarcasterConnectUrl(parameters.channel) ??
     (await channelRequest(relayUrl, parameters.channel))
+  const shown = describeFarcasterRequest(request)
+  if (parameters.expectSite !== undefined) {
+    const site = siteOfFarcasterRequest(request)
+    if (site !== new URL(parameters.expectSite).origin)
+      throw new FarcasterRequestRefusedError(
+        `The request is for ${site ?? request.domain}, not ${new URL(parameters.expectSite).origin}, the site you are on`,
+      )
+  }
   const account = privateKeyToAccount(parameters.privateKey)
   const fid = await registerFid({
     privateKey: parameters.privateKey,
@@ -169,7 +192,7 @@ export async function approveChannel(
     throw new Error(
       `The relay refused the answer (${response.status}): ${await response.text().catch(() => '')}`,
     )
-  return { fid, custody: account.address, message, signature }
+  return { fid, custody: account.address, message, signature, shown }
 }
 
 /** A channel's request read from the relay by its token. */

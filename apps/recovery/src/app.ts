@@ -7,9 +7,11 @@
  *   shows who asks and approves or denies only by its own form's `POST /v1/device/approve`;
  * - `POST /v1/recovery/approvals/status {approvalId, projectId?}` → `{status}`;
  * - `POST /v1/recovery/decrypt {projectId, ciphertext, proof}` → `{share}` with an approved
- *   approval, a fresh ID token or a fresh Sign In With Farcaster message (its custody checked in
- *   the IdRegistry here), each signed by the wallet frame's device key; the owner is mailed each
- *   time it has an e-mail address;
+ *   approval, a fresh ID token or a fresh Sign In With Farcaster message (a Porthole login for
+ *   this project, its custody checked in the IdRegistry here, the share sealed for that custody
+ *   address), each signed by the wallet frame's device key; the owner is mailed each time it has
+ *   an e-mail address (a Farcaster account has none: the API lists the new device on the user's
+ *   other devices when it hands out the ciphertext);
  * - `GET /health`.
  * It stores nothing per user but short-lived approvals and replay marks (in memory). The old
  * scheme's bodies (`{ticket, …}`) are refused with `TICKET_NOT_ACCEPTED`.
@@ -24,6 +26,7 @@ import {
   type FarcasterCheck,
   farcasterIdentity,
   InvalidFarcasterSignInError,
+  legacyFarcasterIdentity,
   nonceForKey,
   RegistryUnavailableError,
   verifyFarcasterOwner,
@@ -236,8 +239,9 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
         body.owner.message,
         body.owner.signature,
         ID_TOKEN_MAX_AGE.encrypt,
+        body.projectId,
       )
-      identity = farcasterIdentity(signIn.fid)
+      identity = farcasterIdentity(signIn.fid, signIn.custody)
     } else {
       const token = await verified(body.owner.idToken, ID_TOKEN_MAX_AGE.encrypt)
       identity = oidcIdentity(token.issuer, token.subject)
@@ -363,13 +367,23 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
       return c.json({ share })
     }
     if (proof.kind === 'farcaster') {
+      // A Porthole login for this project only: one the user approved for another project
+      // (another wallet) opens nothing here.
       const signIn = await farcasterVerified(
         proof.message,
         proof.messageSignature,
         ID_TOKEN_MAX_AGE.decrypt,
+        body.projectId,
       )
-      owner = { projectId: body.projectId, identity: farcasterIdentity(signIn.fid) }
+      owner = { projectId: body.projectId, identity: farcasterIdentity(signIn.fid, signIn.custody) }
       limit(c, owner.identity)
+      // The site the frame says it serves is the one the user approved, or nothing.
+      if (body.site !== undefined && body.site !== signIn.site)
+        throw new HttpError(
+          403,
+          'INVALID_PROOF',
+          `The Farcaster message was approved for ${signIn.site}, not ${body.site}`,
+        )
       if (signIn.nonce !== nonceForKey(thumbprint(proof.publicKey)))
         throw new HttpError(
           403,
@@ -383,10 +397,17 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
       for (const [k, until] of usedTokens) if (until <= now()) usedTokens.delete(k)
       if (usedTokens.has(replayKey))
         throw new HttpError(403, 'TOKEN_USED', 'This Farcaster sign-in was already used')
-      const share = open(key, body.ciphertext, owner)
+      // Sealed for this custody address; a share of before opens for the fid's custody of now.
+      const share =
+        open(key, body.ciphertext, owner) ??
+        open(key, body.ciphertext, {
+          projectId: body.projectId,
+          identity: legacyFarcasterIdentity(signIn.fid),
+        })
       if (share === null) throw decryptFailed()
       usedTokens.set(replayKey, now() + ID_TOKEN_MAX_AGE.decrypt * 1000)
-      // A Farcaster account has no e-mail address to tell.
+      // A Farcaster account has no e-mail address to tell: the API, which handed this device the
+      // ciphertext, lists it on the user's other devices.
       return c.json({ share })
     }
     const token = await verified(proof.idToken, ID_TOKEN_MAX_AGE.decrypt)
@@ -434,7 +455,12 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
     }
   }
 
-  async function farcasterVerified(message: string, signature: string, maxAgeSeconds: number) {
+  async function farcasterVerified(
+    message: string,
+    signature: string,
+    maxAgeSeconds: number,
+    projectId: string,
+  ) {
     const check = parameters.farcaster
     if (!check)
       throw new HttpError(400, 'FARCASTER_NOT_CONFIGURED', 'Farcaster owners are not accepted here')
@@ -442,7 +468,7 @@ export function createRecoveryApp(parameters: CreateRecoveryAppParameters): Hono
       return await verifyFarcasterOwner({
         message,
         signature: signature as `0x${string}`,
-        walletOrigins: allowedOrigins,
+        projectId,
         maxAgeSeconds,
         check,
         now: now(),

@@ -1,34 +1,44 @@
 /**
  * Farcaster owners at the recovery service: the service checks the Sign In With Farcaster
- * message itself (wallet origin, freshness, custody signature, the IdRegistry's custody address)
- * and opens a share only for a message whose nonce names the device key that signs the request.
+ * message itself (a Porthole login for the project asked about, naming one site, freshness,
+ * custody signature, the IdRegistry's custody address) and opens a share only for a message
+ * whose nonce names the device key that signs the request, sealed for that custody address.
  */
 import { createHash, randomBytes, webcrypto } from 'node:crypto'
-import { createFarcasterMessage } from '@porthole/shared'
+import { createFarcasterMessage, portholeRequestId } from '@porthole/shared'
 import { type Address, zeroAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { createRecoveryApp } from './app.js'
 import { productionProblems, resolveRecoveryConfig } from './config.js'
 import type { FarcasterCheck } from './farcaster.js'
+import { deriveSealKey, seal } from './seal.js'
 
 const WALLET = 'http://wallet.localhost:4200'
+/** The site the user signs in on (named by the message). */
+const SITE = 'http://localhost:4000'
+const MASTER = randomBytes(32)
 const SHARE = Buffer.from('a recovery share of 33 bytes!!!!!').toString('base64')
 const custody = privateKeyToAccount(generatePrivateKey())
 const other = privateKeyToAccount(generatePrivateKey())
 const FID = 9001
 const OTHER_FID = 9002
 
-/** The IdRegistry: FID → custody, OTHER_FID → other. */
+/** The IdRegistry: FID → custody (or whoever it was moved to), OTHER_FID → other. */
+const custodyOfFid = new Map<number, Address>()
 const registry: FarcasterCheck = {
   chainId: 31337,
   custodyOf: async (fid: bigint): Promise<Address> =>
-    fid === BigInt(FID) ? custody.address : fid === BigInt(OTHER_FID) ? other.address : zeroAddress,
+    fid === BigInt(FID)
+      ? (custodyOfFid.get(FID) ?? custody.address)
+      : fid === BigInt(OTHER_FID)
+        ? other.address
+        : zeroAddress,
 }
 
 function app(options: { farcaster?: FarcasterCheck | null; now?: () => number } = {}) {
   const recovery = createRecoveryApp({
-    masterKey: randomBytes(32),
+    masterKey: MASTER,
     publicUrl: 'http://127.0.0.1:4700',
     allowedOrigins: [WALLET],
     mailer: { send: async () => {} },
@@ -81,17 +91,25 @@ async function signIn(
     fid?: number
     signer?: typeof custody
     domain?: string
+    uri?: string
+    /** The message's Request ID; default a Porthole login for project-1. */
+    requestId?: string | undefined
     issuedAt?: Date
   } = {},
 ) {
   const signer = overrides.signer ?? custody
+  const requestId =
+    'requestId' in overrides
+      ? overrides.requestId
+      : portholeRequestId({ projectId: 'project-1', projectName: 'Project one' })
   const message = createFarcasterMessage({
-    domain: overrides.domain ?? 'wallet.localhost:4200',
-    uri: `${WALLET}/`,
+    domain: overrides.domain ?? new URL(SITE).host,
+    uri: overrides.uri ?? `${SITE}/`,
     nonce,
     fid: overrides.fid ?? FID,
     custody: signer.address,
     chainId: 31337,
+    ...(requestId ? { requestId } : {}),
     ...(overrides.issuedAt ? { issuedAt: overrides.issuedAt } : {}),
   })
   return { message, signature: await signer.signMessage({ message }) }
@@ -186,6 +204,82 @@ describe('Farcaster owners', () => {
     expect(opened.body.code).toBe('DECRYPT_FAILED')
   })
 
+  test('a login approved on one site is not presented as another site’s', async () => {
+    const post = app()
+    const ciphertext = await sealed(post)
+    const key = await deviceKey()
+    const login = await signIn(key.nonce)
+    const proof = {
+      kind: 'farcaster',
+      message: login.message,
+      messageSignature: login.signature,
+      publicKey: key.publicJwk,
+      signature: await key.sign(key.nonce, ciphertext),
+    }
+    const other = await post('/v1/recovery/decrypt', {
+      site: 'https://evil.example',
+      ciphertext,
+      proof,
+    })
+    expect(other).toMatchObject({ status: 403, body: { code: 'INVALID_PROOF' } })
+    // Refused before it counted: the same message still opens on its own site.
+    const own = await post('/v1/recovery/decrypt', { site: SITE, ciphertext, proof })
+    expect(own).toEqual({ status: 200, body: { share: SHARE } })
+  })
+
+  test('a login the user approved for another project, or one that is no Porthole login, opens nothing', async () => {
+    const post = app()
+    const ciphertext = await sealed(post)
+    const key = await deviceKey()
+    for (const requestId of [
+      portholeRequestId({ projectId: 'project-2', projectName: 'Project one' }),
+      'porthole:project-10:x',
+      undefined,
+      'login-7',
+    ]) {
+      const answer = await decrypt(post, ciphertext, key, await signIn(key.nonce, { requestId }))
+      expect(answer.status, String(requestId)).toBe(401)
+      expect(answer.body).toMatchObject({ code: 'INVALID_FARCASTER_SIGN_IN', reason: 'project' })
+    }
+    // Sealing for a project needs a login for that project too.
+    const other = await post('/v1/recovery/encrypt', {
+      projectId: 'project-2',
+      owner: { kind: 'farcaster', ...(await signIn('anything0')) },
+      share: SHARE,
+    })
+    expect(other.body).toMatchObject({ code: 'INVALID_FARCASTER_SIGN_IN', reason: 'project' })
+  })
+
+  test('a share sealed for one custody address opens for no other after the fid moves; a share sealed for the fid alone (before) still opens', async () => {
+    const post = app()
+    const ciphertext = await sealed(post)
+    const legacy = seal(deriveSealKey(MASTER), SHARE, {
+      projectId: 'project-1',
+      identity: `farcaster:${FID}`,
+    })
+    const thief = privateKeyToAccount(generatePrivateKey())
+    custodyOfFid.set(FID, thief.address)
+    try {
+      const key = await deviceKey()
+      const taken = await decrypt(post, ciphertext, key, await signIn(key.nonce, { signer: thief }))
+      expect(taken).toMatchObject({ status: 400, body: { code: 'DECRYPT_FAILED' } })
+      // The old custody key is not the fid's any more.
+      const oldKey = await deviceKey()
+      const old = await decrypt(post, ciphertext, oldKey, await signIn(oldKey.nonce))
+      expect(old.body).toMatchObject({ reason: 'custody' })
+      const legacyKey = await deviceKey()
+      const opened = await decrypt(
+        post,
+        legacy,
+        legacyKey,
+        await signIn(legacyKey.nonce, { signer: thief }),
+      )
+      expect(opened).toEqual({ status: 200, body: { share: SHARE } })
+    } finally {
+      custodyOfFid.delete(FID)
+    }
+  })
+
   test('refuses a message by a key that is not the fid’s custody, for another site, or stale', async () => {
     const post = app()
     const ciphertext = await sealed(post)
@@ -197,7 +291,18 @@ describe('Farcaster owners', () => {
       return answer.body.reason
     }
     expect(await refusal(await signIn(key.nonce, { signer: other }))).toBe('custody')
+    // The domain shown must be the site of the URI (and a site at all).
     expect(await refusal(await signIn(key.nonce, { domain: 'evil.example' }))).toBe('domain')
+    expect(await refusal(await signIn(key.nonce, { uri: `${SITE}/login` }))).toBe('domain')
+    expect(
+      await refusal(
+        await signIn(key.nonce, {
+          domain: 'wallet.localhost:4200',
+          uri: `${WALLET}/`,
+          requestId: undefined,
+        }),
+      ),
+    ).toBe('project')
     expect(
       await refusal(await signIn(key.nonce, { issuedAt: new Date(Date.now() - 11 * 60_000) })),
     ).toBe('expired')

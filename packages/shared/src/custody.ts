@@ -62,3 +62,47 @@ export function sharesMessage(parameters: SharesMessageParameters): string {
 export function sharesDigest(parameters: SharesMessageParameters): Hex {
   return keccak256(concat(['0x1900', SHARES_VALIDATOR, toHex(sharesMessage(parameters))]))
 }
+
+/** The "intended validator" of device removals: the first 20 bytes of keccak256('porthole:devices'). */
+export const DEVICES_VALIDATOR: Hex = keccak256(toHex('porthole:devices')).slice(0, 42) as Hex
+
+/** Parameters of {@link deviceRemovalMessage}. */
+export type DeviceRemovalMessageParameters = {
+  projectId: string
+  /** The wallet's address (any case). */
+  address: string
+  /** The device's id in the wallet's device list (`GET /auth/v1/devices`). */
+  device: string
+}
+
+/**
+ * The text a wallet's own key signs to remove one of its devices (`POST /auth/v1/devices/revoke`):
+ * a session alone — a phished login, a new Farcaster custody without the wallet — cannot cut the
+ * owner's devices off.
+ *
+ * @example
+ * deviceRemovalMessage({ projectId: 'porthole-demo', address, device: 'Xq…' })
+ */
+export function deviceRemovalMessage({
+  projectId,
+  address,
+  device,
+}: DeviceRemovalMessageParameters): string {
+  return [
+    'Porthole: remove a device from this wallet',
+    `Wallet: ${address.toLowerCase()}`,
+    `Project: ${projectId}`,
+    `Device: ${device}`,
+  ].join('\n')
+}
+
+/**
+ * The digest the wallet key signs to remove a device: EIP-191 version 0x00 with
+ * {@link DEVICES_VALIDATOR} over {@link deviceRemovalMessage} (no dapp request produces it).
+ *
+ * @example
+ * const signature = await account.sign({ hash: deviceRemovalDigest({ projectId, address, device }) })
+ */
+export function deviceRemovalDigest(parameters: DeviceRemovalMessageParameters): Hex {
+  return keccak256(concat(['0x1900', DEVICES_VALIDATOR, toHex(deviceRemovalMessage(parameters))]))
+}

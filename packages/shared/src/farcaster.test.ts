@@ -4,11 +4,15 @@ import { describe, expect, test } from 'vitest'
 import { FARCASTER_ID_REGISTRY, FARCASTER_ID_REGISTRY_DEPLOYER } from './devnet.js'
 import {
   createFarcasterMessage,
+  describeFarcasterRequest,
   FarcasterSignInError,
   type FarcasterSignInReason,
   farcasterConnectUrl,
   farcasterNonceOf,
   parseFarcasterConnectUrl,
+  parsePortholeRequestId,
+  portholeRequestId,
+  siteOfFarcasterRequest,
   type VerifyFarcasterSignInParameters,
   verifyFarcasterSignIn,
 } from './farcaster.js'
@@ -138,6 +142,25 @@ describe('Sign In With Farcaster verification', () => {
       expect(await reasonOf(check(text))).toBe('malformed')
   })
 
+  test('refuses a message that is not a Porthole login for the project asked about', async () => {
+    const porthole = (projectId: string) =>
+      message({ requestId: portholeRequestId({ projectId, projectName: 'Shop' }) })
+    expect(await check(porthole('shop'), custody, { projectId: 'shop' })).toMatchObject({
+      porthole: { projectId: 'shop', projectName: 'Shop' },
+    })
+    expect(await reasonOf(check(porthole('shop-2'), custody, { projectId: 'shop' }))).toBe(
+      'project',
+    )
+    expect(await reasonOf(check(message(), custody, { projectId: 'shop' }))).toBe('project')
+    expect(
+      await reasonOf(
+        check(message({ requestId: 'porthole:shop' }), custody, { projectId: 'shop' }),
+      ),
+    ).toBe('project')
+    // Not asked: any request id.
+    expect(await reasonOf(check(porthole('shop-2')))).toBe('accepted')
+  })
+
   test('any nonce and URI when the caller does not name them', async () => {
     expect(
       await reasonOf(
@@ -167,6 +190,40 @@ describe('farcaster://connect URLs', () => {
   test('refuse other URLs and missing fields', () => {
     expect(parseFarcasterConnectUrl('https://example.com/?channelToken=x')).toBeUndefined()
     expect(parseFarcasterConnectUrl('farcaster://connect?channelToken=x&nonce=y')).toBeUndefined()
+  })
+})
+
+describe('who asks', () => {
+  test('a Porthole request id names the project by id and name, and reads back', () => {
+    const id = portholeRequestId({ projectId: 'porthole-demo', projectName: 'Porthole demo' })
+    expect(id).toBe('porthole:porthole-demo:Porthole%20demo')
+    expect(parsePortholeRequestId(id)).toEqual({
+      projectId: 'porthole-demo',
+      projectName: 'Porthole demo',
+    })
+    const odd = portholeRequestId({ projectId: 'p', projectName: 'Café “Ä” \n<x>'.repeat(10) })
+    expect(odd).toMatch(/^porthole:p:[A-Za-z0-9%._~!'()*-]+$/)
+    expect(parsePortholeRequestId(odd)?.projectName).toHaveLength(64)
+    for (const text of [undefined, '', 'login-7', 'porthole:', 'porthole:-x:y', 'porthole:a b:c'])
+      expect(parsePortholeRequestId(text), String(text)).toBeUndefined()
+  })
+
+  test('a request shows its site and project; a site is the URI whose host the domain is', () => {
+    const request = {
+      domain: 'localhost:4000',
+      siweUri: 'http://localhost:4000/',
+      requestId: portholeRequestId({ projectId: 'porthole-demo', projectName: 'Porthole demo' }),
+    }
+    expect(describeFarcasterRequest(request)).toBe(
+      'localhost:4000 wants you to sign in with Farcaster\nSite: http://localhost:4000/\nOpens your Porthole wallet of “Porthole demo” (porthole-demo)',
+    )
+    expect(describeFarcasterRequest({ ...request, requestId: undefined })).toContain(
+      'Not a Porthole wallet login',
+    )
+    expect(siteOfFarcasterRequest(request)).toBe('http://localhost:4000')
+    expect(siteOfFarcasterRequest({ ...request, domain: 'evil.example' })).toBeUndefined()
+    expect(siteOfFarcasterRequest({ ...request, siweUri: 'ftp://localhost:4000/' })).toBeUndefined()
+    expect(siteOfFarcasterRequest({ ...request, siweUri: 'not a url' })).toBeUndefined()
   })
 })
 

@@ -4,6 +4,12 @@
  * the message's domain, URI, nonce, chain and lifetime, the custody signature (viem), and that
  * the IdRegistry names the signer as the fid's custody address. The local devnets carry an
  * IdRegistry-like contract at a fixed address (`@porthole/devnet` deploys it).
+ *
+ * A Porthole login names who asks in the fields every Farcaster app shows and signs: the domain
+ * and URI are the site the user is on (the origin the modal verified, one the project allows),
+ * and the `Request ID` is `porthole:<projectId>:<project name>` ({@link portholeRequestId}), so
+ * a request relayed from another site is recognisable, and the signed message opens the wallet
+ * of that project only.
  */
 import {
   type Address,
@@ -85,6 +91,87 @@ export function parseFarcasterConnectUrl(url: string): FarcasterConnectRequest |
   }
 }
 
+/** The `Request ID` prefix of a Porthole login. */
+const PORTHOLE_REQUEST = 'porthole:'
+/** The longest project name a request carries (cut, not refused). */
+const REQUEST_NAME_MAX = 64
+
+/** What a Porthole login's `Request ID` names: the project, by id and registered name. */
+export type PortholeRequest = { projectId: string; projectName: string }
+
+/**
+ * The `Request ID` of a Porthole login: `porthole:<projectId>:<name, percent-encoded>` (an
+ * EIP-4361 request id is URI characters only). The project id binds the signed message to the
+ * project; the name is what the approver reads.
+ *
+ * @example
+ * portholeRequestId({ projectId: 'porthole-demo', projectName: 'Porthole demo' })
+ * // 'porthole:porthole-demo:Porthole%20demo'
+ */
+export function portholeRequestId({ projectId, projectName }: PortholeRequest): string {
+  return `${PORTHOLE_REQUEST}${projectId}:${encodeURIComponent(projectName.slice(0, REQUEST_NAME_MAX))}`
+}
+
+/**
+ * Reads a Porthole `Request ID`; `undefined` when it is not one.
+ *
+ * @example
+ * parsePortholeRequestId('porthole:porthole-demo:Porthole%20demo')
+ * // { projectId: 'porthole-demo', projectName: 'Porthole demo' }
+ */
+export function parsePortholeRequestId(requestId: string | undefined): PortholeRequest | undefined {
+  const match = /^porthole:([A-Za-z0-9][A-Za-z0-9_-]{0,63}):([A-Za-z0-9%._~!$&'()*+,;=:@-]*)$/.exec(
+    requestId ?? '',
+  )
+  if (!match) return undefined
+  try {
+    return { projectId: match[1] as string, projectName: decodeURIComponent(match[2] as string) }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What a Farcaster app should show for a sign-in request (the test client prints it): the site
+ * that asks (the message's domain and URI) and, for a Porthole login, the project whose wallet it
+ * opens. A request that is not a Porthole login is named as such.
+ *
+ * @example
+ * describeFarcasterRequest(parseFarcasterConnectUrl(url)!)
+ * // 'localhost:4000 wants you to sign in with Farcaster\nSite: http://localhost:4000/\nOpens your Porthole wallet of “Porthole demo” (porthole-demo)'
+ */
+export function describeFarcasterRequest(
+  request: Pick<FarcasterConnectRequest, 'domain' | 'siweUri' | 'requestId'>,
+): string {
+  const porthole = parsePortholeRequestId(request.requestId)
+  return [
+    `${request.domain} wants you to sign in with Farcaster`,
+    `Site: ${request.siweUri}`,
+    porthole
+      ? `Opens your Porthole wallet of “${porthole.projectName}” (${porthole.projectId})`
+      : 'Not a Porthole wallet login',
+  ].join('\n')
+}
+
+/**
+ * The site (origin) a sign-in request names: its URI's origin when the domain is that URI's host,
+ * else `undefined` (a request whose shown domain and URI disagree names no site).
+ *
+ * @example
+ * siteOfFarcasterRequest({ domain: 'localhost:4000', siweUri: 'http://localhost:4000/' }) // 'http://localhost:4000'
+ */
+export function siteOfFarcasterRequest(
+  request: Pick<FarcasterConnectRequest, 'domain' | 'siweUri'>,
+): string | undefined {
+  try {
+    const uri = new URL(request.siweUri)
+    if (!/^https?:$/.test(uri.protocol) || uri.host !== request.domain) return undefined
+    return uri.origin
+  } catch {
+    return undefined
+  }
+}
+
 /** Options of {@link createFarcasterMessage}. */
 export type CreateFarcasterMessageParameters = {
   domain: string
@@ -134,6 +221,7 @@ export type FarcasterSignInReason =
   | 'chain'
   | 'expired'
   | 'not-yet-valid'
+  | 'project'
   | 'signature'
   | 'custody'
   | 'unavailable'
@@ -171,6 +259,11 @@ export type VerifyFarcasterSignInParameters = {
   nonce?: string | undefined
   /** The IdRegistry's chain id the message must name. */
   chainId: number
+  /**
+   * The project whose Porthole login the message must be (its `Request ID`,
+   * {@link portholeRequestId}); any request id when left out.
+   */
+  projectId?: string | undefined
   /** The oldest `Issued At` accepted, in ms before now; default 10 minutes. */
   maxAgeMs?: number | undefined
   /** The present (ms); default the clock. */
@@ -186,6 +279,8 @@ export type VerifyFarcasterSignInReturnType = {
   domain: string
   uri: string
   issuedAt: Date
+  /** The Porthole project and name the message's `Request ID` names, if it is a Porthole login. */
+  porthole: PortholeRequest | undefined
 }
 
 /** The default oldest `Issued At` accepted: 10 minutes. */
@@ -252,6 +347,12 @@ export async function verifyFarcasterSignIn(
     refuse('nonce', 'The message carries another nonce')
   if (fields.chainId !== parameters.chainId)
     refuse('chain', `The message names chain ${fields.chainId}, not ${parameters.chainId}`)
+  const porthole = parsePortholeRequestId(fields.requestId)
+  if (parameters.projectId !== undefined && porthole?.projectId !== parameters.projectId)
+    refuse(
+      'project',
+      `The message is a login for ${porthole ? `project ${porthole.projectId}` : 'no Porthole project'}, not ${parameters.projectId}`,
+    )
   const issuedAt = fields.issuedAt as Date
   if (fields.expirationTime && fields.expirationTime.getTime() <= now)
     refuse('expired', 'The sign-in message has expired')
@@ -285,6 +386,7 @@ export async function verifyFarcasterSignIn(
     domain: fields.domain as string,
     uri: fields.uri as string,
     issuedAt,
+    porthole,
   }
 }
 

@@ -28,6 +28,22 @@ describe('networks', () => {
     })
   })
 
+  test('a network object cannot rename a known network or change its currency (issue 25: a host made 1 ETH read 0.000000000000000001 ETH on the card)', () => {
+    const network = resolveNetwork({
+      id: 31337,
+      name: 'Free test network',
+      nativeCurrency: { name: 'Ether', symbol: 'TEST', decimals: 36 },
+      rpcUrls: { default: { http: ['https://rpc.host.example'] } },
+    })
+    expect(network).toMatchObject({
+      caipNetworkId: 'eip155:31337',
+      name: 'Porthole Devnet',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      // What a host may still choose for a known network: where its page reads the chain.
+      rpcUrls: { default: { http: ['https://rpc.host.example'] } },
+    })
+  })
+
   test('a network object whose CAIP id contradicts its namespace is refused', () => {
     expect(
       resolveNetwork({

@@ -133,7 +133,9 @@ export function getKnownNetwork(caipNetworkId: string): Network | undefined {
 /**
  * Turns one entry of the `networks` option into a {@link Network}: ids must be known; objects
  * are completed (namespace eip155 by default, CAIP id from `id`). Returns `undefined` for an
- * unknown id or an object that cannot be completed.
+ * unknown id or an object that cannot be completed. An object naming a known network keeps
+ * that network's name and native currency: they are the wallet's word on approval cards, and a
+ * host page must not make 1 ETH read 10⁻¹⁸ of something (its RPC URLs and explorer it may give).
  *
  * @example
  * resolveNetwork('eip155:1')?.name // 'Ethereum'
@@ -155,8 +157,8 @@ export function resolveNetwork(input: string | NetworkInput): Network | undefine
     id: input.id,
     chainNamespace: namespace,
     caipNetworkId,
-    name: input.name,
-    nativeCurrency: input.nativeCurrency,
+    name: known?.name ?? input.name,
+    nativeCurrency: { ...(known?.nativeCurrency ?? input.nativeCurrency) },
     rpcUrls: { default: { http: [...http] } },
     ...(explorer
       ? { blockExplorers: { default: { name: explorer.name, url: explorer.url } } }

@@ -1,11 +1,26 @@
-import { encodeFunctionData, erc20Abi, type Hex, parseUnits } from 'viem'
+import {
+  encodeFunctionData,
+  erc20Abi,
+  erc721Abi,
+  type Hex,
+  parseAbi,
+  parseUnits,
+  toFunctionSelector,
+} from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import {
   accountCalls,
+  checkSessionFunctions,
+  KNOWN_FUNCTIONS,
+  MAX_GRANT_REQUEST_BYTES,
+  MAX_SESSION_FUNCTIONS,
+  meteredMove,
   parseGrantPermissions,
+  type SessionKindName,
   type SessionState,
   sessionRefusal,
+  sessionRegistration,
 } from './sessionPermissions.js'
 import { simpleAccountAbi } from './simpleAccount.js'
 
@@ -163,6 +178,8 @@ describe('sessionRefusal and accountCalls', () => {
     spent: 4_000_000n,
     validUntil: NOW + 3600,
     active: true,
+    kind: 'erc20',
+    paymaster: BOB,
   }
   const transfer = (to: string, amount: string): Hex =>
     encodeFunctionData({
@@ -209,5 +226,267 @@ describe('sessionRefusal and accountCalls', () => {
     })
     expect(accountCalls(batch)).toHaveLength(2)
     expect(accountCalls(data)).toBeNull()
+  })
+})
+
+describe('what a request may hold (finding 5)', () => {
+  test.each([
+    ['an unknown top-level field', { padding: 'x' }, 'Unknown field request.padding'],
+    [
+      '20 KB of unknown JSON in a permission',
+      {
+        permissions: [
+          {
+            type: 'erc20-token-transfer',
+            data: { address: TOKEN, ticker: 'pUSD', note: 'x'.repeat(20_000) },
+            policies: [],
+          },
+        ],
+      },
+      'Unknown field permissions[0].data.note',
+    ],
+    [
+      'an unknown field in a policy',
+      {
+        permissions: [
+          {
+            type: 'erc20-token-transfer',
+            data: { address: TOKEN },
+            policies: [{ type: 'token-allowance', data: { allowance: '1', extra: {} } }],
+          },
+        ],
+      },
+      'Unknown field permissions[0].policies[0].data.extra',
+    ],
+    [
+      'an unknown field in the signer',
+      { signer: { type: 'account', data: { id: BOB, hidden: 1 } } },
+      'Unknown field signer.data.hidden',
+    ],
+    [
+      'top-level policies',
+      { policies: [{ type: 'token-allowance', data: { allowance: '1' } }] },
+      'Top-level policies',
+    ],
+    [
+      'a long ticker',
+      {
+        permissions: [
+          { type: 'erc20-token-transfer', data: { address: TOKEN, ticker: 'p'.repeat(33) } },
+        ],
+      },
+      'ticker must be text of at most 32 characters',
+    ],
+  ] as [string, Record<string, unknown>, string][])(
+    'refuses %s before any card',
+    (_label, overrides, message) => {
+      expect(() => parseGrantPermissions([viemRequest(overrides)], NOW)).toThrow(message)
+    },
+  )
+
+  test(`refuses a request over ${MAX_GRANT_REQUEST_BYTES} bytes, even of known fields; one byte under passes`, () => {
+    const request = (justification: string) =>
+      viemRequest({
+        permissions: [
+          {
+            type: 'contract-call',
+            data: {
+              address: TOKEN,
+              abi: [...erc20Abi, { type: 'event', name: justification, inputs: [] }],
+              functions: [{ functionName: 'transfer' }],
+            },
+          },
+        ],
+      })
+    const size = (value: unknown) => new TextEncoder().encode(JSON.stringify([value])).length
+    const base = size(request(''))
+    const fits = request('x'.repeat(MAX_GRANT_REQUEST_BYTES - base))
+    expect(size(fits)).toBe(MAX_GRANT_REQUEST_BYTES)
+    expect(parseGrantPermissions([fits], NOW).selectors).toEqual(['0xa9059cbb'])
+    const over = request('x'.repeat(MAX_GRANT_REQUEST_BYTES - base + 1))
+    expect(() => parseGrantPermissions([over], NOW)).toThrow(
+      `The request is ${MAX_GRANT_REQUEST_BYTES + 1} bytes: a grant may be at most ${MAX_GRANT_REQUEST_BYTES} bytes`,
+    )
+  })
+
+  test(`names at most ${MAX_SESSION_FUNCTIONS} functions`, () => {
+    const calls = (n: number) =>
+      viemRequest({
+        permissions: [
+          {
+            type: 'contract-call',
+            data: { address: TOKEN, calls: Array.from({ length: n }, (_, i) => `f${i}()`) },
+          },
+        ],
+      })
+    expect(parseGrantPermissions([calls(MAX_SESSION_FUNCTIONS)], NOW).functions).toHaveLength(
+      MAX_SESSION_FUNCTIONS,
+    )
+    expect(() => parseGrantPermissions([calls(MAX_SESSION_FUNCTIONS + 1)], NOW)).toThrow(
+      `A session may name at most ${MAX_SESSION_FUNCTIONS} functions`,
+    )
+  })
+
+  test('what is registered is the wallet’s reading, bounded well under the API’s 16 KiB', () => {
+    const longest = `${'f'.repeat(200)}(${'uint256,'.repeat(5)}address)`
+    const grant = parseGrantPermissions(
+      [
+        viemRequest({
+          permissions: [
+            {
+              type: 'contract-call',
+              data: {
+                address: TOKEN,
+                calls: Array.from({ length: MAX_SESSION_FUNCTIONS }, (_, i) =>
+                  longest.replace('f', String.fromCharCode(97 + i)),
+                ),
+              },
+              policies: [{ type: 'recipient', data: { address: BOB } }],
+            },
+          ],
+        }),
+      ],
+      NOW,
+    )
+    const body = JSON.stringify({
+      pci: key.address.toLowerCase(),
+      ...sessionRegistration(grant, 'other'),
+      policies: [],
+      expiry: NOW + 3600,
+      origin: `https://${'a'.repeat(490)}.example`,
+      // An ERC-6492 signature of an account not yet deployed: ~1.2 KB of hex.
+      signature: `0x${'ab'.repeat(600)}`,
+    })
+    expect(body.length).toBeLessThan(12 * 1024)
+  })
+})
+
+test('each known function’s selector is its signature’s', () => {
+  expect(Object.keys(KNOWN_FUNCTIONS)).toHaveLength(33)
+  for (const [selector, known] of Object.entries(KNOWN_FUNCTIONS))
+    expect(toFunctionSelector(known.signature), known.signature).toBe(selector)
+})
+
+describe('checkSessionFunctions (findings 4 and 7)', () => {
+  const grantOf = (calls: string[], policies: unknown[] = []) =>
+    parseGrantPermissions(
+      [
+        viemRequest({
+          permissions: [{ type: 'contract-call', data: { address: TOKEN, calls }, policies }],
+        }),
+      ],
+      NOW,
+    )
+  const kinds: SessionKindName[] = ['other', 'erc20', 'erc721', 'erc1155']
+
+  test.each(
+    Object.entries(KNOWN_FUNCTIONS)
+      .filter(([, f]) => f.effect === 'outlives')
+      .map(([selector, f]) => [f.signature, selector]),
+  )('refuses %s (%s) on every kind: its power outlives the session', (signature, selector) => {
+    for (const kind of kinds)
+      expect(() =>
+        checkSessionFunctions(grantOf(['transfer(address,uint256)', signature]), kind),
+      ).toThrow(
+        `A session cannot hold ${signature.slice(0, signature.indexOf('('))} (${selector}): the power it gives someone else would outlive`,
+      )
+  })
+
+  test('meters transfers by kind; refuses a known asset-moving function its kind does not meter', () => {
+    const metered: Record<SessionKindName, string[]> = {
+      other: [],
+      erc20: ['transfer(address,uint256)', 'transferFrom(address,address,uint256)'],
+      erc721: [
+        'transferFrom(address,address,uint256)',
+        'safeTransferFrom(address,address,uint256)',
+        'safeTransferFrom(address,address,uint256,bytes)',
+      ],
+      erc1155: ['safeTransferFrom(address,address,uint256,uint256,bytes)'],
+    }
+    const moving = Object.values(KNOWN_FUNCTIONS).filter((f) => f.effect === 'moves')
+    expect(moving).toHaveLength(19)
+    for (const kind of kinds)
+      for (const f of moving) {
+        const check = () => checkSessionFunctions(grantOf([f.signature]), kind)
+        if (metered[kind].includes(f.signature))
+          expect(check(), `${f.signature} on ${kind}`).toMatchObject([{ metered: true }])
+        else expect(check, `${f.signature} on ${kind}`).toThrow(/it moves assets/)
+      }
+  })
+
+  test('an unknown function is granted, unmetered, with the signature the dapp gave', () => {
+    expect(
+      checkSessionFunctions(grantOf(['mint(address,uint256)', '0x12345678']), 'other'),
+    ).toEqual([
+      {
+        selector: toFunctionSelector('mint(address,uint256)'),
+        signature: 'mint(address,uint256)',
+        known: null,
+        metered: false,
+      },
+      { selector: '0x12345678', signature: null, known: null, metered: false },
+    ])
+  })
+
+  test('a limit needs a metered function; erc20-token-transfer needs an ERC-20', () => {
+    const limited = grantOf(
+      ['mint(address,uint256)'],
+      [{ type: 'token-allowance', data: { allowance: '1' } }],
+    )
+    expect(() => checkSessionFunctions(limited, 'other')).toThrow(
+      /A token-allowance needs a function the account meters/,
+    )
+    expect(() =>
+      checkSessionFunctions(parseGrantPermissions([viemRequest()], NOW), 'erc721'),
+    ).toThrow(`erc20-token-transfer needs an ERC-20 token: ${TOKEN} is an ERC-721 collection`)
+    expect(
+      checkSessionFunctions(parseGrantPermissions([viemRequest()], NOW), 'erc20'),
+    ).toHaveLength(1)
+  })
+})
+
+describe('metering by kind', () => {
+  const PALS = '0x4ed7c70F96B99c776995fB64377f0d4aB3B0e1C1'
+  const nft = (id: bigint, to: Hex = BOB) =>
+    encodeFunctionData({ abi: erc721Abi, functionName: 'transferFrom', args: [CAROL, to, id] })
+  const session: SessionState = {
+    key: key.address,
+    target: PALS,
+    selectors: ['0x23b872dd'],
+    recipient: BOB,
+    spendLimit: 2n,
+    spent: 1n,
+    validUntil: NOW + 3600,
+    active: true,
+    kind: 'erc721',
+    paymaster: BOB,
+  }
+  const nfts = (n: bigint) => `${n} NFT${n === 1n ? '' : 's'}`
+
+  test('ERC-721: one NFT per call, whatever its id; the id must be there', () => {
+    expect(meteredMove('erc721', nft(1_000_000n))).toEqual({ to: BOB, amount: 1n })
+    expect(meteredMove('erc721', nft(1n).slice(0, 2 + 8 + 128) as Hex)).toBeNull()
+    expect(meteredMove('erc20', nft(1_000_000n))).toEqual({ to: BOB, amount: 1_000_000n })
+    expect(meteredMove('other', nft(5n))).toBeUndefined()
+    const call = { to: PALS as Hex, value: 0n, data: nft(99n) }
+    expect(sessionRefusal(session, [call], NOW, nfts)).toBeNull()
+    expect(sessionRefusal(session, [call, { ...call, data: nft(100n) }], NOW, nfts)).toBe(
+      "Over the session's spend limit: 2 NFTs asked, 1 NFT of 2 NFTs left",
+    )
+    expect(sessionRefusal(session, [{ ...call, data: nft(3n, CAROL) }], NOW, nfts)).toBe(
+      `The session only pays ${BOB}`,
+    )
+  })
+
+  test('ERC-1155: safeTransferFrom counts its amount, any id', () => {
+    const erc1155 = parseAbi([
+      'function safeTransferFrom(address from, address to, uint256 id, uint256 amount, bytes data)',
+    ])
+    const data = encodeFunctionData({
+      abi: erc1155,
+      functionName: 'safeTransferFrom',
+      args: [CAROL, BOB, 7n, 3n, '0x'],
+    })
+    expect(meteredMove('erc1155', data)).toEqual({ to: BOB, amount: 3n })
   })
 })

@@ -145,12 +145,14 @@ const STUB_SIGNATURE: Hex =
  * PortholeSimpleAccount.sol`): `grantSession` / `revokeSession` (the owner's, usually through
  * its own user operation calling `execute(account, 0, …)`), the `sessions(key)` getter, the
  * granted `sessionSelectors(key)`, `SESSION_MAGIC`, the two events and `grantSession`'s errors.
+ * A session's `kind` ({@link SESSION_KIND}) says how its target's calls are metered; its
+ * `paymaster` is the only one its key's operations may use.
  *
  * @example
  * const data = encodeFunctionData({
  *   abi: portholeSessionsAbi,
  *   functionName: 'grantSession',
- *   args: [key, token, ['0xa9059cbb'], recipient, 10_000_000n, 0, validUntil],
+ *   args: [key, token, ['0xa9059cbb'], recipient, 10_000_000n, 0, validUntil, SESSION_KIND.erc20, paymaster],
  * })
  * await bundler.sendUserOperation({ calls: [{ to: account.address, data }] })
  */
@@ -167,6 +169,8 @@ export const portholeSessionsAbi = [
       { name: 'spendLimit', type: 'uint256' },
       { name: 'validAfter', type: 'uint48' },
       { name: 'validUntil', type: 'uint48' },
+      { name: 'kind', type: 'uint8' },
+      { name: 'paymaster', type: 'address' },
     ],
     outputs: [],
   },
@@ -190,6 +194,8 @@ export const portholeSessionsAbi = [
       { name: 'validAfter', type: 'uint48' },
       { name: 'validUntil', type: 'uint48' },
       { name: 'active', type: 'bool' },
+      { name: 'kind', type: 'uint8' },
+      { name: 'paymaster', type: 'address' },
     ],
   },
   {
@@ -218,6 +224,8 @@ export const portholeSessionsAbi = [
       { name: 'validAfter', type: 'uint48', indexed: false },
       { name: 'validUntil', type: 'uint48', indexed: false },
       { name: 'selectors', type: 'bytes4[]', indexed: false },
+      { name: 'kind', type: 'uint8', indexed: false },
+      { name: 'paymaster', type: 'address', indexed: false },
     ],
   },
   {
@@ -230,7 +238,33 @@ export const portholeSessionsAbi = [
   { type: 'error', name: 'SessionTargetInvalid', inputs: [] },
   { type: 'error', name: 'SessionSelectorsEmpty', inputs: [] },
   { type: 'error', name: 'SessionWindowInvalid', inputs: [] },
+  { type: 'error', name: 'SessionKindInvalid', inputs: [] },
+  { type: 'error', name: 'SessionPaymasterInvalid', inputs: [] },
+  {
+    type: 'error',
+    name: 'SessionSelectorForbidden',
+    inputs: [{ name: 'selector', type: 'bytes4' }],
+  },
+  {
+    type: 'error',
+    name: 'SessionSelectorUnmetered',
+    inputs: [{ name: 'selector', type: 'bytes4' }],
+  },
 ] as const
+
+/**
+ * What a session's target is (`grantSession`'s `kind`, the contract's `KIND_*`): how the account
+ * meters its calls. `other`: nothing metered, and no known asset-moving function may be granted;
+ * `erc20`: `transfer` / `transferFrom` by amount; `erc721`: `transferFrom` / `safeTransferFrom`
+ * by count of NFTs; `erc1155`: `safeTransferFrom` by amount, all ids together.
+ *
+ * @example
+ * SESSION_KIND.erc721 // 2
+ */
+export const SESSION_KIND = { other: 0, erc20: 1, erc721: 2, erc1155: 3 } as const
+
+/** A value of {@link SESSION_KIND}. */
+export type SessionKind = (typeof SESSION_KIND)[keyof typeof SESSION_KIND]
 
 /**
  * The first 4 bytes of a session key's user operation signature: `bytes4(keccak256(

@@ -6,6 +6,7 @@ import {
   isSolanaAddress,
   isThemeMode,
   isTransactionHash,
+  isWebPageUrl,
 } from './validation.js'
 
 describe('validation rules', () => {
@@ -37,4 +38,32 @@ describe('validation rules', () => {
     expect(isThemeMode('dark')).toBe(true)
     expect(isThemeMode('blue')).toBe(false)
   })
+})
+
+describe('isWebPageUrl', () => {
+  test.each([
+    'https://pay.example.com/checkout?id=1',
+    'http://127.0.0.1:4900/checkout/1',
+    'http://localhost:4000/',
+    'http://wallet.localhost:4200/callback',
+    'http://[::1]:4900/x',
+  ])('%j may be opened', (url) => expect(isWebPageUrl(url)).toBe(true))
+
+  test.each([
+    'javascript:alert(1)',
+    ' javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    'java\tscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'blob:https://pay.example.com/uuid',
+    'file:///etc/passwd',
+    'vbscript:msgbox(1)',
+    'http://pay.example.com/checkout',
+    'http://127.0.0.1.evil.com/',
+    'https://user:pass@pay.example.com/',
+    '//pay.example.com/checkout',
+    '/checkout',
+    'not a url',
+    '',
+  ])('%j may not', (url) => expect(isWebPageUrl(url)).toBe(false))
 })

@@ -33,3 +33,33 @@ export function isEmail(value: string): boolean {
 export function isThemeMode(value: unknown): value is 'light' | 'dark' {
   return value === 'light' || value === 'dark'
 }
+
+/**
+ * A page address a window may be sent to: `https:`, or `http:` on the loopback host only (the
+ * local stack's providers). Never `javascript:`, `data:`, `blob:`, `file:` or a relative or
+ * malformed address, which would run or read on the origin that opened the window.
+ *
+ * @example
+ * isWebPageUrl('https://pay.example.com/checkout') // true
+ * isWebPageUrl('javascript:alert(1)') // false
+ */
+export function isWebPageUrl(value: string): boolean {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return false
+  }
+  // The browser parses a navigation's address the same way (WHATWG URL): what counts is the
+  // parsed scheme, whatever spaces, case or tabs the string hides it behind.
+  if (url.username || url.password) return false
+  if (url.protocol === 'https:') return true
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  return (
+    url.protocol === 'http:' &&
+    (host === 'localhost' ||
+      host.endsWith('.localhost') ||
+      host === '::1' ||
+      /^127(\.\d{1,3}){3}$/.test(host))
+  )
+}

@@ -34,6 +34,7 @@ async function burst(
         body: JSON.stringify({
           email: emailOf(index),
           deviceId: `loadtest-device-${String(index).padStart(12, '0')}`,
+          site: new URL(state.urls.demo).origin,
         }),
         signal: AbortSignal.timeout(15_000),
       }).catch(() => undefined)

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { DEMO_PROJECT_ID } from '@porthole/shared'
+import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../../test/databases.js'
 import { openDatabase } from '../db/openDatabase.js'
@@ -52,25 +53,26 @@ describe('project sponsorship (admin CLI)', () => {
       err: '',
     })
     expect((await run(['project', 'sponsorship', DEMO_PROJECT_ID])).out).toBe(
-      `Project ${DEMO_PROJECT_ID}: gas sponsorship is on, 20 user operations per account and 1000 per project a day (default)`,
+      `Project ${DEMO_PROJECT_ID}: gas sponsorship is on, 20 user operations per account and 1000 per project a day, at most 1 ETH of gas (default)`,
     )
   })
 
   test('turns it on with a daily cap, changes the cap, turns it off keeping the cap', async () => {
     expect(await run(['project', 'sponsorship', projectId, 'on', '--daily-cap', '5'])).toEqual({
       code: 0,
-      out: `Project ${projectId}: gas sponsorship is now on, 5 user operations per account and 1000 per project a day`,
+      out: `Project ${projectId}: gas sponsorship is now on, 5 user operations per account and 1000 per project a day, at most 1 ETH of gas`,
       err: '',
     })
     expect(await rules(projectId)).toEqual({
       enabled: true,
       dailyCap: 5,
       projectDailyCap: 1000,
+      projectDailyBudget: parseEther('1'),
       isDefault: false,
     })
     await run(['project', 'sponsorship', projectId, 'on', '--daily-cap', '1'])
     expect((await run(['project', 'sponsorship', projectId])).out).toBe(
-      `Project ${projectId}: gas sponsorship is on, 1 user operation per account and 1000 per project a day`,
+      `Project ${projectId}: gas sponsorship is on, 1 user operation per account and 1000 per project a day, at most 1 ETH of gas`,
     )
     expect((await run(['project', 'sponsorship', projectId, 'off'])).out).toBe(
       `Project ${projectId}: gas sponsorship is now off`,
@@ -79,10 +81,11 @@ describe('project sponsorship (admin CLI)', () => {
       enabled: false,
       dailyCap: 1,
       projectDailyCap: 1000,
+      projectDailyBudget: parseEther('1'),
       isDefault: false,
     })
     expect((await run(['project', 'sponsorship', projectId, 'on'])).out).toContain(
-      'now on, 1 user operation per account and 1000 per project a day',
+      'now on, 1 user operation per account and 1000 per project a day, at most 1 ETH of gas',
     )
   })
 
@@ -91,7 +94,7 @@ describe('project sponsorship (admin CLI)', () => {
       await run(['project', 'sponsorship', projectId, 'on', '--project-daily-cap', '250']),
     ).toEqual({
       code: 0,
-      out: `Project ${projectId}: gas sponsorship is now on, 1 user operation per account and 250 per project a day`,
+      out: `Project ${projectId}: gas sponsorship is now on, 1 user operation per account and 250 per project a day, at most 1 ETH of gas`,
       err: '',
     })
     expect(
@@ -108,12 +111,13 @@ describe('project sponsorship (admin CLI)', () => {
         ])
       ).out,
     ).toBe(
-      `Project ${projectId}: gas sponsorship is now on, 4 user operations per account and 1000000 per project a day`,
+      `Project ${projectId}: gas sponsorship is now on, 4 user operations per account and 1000000 per project a day, at most 1 ETH of gas`,
     )
     expect(await rules(projectId)).toEqual({
       enabled: true,
       dailyCap: 4,
       projectDailyCap: 1_000_000,
+      projectDailyBudget: parseEther('1'),
       isDefault: false,
     })
     // Off keeps it; the demo project's default can be changed too.
@@ -123,12 +127,24 @@ describe('project sponsorship (admin CLI)', () => {
       (await run(['project', 'sponsorship', DEMO_PROJECT_ID, 'on', '--project-daily-cap', '300']))
         .out,
     ).toBe(
-      `Project ${DEMO_PROJECT_ID}: gas sponsorship is now on, 20 user operations per account and 300 per project a day`,
+      `Project ${DEMO_PROJECT_ID}: gas sponsorship is now on, 20 user operations per account and 300 per project a day, at most 1 ETH of gas`,
     )
     expect((await run(['project', 'sponsorship', DEMO_PROJECT_ID])).out).toBe(
-      `Project ${DEMO_PROJECT_ID}: gas sponsorship is on, 20 user operations per account and 300 per project a day`,
+      `Project ${DEMO_PROJECT_ID}: gas sponsorship is on, 20 user operations per account and 300 per project a day, at most 1 ETH of gas`,
     )
     await run(['project', 'sponsorship', DEMO_PROJECT_ID, 'on', '--project-daily-cap', '1000'])
+  })
+
+  test('sets the daily budget per project in ETH, and shows it', async () => {
+    expect(
+      await run(['project', 'sponsorship', projectId, 'on', '--project-daily-budget', '0.25']),
+    ).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/per project a day, at most 0\.25 ETH of gas$/),
+    })
+    expect(await rules(projectId)).toMatchObject({ projectDailyBudget: parseEther('0.25') })
+    await run(['project', 'sponsorship', projectId, 'on', '--project-daily-budget', '1'])
+    expect(await rules(projectId)).toMatchObject({ projectDailyBudget: parseEther('1') })
   })
 
   test('project list shows the sponsorship of each project', async () => {
@@ -148,12 +164,12 @@ describe('project sponsorship (admin CLI)', () => {
     expect(lines[0]).toMatch(/^ID\s+NAME\s+ORIGINS\s+GAS SPONSORSHIP$/)
     expect(list.out).toMatch(
       new RegExp(
-        `${projectId}\\s+S\\s+https://s\\.test\\s+on, 7 user operations per account and 70 per project a day`,
+        `${projectId}\\s+S\\s+https://s\\.test\\s+on, 7 user operations per account and 70 per project a day, at most 1 ETH of gas`,
       ),
     )
     expect(list.out).toMatch(
       new RegExp(
-        `${DEMO_PROJECT_ID}\\s+Porthole demo\\s+http://localhost:4000\\s+on, 20 user operations per account and 1000 per project a day`,
+        `${DEMO_PROJECT_ID}\\s+Porthole demo\\s+http://localhost:4000\\s+on, 20 user operations per account and 1000 per project a day, at most 1 ETH of gas`,
       ),
     )
   })
@@ -209,7 +225,24 @@ describe('project sponsorship (admin CLI)', () => {
       ],
       [
         ['project', 'sponsorship'],
-        'project sponsorship needs <projectId> [on|off] [--daily-cap <n>] [--project-daily-cap <n>]',
+        'project sponsorship needs <projectId> [on|off] [--daily-cap <n>] [--project-daily-cap <n>] [--project-daily-budget <ETH>]',
+      ],
+      [
+        ['project', 'sponsorship', projectId, 'on', '--project-daily-budget', '0.0000000001'],
+        '--project-daily-budget must be an amount of ETH from 0.000000001 to 1000000 (at most 9 decimals), not "0.0000000001"',
+      ],
+      [['project', 'sponsorship', projectId, 'on', '--project-daily-budget', '1e18'], 'not "1e18"'],
+      [
+        ['project', 'sponsorship', projectId, 'on', '--project-daily-budget', '2000000'],
+        'not "2000000"',
+      ],
+      [
+        ['project', 'sponsorship', projectId, '--project-daily-budget', '1'],
+        '--project-daily-budget goes with on or off',
+      ],
+      [
+        ['project', 'list', '--project-daily-budget', '1'],
+        'project list takes no --project-daily-budget',
       ],
       [['project', 'sponsorship', 'nope', 'on'], 'Unknown project: nope'],
       [
@@ -235,6 +268,7 @@ describe('project sponsorship (admin CLI)', () => {
       enabled: true,
       dailyCap: 3,
       projectDailyCap: 30,
+      projectDailyBudget: parseEther('1'),
       isDefault: false,
     })
   })

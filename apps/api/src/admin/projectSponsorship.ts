@@ -1,3 +1,4 @@
+import { formatEther } from 'viem'
 import type { Db } from '../db/Db.js'
 import {
   getSponsorshipRules,
@@ -11,16 +12,17 @@ import { ProjectNotFoundError } from '../projects/Project.js'
  * A project's sponsorship rules in words, for the admin CLI.
  *
  * @example
- * describeSponsorship({ enabled: true, dailyCap: 20, projectDailyCap: 1000 })
- * // 'on, 20 user operations per account and 1000 per project a day'
+ * describeSponsorship({ enabled: true, dailyCap: 20, projectDailyCap: 1000, projectDailyBudget: 10n ** 18n })
+ * // 'on, 20 user operations per account and 1000 per project a day, at most 1 ETH of gas'
  */
 export function describeSponsorship({
   enabled,
   dailyCap,
   projectDailyCap,
+  projectDailyBudget,
 }: SponsorshipRules): string {
   return enabled
-    ? `on, ${dailyCap} user operation${dailyCap === 1 ? '' : 's'} per account and ${projectDailyCap} per project a day`
+    ? `on, ${dailyCap} user operation${dailyCap === 1 ? '' : 's'} per account and ${projectDailyCap} per project a day, at most ${formatEther(projectDailyBudget)} ETH of gas`
     : 'off'
 }
 
@@ -30,6 +32,8 @@ export type ProjectSponsorshipParameters = {
   enabled?: boolean | undefined
   dailyCap?: number | undefined
   projectDailyCap?: number | undefined
+  /** Wei. */
+  projectDailyBudget?: bigint | undefined
 }
 
 /**
@@ -38,19 +42,36 @@ export type ProjectSponsorshipParameters = {
  *
  * @example
  * await projectSponsorship(db, { projectId: 'porthole-demo', enabled: true, dailyCap: 5 })
- * // ['Project porthole-demo: gas sponsorship is now on, 5 user operations per account and 1000 per project a day']
+ * // ['Project porthole-demo: gas sponsorship is now on, 5 user operations per account and 1000 per project a day, at most 1 ETH of gas']
  */
 export async function projectSponsorship(
   db: Db,
-  { projectId, enabled, dailyCap, projectDailyCap }: ProjectSponsorshipParameters,
+  {
+    projectId,
+    enabled,
+    dailyCap,
+    projectDailyCap,
+    projectDailyBudget,
+  }: ProjectSponsorshipParameters,
 ): Promise<string[]> {
-  if (enabled === undefined && dailyCap === undefined && projectDailyCap === undefined) {
+  if (
+    enabled === undefined &&
+    dailyCap === undefined &&
+    projectDailyCap === undefined &&
+    projectDailyBudget === undefined
+  ) {
     if (!(await getProject(db, projectId))) throw new ProjectNotFoundError(projectId)
     const rules = await getSponsorshipRules(db, projectId)
     return [
       `Project ${projectId}: gas sponsorship is ${describeSponsorship(rules)}${rules.isDefault ? ' (default)' : ''}`,
     ]
   }
-  const rules = await setSponsorshipRules(db, { projectId, enabled, dailyCap, projectDailyCap })
+  const rules = await setSponsorshipRules(db, {
+    projectId,
+    enabled,
+    dailyCap,
+    projectDailyCap,
+    projectDailyBudget,
+  })
   return [`Project ${projectId}: gas sponsorship is now ${describeSponsorship(rules)}`]
 }

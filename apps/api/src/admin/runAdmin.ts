@@ -1,8 +1,13 @@
 import { parseArgs } from 'node:util'
 import { endpoints, InvalidOriginPatternError } from '@porthole/shared'
+import { parseEther } from 'viem'
 import type { Db } from '../db/Db.js'
 import { openDatabase, redactUrl } from '../db/openDatabase.js'
-import { getSponsorshipRules, InvalidDailyCapError } from '../paymaster/sponsorship.js'
+import {
+  getSponsorshipRules,
+  InvalidDailyBudgetError,
+  InvalidDailyCapError,
+} from '../paymaster/sponsorship.js'
 import { addProjectDomain } from '../projects/addProjectDomain.js'
 import { allowOrigin } from '../projects/allowOrigin.js'
 import { createProject } from '../projects/createProject.js'
@@ -65,10 +70,12 @@ Commands:
       swaps, onramp, analytics; socials, swaps and onramp also take a comma list of providers
       (e.g. socials google,github). A running stack applies it within a second, no restart.
   project sponsorship <projectId> [on|off] [--daily-cap <n>] [--project-daily-cap <n>]
+                      [--project-daily-budget <ETH>]
       Whether the paymaster sponsors the gas of the project's user operations (ERC-7677 on the
       RPC proxy), and how many per sending account (default 20) and for the whole project
-      (default 1000) a UTC day; without on/off, show it. Default: on for the demo project, off
-      for others. Applies to the next request.
+      (default 1000) a UTC day, and how much ETH of gas the project's sponsorships may cost a
+      day, each counted at its maximum (default 1); without on/off, show it. Default: on for
+      the demo project, off for others. Applies to the next request.
   project domain add <projectId> <modalOrigin> [--wallet <walletOrigin>]
       Serve the project's modal (and wallet) frames on the dapp's own site, e.g.
       https://connect.app.example and https://wallet.app.example for https://app.example:
@@ -118,6 +125,7 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
         name: { type: 'string' },
         'daily-cap': { type: 'string' },
         'project-daily-cap': { type: 'string' },
+        'project-daily-budget': { type: 'string' },
         wallet: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -136,7 +144,7 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
     switch (command) {
       case 'create': {
         expectArgs(rest, 0, 'project create takes no positional arguments')
-        for (const cap of ['daily-cap', 'project-daily-cap'] as const)
+        for (const cap of SPONSORSHIP_OPTIONS)
           if (values[cap] !== undefined)
             throw new UsageError(`project create takes no --${cap}: use project sponsorship`)
         const origins = values.origin ?? []
@@ -248,7 +256,7 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
           throw new UsageError('project sponsorship takes no --origin or --name')
         if (rest.length !== 1 && rest.length !== 2)
           throw new UsageError(
-            'project sponsorship needs <projectId> [on|off] [--daily-cap <n>] [--project-daily-cap <n>]',
+            'project sponsorship needs <projectId> [on|off] [--daily-cap <n>] [--project-daily-cap <n>] [--project-daily-budget <ETH>]',
           )
         const [projectId, setting] = rest as [string, string?]
         if (setting !== undefined && setting !== 'on' && setting !== 'off')
@@ -256,6 +264,7 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
         const caps = {
           dailyCap: parseCap(values['daily-cap'], '--daily-cap', setting),
           projectDailyCap: parseCap(values['project-daily-cap'], '--project-daily-cap', setting),
+          projectDailyBudget: parseBudget(values['project-daily-budget'], setting),
         }
         const lines = await projectSponsorship(await open(), {
           projectId,
@@ -408,6 +417,7 @@ function noOptions(
     name?: string | undefined
     'daily-cap'?: string | undefined
     'project-daily-cap'?: string | undefined
+    'project-daily-budget'?: string | undefined
     wallet?: string | undefined
   },
   command: string,
@@ -416,9 +426,27 @@ function noOptions(
     throw new UsageError(`${command} takes no --origin or --name`)
   if (values.wallet !== undefined)
     throw new UsageError(`${command} takes no --wallet (it goes with project domain add)`)
-  for (const cap of ['daily-cap', 'project-daily-cap'] as const)
+  for (const cap of SPONSORSHIP_OPTIONS)
     if (values[cap] !== undefined)
       throw new UsageError(`${command} takes no --${cap} (it goes with project sponsorship)`)
+}
+
+/** The options of `project sponsorship` alone. */
+const SPONSORSHIP_OPTIONS = ['daily-cap', 'project-daily-cap', 'project-daily-budget'] as const
+
+/**
+ * `--project-daily-budget`: an amount of ETH (decimal, at most 9 decimals: whole gwei) from
+ * 0.000000001 to 1,000,000, with on or off; answered in wei.
+ */
+function parseBudget(value: string | undefined, setting: string | undefined): bigint | undefined {
+  if (value === undefined) return undefined
+  if (setting === undefined) throw new UsageError('--project-daily-budget goes with on or off')
+  const wei = /^[0-9]{1,7}(\.[0-9]{1,9})?$/.test(value) ? parseEther(value) : 0n
+  if (wei < 1_000_000_000n || wei > parseEther('1000000'))
+    throw new UsageError(
+      `--project-daily-budget must be an amount of ETH from 0.000000001 to 1000000 (at most 9 decimals), not "${value}"`,
+    )
+  return wei
 }
 
 /** A cap option of `project sponsorship`: a whole number from 1 to 1,000,000, with on or off. */
@@ -447,6 +475,7 @@ function describe(error: unknown, databaseUrl: string | undefined): string {
     error instanceof InvalidProjectIdError ||
     error instanceof InvalidOriginPatternError ||
     error instanceof InvalidDailyCapError ||
+    error instanceof InvalidDailyBudgetError ||
     error instanceof InvalidCustomDomainError ||
     error instanceof CustomDomainTakenError ||
     error instanceof OriginNotAllowedError ||

@@ -1,5 +1,6 @@
 /** Opportunistic removal of expired auth rows. */
 import type { DbExecutor } from '../db/Db.js'
+import { SIWX } from '../siwx/verifySignIn.js'
 import { COOLDOWN_MS } from './codes.js'
 
 /** Options of {@link createCleanup}. */
@@ -12,8 +13,8 @@ export type CreateCleanupParameters = {
 
 /**
  * Returns `maybeRun()`: at most once per interval it deletes, in the background, expired
- * sessions, approval tokens, social states and results, and code rows that no longer hold a
- * live code, cooldown or lock. Routes call it as they go, so no timer keeps the process alive.
+ * sessions, approval tokens, social states and results, code rows that no longer hold a
+ * live code, cooldown or lock, and wallet sign-in nonces and sessions past their life. Routes call it as they go, so no timer keeps the process alive.
  *
  * @example
  * const cleanup = createCleanup(db, { onError: console.error })
@@ -34,6 +35,10 @@ export function createCleanup(
       'auth_farcaster_logins',
     ])
       await db.execute(`DELETE FROM ${table} WHERE expires_at <= ?`, [now])
+    // Wallet sign-in: nonces past their life (a stranger may ask for any number of them) and
+    // sessions past their expiry.
+    await db.execute('DELETE FROM siwx_nonces WHERE created_at <= ?', [now - SIWX.nonceTtlMs])
+    await db.execute('DELETE FROM siwx_sessions WHERE expires_at <= ?', [now])
     await db.execute(
       `DELETE FROM auth_codes
        WHERE expires_at <= ? AND sent_at <= ? AND (locked_until IS NULL OR locked_until <= ?)`,

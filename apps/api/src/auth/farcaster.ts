@@ -1,8 +1,8 @@
 /**
  * Farcaster login for the embedded wallet: where the auth relay is, which IdRegistry decides a
  * fid's custody, and the relay calls the login routes make (open a channel, read its status).
- * The relying party is the wallet app: Sign In With Farcaster messages name its host as domain
- * and its origin as URI.
+ * A Sign In With Farcaster message names the site the user is on (an origin the project allows)
+ * as its domain and URI, and the project as its `Request ID` (`portholeRequestId`).
  */
 import {
   type CustodyReader,
@@ -19,10 +19,6 @@ import { type ApiConfig, InvalidConfigError } from '../config.js'
 export type FarcasterConfig = {
   /** The auth relay (`POST /v1/channel`, `GET /v1/channel/status`). */
   relayUrl: string
-  /** The domain the messages must name: the wallet app's host. */
-  domain: string
-  /** The URI the messages must name: the wallet app's origin and `/`. */
-  siweUri: string
   /** The IdRegistry's network (CAIP-2, eip155). */
   network: string
   /** Its chain id (the messages' `Chain ID`). */
@@ -46,8 +42,6 @@ export const FARCASTER_LOGIN_TTL_MS = 10 * 60 * 1000
 
 /** Options of {@link resolveFarcasterConfig}. */
 export type ResolveFarcasterConfigParameters = {
-  /** The wallet app's URL (the relying party). */
-  walletUrl: string
   /** The API's chain RPC upstreams: the IdRegistry is read through its network's. */
   upstreams: Readonly<Record<string, string>>
   production: boolean
@@ -61,12 +55,12 @@ export type ResolveFarcasterConfigParameters = {
  * and in production unless all three are set.
  *
  * @example
- * resolveFarcasterConfig({}, { walletUrl: 'http://wallet.localhost:4200', upstreams, production: false })
- * // { relayUrl: 'http://127.0.0.1:4800', domain: 'wallet.localhost:4200', chainId: 31337, … }
+ * resolveFarcasterConfig({}, { upstreams, production: false })
+ * // { relayUrl: 'http://127.0.0.1:4800', network: 'eip155:31337', chainId: 31337, … }
  */
 export function resolveFarcasterConfig(
   env: Record<string, string | undefined>,
-  { walletUrl, upstreams, production }: ResolveFarcasterConfigParameters,
+  { upstreams, production }: ResolveFarcasterConfigParameters,
 ): FarcasterConfig | null {
   const relay = env.PORTHOLE_FARCASTER_URL
   const network = env[FARCASTER_ENV.network]
@@ -79,11 +73,8 @@ export function resolveFarcasterConfig(
     throw new InvalidConfigError(`${FARCASTER_ENV.registry} must be a contract address`)
   const rpcUrl = upstreams[caip]
   if (!rpcUrl) return null
-  const wallet = new URL(walletUrl)
   return {
     relayUrl: (relay || endpoints(env).farcaster).replace(/\/+$/, ''),
-    domain: wallet.host,
-    siweUri: `${wallet.origin}/`,
     network: caip,
     chainId: Number(chain[1]),
     rpcUrl,
@@ -128,11 +119,23 @@ export type ChannelStatus =
       displayName: string | null
     }
 
+/** What a login's channel asks the Farcaster app to sign. */
+export type ChannelRequest = {
+  /** The frame's nonce (its device key's thumbprint, hex). */
+  nonce: string
+  /** The site the user is on (an origin): the message's domain (its host) and URI (`<site>/`). */
+  site: string
+  /** The message's `Request ID`: the project (`portholeRequestId`). */
+  requestId: string
+  /** When the message expires (ms). */
+  expiresAt: number
+}
+
 /** The relay and IdRegistry calls of a Farcaster login. */
 export type FarcasterClient = {
   config: FarcasterConfig
-  /** Opens a channel for a message with `nonce` that expires at `expiresAt` (ms). */
-  openChannel(nonce: string, expiresAt: number): Promise<{ channelToken: string; url: string }>
+  /** Opens a channel for a message naming the request's site, project and nonce. */
+  openChannel(request: ChannelRequest): Promise<{ channelToken: string; url: string }>
   /** The channel's state; `expired` once the relay no longer knows it. */
   status(channelToken: string): Promise<ChannelStatus>
   custodyOf: CustodyReader
@@ -143,7 +146,7 @@ export type FarcasterClient = {
  *
  * @example
  * const farcaster = createFarcasterClient(config)
- * const { url } = await farcaster.openChannel(nonce, Date.now() + 600_000)
+ * const { url } = await farcaster.openChannel({ nonce, site, requestId, expiresAt: Date.now() + 600_000 })
  */
 export function createFarcasterClient(config: FarcasterConfig): FarcasterClient {
   const call = async (path: string, init: RequestInit) => {
@@ -164,15 +167,16 @@ export function createFarcasterClient(config: FarcasterConfig): FarcasterClient 
   }
   return {
     config,
-    async openChannel(nonce, expiresAt) {
+    async openChannel({ nonce, site, requestId, expiresAt }) {
       const response = await call('/v1/channel', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
-          siweUri: config.siweUri,
-          domain: config.domain,
+          siweUri: `${site}/`,
+          domain: new URL(site).host,
           nonce,
           expirationTime: new Date(expiresAt).toISOString(),
+          requestId,
         }),
       })
       if (response.status !== 201)
@@ -214,13 +218,12 @@ export function createFarcasterClient(config: FarcasterConfig): FarcasterClient 
  * authFarcasterRoutes(app, auth, farcasterClientOf(config))
  */
 export function farcasterClientOf(
-  config: Pick<ApiConfig, 'farcaster' | 'walletUrl' | 'upstreams' | 'production'>,
+  config: Pick<ApiConfig, 'farcaster' | 'upstreams' | 'production'>,
   env: Record<string, string | undefined> = process.env,
 ): FarcasterClient | null {
   const resolved =
     config.farcaster === undefined
       ? resolveFarcasterConfig(env, {
-          walletUrl: config.walletUrl,
           upstreams: config.upstreams,
           production: config.production,
         })

@@ -31,6 +31,19 @@ describe('mail templates', () => {
     expect(escapeHtml(`<a href="x">'&`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;')
   })
 
+  test('a login code names the site and project, escaped in the HTML', () => {
+    const mail = codeMail({
+      to: 'a@b.test',
+      code: '042917',
+      login: { site: 'https://app.example', project: 'Shop <b>&</b>' },
+    })
+    expect(mail.subject).toBe('Your Porthole code for app.example is 042917')
+    expect(mail.text).toMatch(/^https:\/\/app\.example \(Shop <b>&<\/b>\) asked for this code/)
+    expect(mail.text).toContain('Enter it only on https://app.example.')
+    expect(mail.html).toContain('Shop &lt;b&gt;&amp;&lt;/b&gt;')
+    expect(mail.html).not.toContain('<b>&</b>')
+  })
+
   test('the custody notices name the site, device and IP, escaped in HTML', () => {
     const base = {
       to: 'a@b.test',

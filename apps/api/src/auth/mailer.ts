@@ -75,19 +75,41 @@ export function smtpOptions(smtpUrl: string): SMTPTransport.Options {
   }
 }
 
+/** Who asks for a login code: the site (as the modal verified it, allowed by the project) and the project's name. */
+export type CodeMailLogin = { site: string; project: string }
+
 /**
- * The one-time code mail (the code is in the subject, so it shows in notifications).
+ * The one-time code mail (the code is in the subject, so it shows in notifications). A login
+ * code names the site that asked for it and the project, in the subject and first line: a code
+ * asked for by another site than the one the user is on (a phishing page relaying a login) is
+ * recognisable, and the mail says not to enter it there.
  *
  * @example
- * codeMail({ to: 'a@b.test', code: '123456' }).subject // 'Your Porthole code is 123456'
+ * codeMail({ to: 'a@b.test', code: '123456', login: { site: 'https://app.example', project: 'App' } }).subject
+ * // 'Your Porthole code for app.example is 123456'
  */
-export function codeMail({ to, code }: { to: string; code: string }): MailMessage {
+export function codeMail({
+  to,
+  code,
+  login,
+}: {
+  to: string
+  code: string
+  login?: CodeMailLogin
+}): MailMessage {
+  const host = login ? new URL(login.site).host : undefined
+  const asked = login
+    ? `${login.site} (${login.project}) asked for this code to sign you in with Porthole.`
+    : undefined
+  const warning = login
+    ? `Enter it only on ${login.site}. If another site shows you this request, do not enter the code there: it would sign that site in as you.`
+    : 'If you did not ask for it, you can ignore this e-mail.'
   return {
     to,
-    subject: `Your Porthole code is ${code}`,
-    text: `Your Porthole code is ${code}.\n\nEnter it in the app to continue. It expires in 10 minutes and works once.\nIf you did not ask for it, you can ignore this e-mail.\n`,
+    subject: host ? `Your Porthole code for ${host} is ${code}` : `Your Porthole code is ${code}`,
+    text: `${asked ? `${asked}\n\n` : ''}Your Porthole code is ${code}.\n\nIt expires in 10 minutes and works once.\n${warning}\n`,
     html: page(
-      `<p>Your Porthole code is</p><p style="font-size:28px;font-weight:600;letter-spacing:4px">${code}</p><p>Enter it in the app to continue. It expires in 10 minutes and works once.</p><p style="color:#666">If you did not ask for it, you can ignore this e-mail.</p>`,
+      `${asked ? `<p>${escapeHtml(asked)}</p>` : ''}<p>Your Porthole code is</p><p style="font-size:28px;font-weight:600;letter-spacing:4px">${code}</p><p>It expires in 10 minutes and works once.</p><p style="color:#666">${escapeHtml(warning)}</p>`,
     ),
   }
 }

@@ -40,8 +40,24 @@ export const Base64Text = z
   .max(4096)
   .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, 'Expected base64')
 
-/** Body of `POST /auth/v1/email/start`. */
-export const EmailStartBody = z.object({ email: Email, deviceId: DeviceId })
+/**
+ * The site the user is on: the host page's origin as the modal's handshake verified it (the
+ * wallet frame sends it). Routes check it is one the project allows.
+ */
+export const Site = z
+  .string()
+  .max(300)
+  .refine((value) => {
+    try {
+      const url = new URL(value)
+      return /^https?:$/.test(url.protocol) && url.origin === value
+    } catch {
+      return false
+    }
+  }, 'Expected an origin such as https://app.example')
+
+/** Body of `POST /auth/v1/email/start`: `site` is named in the code mail. */
+export const EmailStartBody = z.object({ email: Email, deviceId: DeviceId, site: Site })
 
 /** Body of `POST /auth/v1/email/verify`. */
 export const EmailVerifyBody = z.object({ email: Email, deviceId: DeviceId, code: Code })
@@ -118,6 +134,12 @@ export const DeviceNoticeBody = z.object({
     .url({ protocol: /^https?$/ })
     .max(300)
     .optional(),
+})
+
+/** Body of `POST /auth/v1/devices/revoke`: a device of the list, removed by the wallet's key. */
+export const DeviceRevokeBody = z.object({
+  device: z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'Expected a device id of the list'),
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'Expected a 65-byte signature'),
 })
 
 /** Body of `POST /auth/v1/email/update/start`. */

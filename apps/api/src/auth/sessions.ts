@@ -32,7 +32,15 @@ export const SESSION_MAX_MS = 30 * 24 * 60 * 60 * 1000
 export const SESSION_SLIDE_STEP_MS = 60 * 1000
 
 /** Options of {@link createSession}. */
-export type CreateSessionParameters = { projectId: string; userId: string; deviceId: string }
+export type CreateSessionParameters = {
+  projectId: string
+  userId: string
+  deviceId: string
+  /** The site the sign-in named (a Farcaster login's, one the project allows). */
+  site?: string | null
+  /** The Farcaster custody address that signed the sign-in (lower-case hex). */
+  farcasterCustody?: string | null
+}
 
 /**
  * Creates a session and returns its token (only the digest is stored).
@@ -42,14 +50,24 @@ export type CreateSessionParameters = { projectId: string; userId: string; devic
  */
 export async function createSession(
   db: DbExecutor,
-  { projectId, userId, deviceId }: CreateSessionParameters,
+  { projectId, userId, deviceId, site = null, farcasterCustody = null }: CreateSessionParameters,
 ): Promise<string> {
   const token = randomToken()
   const now = Date.now()
   await db.execute(
-    `INSERT INTO auth_sessions (token_hash, project_id, user_id, device_id, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-    [hashToken(token), projectId, userId, deviceId, now, now + SESSION_IDLE_MS],
+    `INSERT INTO auth_sessions
+       (token_hash, project_id, user_id, device_id, created_at, expires_at, site, farcaster_custody)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      hashToken(token),
+      projectId,
+      userId,
+      deviceId,
+      now,
+      now + SESSION_IDLE_MS,
+      site,
+      farcasterCustody,
+    ],
   )
   return token
 }
@@ -61,6 +79,10 @@ export type Session = {
   deviceId: string
   /** When the sign-in that made this session happened (ms since the epoch). */
   createdAt: number
+  /** The site the sign-in named, if it named one (Farcaster). */
+  site: string | null
+  /** The Farcaster custody address that signed the sign-in (lower-case hex), if any. */
+  farcasterCustody: string | null
 }
 
 /**
@@ -83,8 +105,10 @@ export async function findSession(
     device_id: string
     created_at: number
     expires_at: number
+    site: string | null
+    farcaster_custody: string | null
   }>(
-    `SELECT user_id, device_id, created_at, expires_at FROM auth_sessions
+    `SELECT user_id, device_id, created_at, expires_at, site, farcaster_custody FROM auth_sessions
      WHERE token_hash = ? AND project_id = ? AND expires_at > ?`,
     [tokenHash, projectId, now],
   )
@@ -97,7 +121,14 @@ export async function findSession(
       'UPDATE auth_sessions SET expires_at = ? WHERE token_hash = ? AND expires_at < ?',
       [expiresAt, tokenHash, expiresAt],
     )
-  return { userId: row.user_id, tokenHash, deviceId: row.device_id, createdAt }
+  return {
+    userId: row.user_id,
+    tokenHash,
+    deviceId: row.device_id,
+    createdAt,
+    site: row.site ?? null,
+    farcasterCustody: row.farcaster_custody ?? null,
+  }
 }
 
 /** Options of {@link revokeSessions}. */
@@ -106,6 +137,8 @@ export type RevokeSessionsParameters = {
   userId: string
   /** The digest of a session to keep (the one making the change). */
   keep?: string
+  /** Only the sessions of this device (a device removed from the wallet). */
+  deviceId?: string
 }
 
 /**
@@ -115,14 +148,15 @@ export type RevokeSessionsParameters = {
  * @example
  * await revokeSessions(db, { projectId, userId }) // sign-out everywhere
  * await revokeSessions(tx, { projectId, userId, keep: session.tokenHash }) // all other sessions
+ * await revokeSessions(db, { projectId, userId, deviceId }) // one removed device's
  */
 export async function revokeSessions(
   db: DbExecutor,
-  { projectId, userId, keep }: RevokeSessionsParameters,
+  { projectId, userId, keep, deviceId }: RevokeSessionsParameters,
 ): Promise<number> {
   const { rowsAffected } = await db.execute(
-    `DELETE FROM auth_sessions WHERE project_id = ? AND user_id = ?${keep ? ' AND token_hash <> ?' : ''}`,
-    keep ? [projectId, userId, keep] : [projectId, userId],
+    `DELETE FROM auth_sessions WHERE project_id = ? AND user_id = ?${keep ? ' AND token_hash <> ?' : ''}${deviceId ? ' AND device_id = ?' : ''}`,
+    [projectId, userId, ...(keep ? [keep] : []), ...(deviceId ? [deviceId] : [])],
   )
   return rowsAffected
 }

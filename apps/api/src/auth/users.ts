@@ -27,10 +27,12 @@ export type UserRow = {
   name: string | null
   address: string | null
   created_at: number
+  /** A Farcaster user's recorded custody address (lower-case hex), once known. */
+  farcaster_custody: string | null
 }
 
 const COLUMNS =
-  'id, project_id, email, social_provider, social_email, username, name, address, created_at'
+  'id, project_id, email, social_provider, social_email, username, name, address, created_at, farcaster_custody'
 
 /**
  * The API form of a user row.

@@ -443,6 +443,80 @@ export const migrations: readonly Migration[] = [
     ],
   },
   {
+    version: 14,
+    name: 'gas sponsorship: reservations per (sender, nonce), a daily budget in wei, revocations',
+    statements: [
+      // The project's daily budget of gas, in gwei (the sum of the maximum charges it signed);
+      // rows of before this migration take the default, 1 ETH.
+      'ALTER TABLE project_sponsorship ADD COLUMN daily_budget_gwei BIGINT NOT NULL DEFAULT 1000000000',
+      // On the project's row (sender '*'): the maximum charges of its reservations, in gwei. On a
+      // sender's row: its session revocations (sponsored past the daily caps, counted apart).
+      'ALTER TABLE sponsored_user_operations ADD COLUMN charge_gwei BIGINT NOT NULL DEFAULT 0',
+      'ALTER TABLE sponsored_user_operations ADD COLUMN revocation_count INTEGER NOT NULL DEFAULT 0',
+      // One sponsorship per (project, chain, sender, nonce): asking again for the same operation
+      // slot reuses it. kind 'operation' (counted in the caps and the budget) or 'revocation';
+      // utc_day is the day whose counts hold it; charge_gwei its counted maximum charge;
+      // valid_until (unix seconds) the newest signature's end; status 'held' until the chain shows
+      // the nonce used ('used'); a held one past valid_until with the nonce unused is deleted and
+      // its counts given back. nonce is decimal; sender lower case.
+      `CREATE TABLE sponsorship_reservations (
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        chain TEXT NOT NULL,
+        sender TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        utc_day TEXT NOT NULL,
+        charge_gwei BIGINT NOT NULL,
+        valid_until BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (project_id, chain, sender, nonce)
+      )`,
+      'CREATE INDEX sponsorship_reservations_expiry ON sponsorship_reservations (project_id, status, valid_until)',
+      'CREATE INDEX sponsorship_reservations_day ON sponsorship_reservations (utc_day)',
+      // The paymaster sponsors only accounts whose owner is a user of the project.
+      'CREATE INDEX auth_users_address ON auth_users (project_id, address)',
+    ],
+  },
+  {
+    version: 15,
+    name: 'Farcaster login names its site and records the custody; the wallet lists its devices',
+    statements: [
+      // The site (an origin the project allows) a Farcaster login names to the approver.
+      'ALTER TABLE auth_farcaster_logins ADD COLUMN site TEXT',
+      // What a session's sign-in named: the site (Farcaster logins) and the custody address
+      // that signed it (Farcaster). NULL for sessions of before and other logins.
+      'ALTER TABLE auth_sessions ADD COLUMN site TEXT',
+      'ALTER TABLE auth_sessions ADD COLUMN farcaster_custody TEXT',
+      // The custody address a Farcaster user's wallet belongs to: the first sign-in's, then the
+      // one a device holding the wallet confirmed (lower-case hex; NULL: not yet recorded).
+      'ALTER TABLE auth_users ADD COLUMN farcaster_custody TEXT',
+      // The custody address the automatic recovery share was sealed for (NULL: another owner
+      // kind, or sealed before this migration for the fid alone).
+      'ALTER TABLE auth_shares ADD COLUMN recovery_custody TEXT',
+      // The devices of a user's wallet: one row per device id that created the wallet, received
+      // what a new device needs to recover it, or signed in with another Farcaster custody. kind:
+      // 'created', 'known' (listed when first seen, no notice), 'recovered', 'custody-refused'.
+      // notices_seen_at: the notices this device showed. Revoked rows stay (the device is
+      // refused the auth share).
+      `CREATE TABLE auth_wallet_devices (
+        user_id TEXT NOT NULL REFERENCES auth_users (id) ON DELETE CASCADE,
+        device_id TEXT NOT NULL,
+        project_id TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        site TEXT,
+        label TEXT NOT NULL,
+        ip TEXT NOT NULL,
+        custody TEXT,
+        created_at BIGINT NOT NULL,
+        last_seen_at BIGINT NOT NULL,
+        notices_seen_at BIGINT NOT NULL,
+        revoked_at BIGINT,
+        PRIMARY KEY (user_id, device_id)
+      )`,
+    ],
+  },
+  {
     version: 17,
     name: 'approvals in the page only on origins the operator trusts (project trust)',
     statements: [

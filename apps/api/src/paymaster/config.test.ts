@@ -3,6 +3,7 @@ import { expect, test } from 'vitest'
 import { InvalidConfigError, resolveConfig } from '../config.js'
 import { productionProblems } from '../production.js'
 import { InvalidPaymasterConfigError, resolvePaymasterConfig } from './config.js'
+import { DEFAULT_PAYMASTER_POLICY } from './policy.js'
 
 const KEY = `0x${'11'.repeat(32)}` as const
 
@@ -10,12 +11,19 @@ test('development: the devnet paymaster and its signer; production: none unless 
   expect(resolvePaymasterConfig({}, { production: false })).toEqual({
     signerKey: PAYMASTER_SIGNER.privateKey,
     addresses: { 'eip155:31337': DEVNET_AA.paymaster, 'eip155:31338': DEVNET_AA.paymaster },
-    validForSeconds: 3600,
+    accountFactories: {
+      'eip155:31337': DEVNET_AA.accountFactory,
+      'eip155:31338': DEVNET_AA.accountFactory,
+    },
+    validForSeconds: 600,
+    policy: DEFAULT_PAYMASTER_POLICY,
   })
   expect(resolvePaymasterConfig({}, { production: true })).toEqual({
     signerKey: undefined,
     addresses: {},
-    validForSeconds: 3600,
+    accountFactories: {},
+    validForSeconds: 600,
+    policy: DEFAULT_PAYMASTER_POLICY,
   })
   const env = {
     PORTHOLE_PAYMASTER_KEY: KEY,
@@ -30,6 +38,36 @@ test('development: the devnet paymaster and its signer; production: none unless 
     'eip155:31338': DEVNET_AA.paymaster,
     'eip155:8453': DEVNET_AA.accountFactory,
   })
+})
+
+test('the policy and the account factories from the environment', () => {
+  const config = resolvePaymasterConfig(
+    {
+      PORTHOLE_ACCOUNT_FACTORIES: JSON.stringify({ 'eip155:8453': DEVNET_AA.paymaster }),
+      PORTHOLE_PAYMASTER_VALID_SECONDS: '300',
+      PORTHOLE_PAYMASTER_MAX_OPERATION_COST: '5000000000000000',
+      PORTHOLE_PAYMASTER_BASE_FEE_MULTIPLIER: '2',
+      PORTHOLE_PAYMASTER_MIN_TIP_CAP: '100000000',
+    },
+    { production: true },
+  )
+  expect(config.accountFactories).toEqual({ 'eip155:8453': DEVNET_AA.paymaster })
+  expect(config.validForSeconds).toBe(300)
+  expect(config.policy).toEqual({
+    ...DEFAULT_PAYMASTER_POLICY,
+    maxOperationCost: 5_000_000_000_000_000n,
+    baseFeeMultiplier: 2n,
+    minTipCap: 100_000_000n,
+  })
+  for (const [name, value, message] of [
+    ['PORTHOLE_PAYMASTER_VALID_SECONDS', '7200', /from 60 to 3600, not "7200"/],
+    ['PORTHOLE_PAYMASTER_MAX_OPERATION_COST', '0.01', /whole number of wei/],
+    ['PORTHOLE_PAYMASTER_BASE_FEE_MULTIPLIER', '0', /from 1 to 10, not "0"/],
+    ['PORTHOLE_ACCOUNT_FACTORIES', '{"eip155:1":"0x1"}', /account factory addresses/],
+  ] as const)
+    expect(() => resolvePaymasterConfig({ [name]: value }, { production: false })).toThrow(
+      new RegExp(`^${name} .*${message.source}`),
+    )
 })
 
 test('bad paymaster settings are refused with the variable named', () => {

@@ -18,8 +18,10 @@ import {
 import { createBundlerClient, toPackedUserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import { addProjectUser } from '../../test/paymasterAttacker.js'
 import { createTestApp, PROJECT_ID, type TestApp } from '../../test/testApp.js'
 import { getProject } from '../projects/getProject.js'
+import { resolvePaymasterConfig } from './config.js'
 import {
   createPaymasterRpc,
   PAYMASTER_ERRORS,
@@ -42,6 +44,14 @@ const paymasterAbi = parseAbi([
 
 type RpcAnswer = { id: unknown; result?: unknown; error?: { code: number; message: string } }
 
+/** The devnet's paymaster on CHAIN only, with the default policy (sponsorships valid 600 s). */
+const paymasterConfig = {
+  ...resolvePaymasterConfig({}, { production: false }),
+  signerKey: PAYMASTER_SIGNER.privateKey,
+  addresses: { [CHAIN]: DEVNET_AA.paymaster },
+  accountFactories: { [CHAIN]: DEVNET_AA.accountFactory },
+}
+
 let devnet: StartDevnetReturnType
 let bundler: StartBundlerReturnType
 let t: TestApp
@@ -53,11 +63,7 @@ beforeAll(async () => {
   t = await createTestApp({
     upstreams: { [CHAIN]: devnet.rpcUrl },
     bundlers: { [CHAIN]: bundler.url },
-    paymaster: {
-      signerKey: PAYMASTER_SIGNER.privateKey,
-      addresses: { [CHAIN]: DEVNET_AA.paymaster },
-      validForSeconds: 3600,
-    },
+    paymaster: paymasterConfig,
   })
   projectName = (await getProject(t.db, PROJECT_ID))!.name
 }, 60_000)
@@ -102,9 +108,26 @@ const client = createPublicClient({
   pollingInterval: 50,
 })
 
-/** A user operation of a new account (not deployed), as ERC-7677 sends it. */
-async function userOperation(gas = true) {
+/** A new user of the project: its wallet key (the owner of its smart account). */
+async function projectUser() {
   const owner = privateKeyToAccount(generatePrivateKey())
+  await addProjectUser(t.db, PROJECT_ID, owner.address)
+  return owner
+}
+
+/** The bundler's own price (alto's `standard`), as the wallet asks for it. */
+async function bundlerPrice() {
+  const { result } = await rpc('pimlico_getUserOperationGasPrice', [])
+  const { standard } = result as { standard: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex } }
+  return {
+    maxFeePerGas: BigInt(standard.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(standard.maxPriorityFeePerGas),
+  }
+}
+
+/** A user operation of a new project user's account (not deployed), as ERC-7677 sends it. */
+async function userOperation(gas = true) {
+  const owner = await projectUser()
   const account = await toSimpleAccount({ client, owner })
   const { factory, factoryData } = await account.getFactoryArgs()
   const op: Record<string, Hex> = {
@@ -189,7 +212,9 @@ describe('the paymaster (ERC-7677)', () => {
     expect(result.isFinal).toBeUndefined()
     const { validUntil, validAfter, signature } = parseVerifyingPaymasterData(result.paymasterData)
     expect(validAfter).toBe(0)
-    expect(validUntil).toBeGreaterThan(Date.now() / 1000 + 3500)
+    // Valid for what a send needs: 10 minutes.
+    expect(validUntil).toBeGreaterThan(Date.now() / 1000 + 590)
+    expect(validUntil).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 600)
     const full = {
       sender: op.sender as Address,
       nonce: BigInt(op.nonce!),
@@ -234,10 +259,7 @@ describe('the paymaster (ERC-7677)', () => {
   })
 
   test('a sponsored user operation from an account with no ETH lands, through the proxy alone', async () => {
-    const account = await toSimpleAccount({
-      client,
-      owner: privateKeyToAccount(generatePrivateKey()),
-    })
+    const account = await toSimpleAccount({ client, owner: await projectUser() })
     const sender = await account.getAddress()
     const to = privateKeyToAccount(generatePrivateKey()).address
     const bundlerClient = createBundlerClient({
@@ -274,26 +296,51 @@ describe('the paymaster (ERC-7677)', () => {
     expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: op.sender! })).toBe(0)
   })
 
-  test('the daily cap: the N+1th sponsorship of an account is refused, others go on', async () => {
+  test('the daily cap: an account that sent N sponsored operations is refused the N+1th, others go on', async () => {
     await setSponsorshipRules(t.db, { projectId: PROJECT_ID, dailyCap: 2 })
-    const op = await userOperation()
-    const final = () => rpc('pm_getPaymasterData', [op, ENTRY_POINT_07, chainIdHex, {}])
-    expect((await final()).result).toMatchObject({ paymasterData: expect.stringMatching(/^0x/) })
-    expect((await final()).result).toMatchObject({ paymasterData: expect.stringMatching(/^0x/) })
+    const account = await toSimpleAccount({ client, owner: await projectUser() })
+    const bundlerClient = createBundlerClient({
+      account,
+      client,
+      transport: proxy,
+      paymaster: true,
+      pollingInterval: 50,
+      userOperation: { estimateFeesPerGas: bundlerPrice },
+    })
+    for (let i = 0; i < 2; i++) {
+      const hash = await bundlerClient.sendUserOperation({ calls: [{ to: account.address }] })
+      await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    }
     const refused = {
       code: PAYMASTER_ERRORS.dailyCap.code,
       message: 'Daily sponsorship limit reached for this account',
       data: { dailyCap: 2 },
     }
-    expect((await final()).error).toEqual(refused)
-    expect(
-      (await rpc('pm_getPaymasterStubData', [op, ENTRY_POINT_07, chainIdHex, {}])).error,
-    ).toEqual(refused)
-    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: op.sender! })).toBe(2)
+    const next = {
+      sender: account.address,
+      nonce: numberToHex(await account.getNonce()),
+      callData: await account.encodeCalls([{ to: account.address, value: 0n }]),
+      callGasLimit: '0x186a0',
+      verificationGasLimit: '0x7a120',
+      preVerificationGas: '0xea60',
+      maxFeePerGas: '0x77359400',
+      maxPriorityFeePerGas: '0x3b9aca00',
+    }
+    for (const method of ['pm_getPaymasterStubData', 'pm_getPaymasterData'])
+      expect((await rpc(method, [next, ENTRY_POINT_07, chainIdHex, {}])).error).toEqual(refused)
+    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: account.address })).toBe(2)
     const other = await userOperation()
     expect(
       (await rpc('pm_getPaymasterData', [other, ENTRY_POINT_07, chainIdHex, {}])).result,
     ).toBeDefined()
+  })
+
+  test('the same operation slot asked again is the same sponsorship: counted once', async () => {
+    const op = await userOperation()
+    const final = () => rpc('pm_getPaymasterData', [op, ENTRY_POINT_07, chainIdHex, {}])
+    for (let i = 0; i < 3; i++)
+      expect((await final()).result).toMatchObject({ paymasterData: expect.stringMatching(/^0x/) })
+    expect(await sponsoredToday(t.db, { projectId: PROJECT_ID, sender: op.sender! })).toBe(1)
   })
 
   test('the daily cap per project: once reached, a fresh account is refused too', async () => {
@@ -325,11 +372,8 @@ describe('the paymaster (ERC-7677)', () => {
     const now = Date.UTC(2030, 0, 10, 12)
     const paymaster = createPaymasterRpc({
       db: t.db,
-      config: {
-        signerKey: PAYMASTER_SIGNER.privateKey,
-        addresses: { [CHAIN]: DEVNET_AA.paymaster },
-        validForSeconds: 3600,
-      },
+      config: paymasterConfig,
+      upstreams: { [CHAIN]: devnet.rpcUrl },
       now: () => now,
     })
     const project = (await getProject(t.db, PROJECT_ID))!
@@ -383,7 +427,19 @@ describe('the paymaster (ERC-7677)', () => {
       [[op], /expected \[userOperation, entryPoint, chainId, context\]/],
       [
         [{ ...op, callGasLimit: numberToHex(20_000_000n) }, ENTRY_POINT_07, chainIdHex],
-        /exceed what the paymaster sponsors/,
+        /userOperation\.callGasLimit 20000000 is over what the paymaster sponsors \(3000000\)/,
+      ],
+      [
+        [{ ...op, preVerificationGas: numberToHex(9_400_000n) }, ENTRY_POINT_07, chainIdHex],
+        /userOperation\.preVerificationGas 9400000 is over what the paymaster sponsors \(\d+ for this operation's size\)/,
+      ],
+      [
+        [{ ...op, nonce: numberToHex(1n) }, ENTRY_POINT_07, chainIdHex],
+        /userOperation\.nonce is not the account's next one in its lane \(0x0\)/,
+      ],
+      [
+        [{ ...op, nonce: numberToHex(5n << 64n) }, ENTRY_POINT_07, chainIdHex],
+        /userOperation\.nonce is in the lane of no active session key of this account/,
       ],
     ]
     for (const [params, message] of cases) {

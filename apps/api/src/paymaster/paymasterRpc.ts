@@ -1,28 +1,52 @@
 /**
  * ERC-7677 on the chain RPC proxy: `pm_getPaymasterStubData` and `pm_getPaymasterData`, answered
- * by the API's verifying paymaster within the project's sponsorship rules.
+ * by the API's verifying paymaster within the project's sponsorship rules and the paymaster's
+ * policy (README "Threats": what one call may cost, and who may ask).
  */
 import { ENTRY_POINT_07 } from '@porthole/shared/devnet'
-import { type Address, type Hex, isAddressEqual, numberToHex } from 'viem'
+import { portholeSessionsAbi, simpleAccountAbi } from '@porthole/shared/simpleAccount'
+import {
+  type Address,
+  decodeFunctionData,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  numberToHex,
+  pad,
+  toHex,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { z } from 'zod'
 import type { Db } from '../db/Db.js'
 import type { Project } from '../projects/Project.js'
 import type { LocalRpcMethod } from '../rpc/proxyRpc.js'
 import { RpcMethodError } from '../rpc/RpcMethodError.js'
+import { createPaymasterChain, type PaymasterChain } from './chainState.js'
 import type { PaymasterConfig } from './config.js'
+import {
+  checkGasLimits,
+  checkPrice,
+  feeCaps,
+  type OperationKind,
+  type PaymasterPolicy,
+  type PolicyOperation,
+} from './policy.js'
+import {
+  canReserve,
+  type ReservationCap,
+  reclaimExpiredReservations,
+  reserveSponsorship,
+} from './reservations.js'
 import {
   createSponsorshipCleanup,
   getSponsorshipRules,
-  projectSponsoredToday,
-  sponsoredToday,
-  takeSponsorship,
+  type SponsorshipRules,
 } from './sponsorship.js'
 import { STUB_SIGNATURE, signSponsorship, verifyingPaymasterData } from './verifyingPaymaster.js'
 
 /** The JSON-RPC errors of the paymaster methods (besides -32602 for invalid params). */
 export const PAYMASTER_ERRORS = {
-  /** No paymaster contract or signing key for the request's chain. */
+  /** No paymaster contract, account factory, upstream or signing key for the request's chain. */
   unavailable: { code: -32001, message: 'Gas sponsorship is not available on this network' },
   /** The project's rules say off. */
   off: { code: -32002, message: 'Gas sponsorship is off for this project' },
@@ -30,6 +54,28 @@ export const PAYMASTER_ERRORS = {
   dailyCap: { code: -32003, message: 'Daily sponsorship limit reached for this account' },
   /** The project had its daily cap of sponsored user operations, all senders together. */
   projectDailyCap: { code: -32003, message: 'Daily sponsorship limit reached for this project' },
+  /** The project's sponsorships of the day reached its budget in wei. */
+  projectDailyBudget: {
+    code: -32003,
+    message: 'Daily sponsorship budget reached for this project',
+  },
+  /** The sender had its daily sponsored session revocations. */
+  revocations: {
+    code: -32003,
+    message: 'Daily limit of sponsored session revocations reached for this account',
+  },
+  /** The sender is not the embedded smart account of one of the project's users. */
+  notProjectAccount: {
+    code: -32004,
+    message: "Gas sponsorship is only for the smart accounts of this project's users",
+  },
+  /** The fees are over what the chain needs now (`data`: the caps, hex wei per gas). */
+  fees: { code: -32005, message: 'Gas fees above what the paymaster sponsors now' },
+  /** All gas limits at `maxFeePerGas` cost more than one sponsorship may (`data`: the cost, hex wei). */
+  operationCost: {
+    code: -32005,
+    message: 'User operation could cost more than the paymaster sponsors per operation',
+  },
 } as const
 
 /**
@@ -37,9 +83,6 @@ export const PAYMASTER_ERRORS = {
  * enough for VerifyingPaymaster's validation (~35,000 gas used); its `postOp` never runs.
  */
 export const PAYMASTER_GAS = { verification: 100_000n, postOp: 1n } as const
-
-/** Most gas a sponsored user operation may ask for, all its limits together. */
-export const MAX_SPONSORED_GAS = 10_000_000n
 
 const HexString = z.string().regex(/^0x[0-9a-fA-F]*$/, 'must be hex')
 const AddressString = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address')
@@ -73,6 +116,10 @@ const Params = z.tuple([RpcUserOperation, AddressString, quantity(16)], z.unknow
 export type CreatePaymasterRpcParameters = {
   db: Db
   config: PaymasterConfig
+  /** RPC upstream per CAIP-2 id: the chain reads (fees, the sender's account and nonce) go there. */
+  upstreams?: Readonly<Record<string, string>>
+  /** The chain reads (tests); default over `upstreams` and `config.accountFactories`. */
+  chain?: PaymasterChain
   /** Now, in milliseconds (tests); default `Date.now`. */
   now?: () => number
   /** Receives a failed background cleanup of old sponsorship counts; default `console.error`. */
@@ -99,27 +146,40 @@ export type PaymasterRpcResult = {
 /**
  * The API's ERC-7677 paymaster, for the chain RPC proxy (`POST /v1?chainId&projectId`). Both
  * methods take `[userOperation (v0.7, hex fields), entryPoint, chainId (hex), context]`, need
- * EntryPoint v0.7 and the request's own chain, and answer {@link PaymasterRpcResult}:
+ * EntryPoint v0.7 and the request's own chain, and answer {@link PaymasterRpcResult}. Both
+ * sponsor only the embedded wallet's smart account of one of the project's users (the owner
+ * read from the chain or the deployment's factory data, never the caller's word), and only for
+ * the account's next nonce of the owner's lane (key 0) or of an active session key's lane:
  * - `pm_getPaymasterStubData`: data of the final length with a placeholder signature, for gas
- *   estimation (`isFinal: false`); counts nothing.
+ *   estimation (`isFinal: false`); checks the caps, counts nothing.
  * - `pm_getPaymasterData`: the signed sponsorship (valid for `config.validForSeconds`) over the
- *   user operation with its final gas values, counted against the project's and the sender's
- *   daily caps. Once per UTC day, a sponsorship also starts the deletion of old counts in the
- *   background.
- * Refusals are JSON-RPC errors: {@link PAYMASTER_ERRORS}, and -32602 for invalid params.
+ *   user operation with its final gas values, each within `config.policy` (gas per field,
+ *   preVerificationGas by size, fees by the chain's base fee and tip now, the maximum charge in
+ *   wei). It reserves the account's operation slot (`reservations.ts`): a new slot counts
+ *   against the sender's and the project's daily caps and the project's daily budget, the same
+ *   slot asked again counts nothing more, an unused one is given back once expired. An
+ *   operation whose only call is the account's own `revokeSession(key)` of an active session
+ *   passes the caps and budget (tighter gas, its own daily count). Once per UTC day, a
+ *   sponsorship also starts the deletion of old counts in the background.
+ * Refusals are JSON-RPC errors: {@link PAYMASTER_ERRORS}, -32602 for invalid params (including a
+ * gas limit over the policy or a nonce that is not the account's next), -32603 when the chain
+ * does not answer.
  *
  * @example
- * const paymaster = createPaymasterRpc({ db, config: config.paymaster })
+ * const paymaster = createPaymasterRpc({ db, config: config.paymaster, upstreams })
  * proxyRpc({ body, upstream, timeoutMs, localMethods: paymaster.methods({ chain, project }) })
  */
 export function createPaymasterRpc({
   db,
   config,
+  upstreams = {},
+  chain: reads = createPaymasterChain({ upstreams, factories: config.accountFactories }),
   now = Date.now,
   onError = (error) => console.error('[api] sponsorship cleanup failed', error),
 }: CreatePaymasterRpcParameters): PaymasterRpc {
   const signer = config.signerKey ? privateKeyToAccount(config.signerKey) : undefined
   const cleanup = createSponsorshipCleanup(db, { onError })
+  const policy = config.policy
 
   async function sponsor(
     params: unknown,
@@ -162,21 +222,29 @@ export function createPaymasterRpc({
         (final ? userOperation.paymasterPostOpGasLimit : undefined) ?? PAYMASTER_GAS.postOp,
     }
     const complete = final ? withFinalGas(userOperation) : undefined
-    if (complete) {
-      const total =
-        complete.callGasLimit +
-        complete.verificationGasLimit +
-        complete.preVerificationGas +
-        gas.paymasterVerificationGasLimit +
-        gas.paymasterPostOpGasLimit
-      if (total > MAX_SPONSORED_GAS)
-        throw new RpcMethodError(
-          -32602,
-          `User operation gas limits (${total} gas together) exceed what the paymaster sponsors (${MAX_SPONSORED_GAS} gas)`,
-        )
+    const sender = getAddress(userOperation.sender)
+    const nonceKey = userOperation.nonce >> 64n
+    const revoked = revocationOf(userOperation, sender, nonceKey)
+    const policyOperation: PolicyOperation | undefined = complete && {
+      ...complete,
+      ...gas,
+      factory: userOperation.factory,
+      factoryData: userOperation.factoryData,
+      callData: userOperation.callData,
     }
+    // A revocation with more gas than one needs is an ordinary operation.
+    let kind: OperationKind =
+      revoked && (!policyOperation || withinRevocationGas(policyOperation, policy))
+        ? 'revocation'
+        : 'operation'
+    if (policyOperation) checkGasLimits(policyOperation, policy, kind)
+    if (nonceKey !== 0n && nonceKey >= 1n << 160n)
+      throw new RpcMethodError(
+        -32602,
+        "Invalid params: userOperation.nonce's key is neither the owner's lane (0) nor a session key",
+      )
     const paymaster = config.addresses[chain]
-    if (!paymaster || !signer)
+    if (!paymaster || !signer || !config.accountFactories[chain] || !upstreams[chain])
       throw new RpcMethodError(
         PAYMASTER_ERRORS.unavailable.code,
         PAYMASTER_ERRORS.unavailable.message,
@@ -185,7 +253,41 @@ export function createPaymasterRpc({
     const rules = await getSponsorshipRules(db, project.id)
     if (!rules.enabled)
       throw new RpcMethodError(PAYMASTER_ERRORS.off.code, PAYMASTER_ERRORS.off.message)
-    const sender = userOperation.sender
+    const charge = policyOperation
+      ? checkPrice(policyOperation, feeCaps(await reads.fees(chain), policy), policy)
+      : 0n
+
+    // Whose account: the chain's word (or the deployment's), then the project's users.
+    const sessionKey = nonceKey === 0n ? undefined : (pad(toHex(nonceKey), { size: 20 }) as Address)
+    const state = await reads.account(chain, {
+      sender,
+      factory: (userOperation.factory ?? undefined) as Address | undefined,
+      factoryData: (userOperation.factoryData ?? undefined) as Hex | undefined,
+      nonceKey,
+      sessionKeys: [...(sessionKey ? [sessionKey] : []), ...(revoked ? [revoked] : [])],
+    })
+    if (!state.owner || !(await isProjectUser(db, project.id, state.owner)))
+      throw new RpcMethodError(
+        PAYMASTER_ERRORS.notProjectAccount.code,
+        PAYMASTER_ERRORS.notProjectAccount.message,
+      )
+    if (state.nonce !== userOperation.nonce)
+      throw new RpcMethodError(
+        -32602,
+        `Invalid params: userOperation.nonce is not the account's next one in its lane (${numberToHex(state.nonce)})`,
+      )
+    const nowSeconds = Math.floor(now() / 1000)
+    const validUntil = nowSeconds + config.validForSeconds
+    if (sessionKey) {
+      const session = state.sessions[sessionKey.toLowerCase()]
+      if (!session?.active || session.validUntil < nowSeconds || session.validAfter > validUntil)
+        throw new RpcMethodError(
+          -32602,
+          'Invalid params: userOperation.nonce is in the lane of no active session key of this account',
+        )
+    }
+    if (revoked && !state.sessions[revoked.toLowerCase()]?.active) kind = 'operation'
+
     const answer = (paymasterData: Hex): PaymasterRpcResult => ({
       paymaster,
       paymasterData,
@@ -193,25 +295,22 @@ export function createPaymasterRpc({
       paymasterPostOpGasLimit: numberToHex(gas.paymasterPostOpGasLimit),
       sponsor: { name: project.name },
     })
-    const capReached = (cap: 'project' | 'sender') =>
-      cap === 'project'
-        ? new RpcMethodError(
-            PAYMASTER_ERRORS.projectDailyCap.code,
-            PAYMASTER_ERRORS.projectDailyCap.message,
-            { projectDailyCap: rules.projectDailyCap },
-          )
-        : new RpcMethodError(PAYMASTER_ERRORS.dailyCap.code, PAYMASTER_ERRORS.dailyCap.message, {
-            dailyCap: rules.dailyCap,
-          })
+    const slot = { projectId: project.id, chain, sender, nonce: userOperation.nonce }
+    const reclaim = () =>
+      reclaimExpiredReservations(db, { projectId: project.id, nonces: reads.nonces, now: now() })
 
     if (!complete) {
-      const at = now()
-      const [projectCount, senderCount] = await Promise.all([
-        projectSponsoredToday(db, { projectId: project.id, now: at }),
-        sponsoredToday(db, { projectId: project.id, sender, now: at }),
-      ])
-      if (projectCount >= rules.projectDailyCap) throw capReached('project')
-      if (senderCount >= rules.dailyCap) throw capReached('sender')
+      const check = () =>
+        canReserve(db, {
+          ...slot,
+          kind,
+          rules,
+          revocationsPerDay: policy.revocationsPerDay,
+          now: now(),
+        })
+      let full = await check()
+      if (full && (await reclaim()) > 0) full = await check()
+      if (full) throw capReached(full, rules, policy)
       return {
         ...answer(
           verifyingPaymasterData({ validUntil: 0, validAfter: 0, signature: STUB_SIGNATURE }),
@@ -220,22 +319,25 @@ export function createPaymasterRpc({
       }
     }
 
-    const at = now()
-    const take = await takeSponsorship(db, {
-      projectId: project.id,
-      sender,
-      dailyCap: rules.dailyCap,
-      projectDailyCap: rules.projectDailyCap,
-      now: at,
-    })
-    if (!take.taken) throw capReached(take.cap)
-    void cleanup.maybeRun(at)
-    const validUntil = Math.floor(now() / 1000) + config.validForSeconds
+    const reserve = () =>
+      reserveSponsorship(db, {
+        ...slot,
+        kind,
+        charge,
+        validUntil,
+        rules,
+        revocationsPerDay: policy.revocationsPerDay,
+        now: now(),
+      })
+    let reservation = await reserve()
+    if (!reservation.reserved && (await reclaim()) > 0) reservation = await reserve()
+    if (!reservation.reserved) throw capReached(reservation.cap, rules, policy)
+    void cleanup.maybeRun(now())
     return answer(
       await signSponsorship({
         userOperation: {
           ...complete,
-          sender: sender as Address,
+          sender,
           factory: (userOperation.factory ?? undefined) as Address | undefined,
           factoryData: (userOperation.factoryData ?? undefined) as Hex | undefined,
           callData: userOperation.callData as Hex,
@@ -251,11 +353,79 @@ export function createPaymasterRpc({
   }
 
   return {
+    // The RPC proxy lets one HTTP request make at most MAX_SEPARATE_CALLS of these (proxyRpc.ts).
     methods: (context) => ({
       pm_getPaymasterStubData: (params) => sponsor(params, context, false),
       pm_getPaymasterData: (params) => sponsor(params, context, true),
     }),
   }
+}
+
+/** The JSON-RPC error of a full cap (see {@link PAYMASTER_ERRORS}). */
+function capReached(cap: ReservationCap, rules: SponsorshipRules, policy: PaymasterPolicy) {
+  switch (cap) {
+    case 'project':
+      return new RpcMethodError(
+        PAYMASTER_ERRORS.projectDailyCap.code,
+        PAYMASTER_ERRORS.projectDailyCap.message,
+        { projectDailyCap: rules.projectDailyCap },
+      )
+    case 'budget':
+      return new RpcMethodError(
+        PAYMASTER_ERRORS.projectDailyBudget.code,
+        PAYMASTER_ERRORS.projectDailyBudget.message,
+        { projectDailyBudget: numberToHex(rules.projectDailyBudget) },
+      )
+    case 'revocations':
+      return new RpcMethodError(
+        PAYMASTER_ERRORS.revocations.code,
+        PAYMASTER_ERRORS.revocations.message,
+        { revocationsPerDay: policy.revocationsPerDay },
+      )
+    default:
+      return new RpcMethodError(PAYMASTER_ERRORS.dailyCap.code, PAYMASTER_ERRORS.dailyCap.message, {
+        dailyCap: rules.dailyCap,
+      })
+  }
+}
+
+/** Whether `owner` is the wallet address of one of the project's users. */
+async function isProjectUser(db: Db, projectId: string, owner: Address): Promise<boolean> {
+  const rows = await db.query(
+    'SELECT 1 AS found FROM auth_users WHERE project_id = ? AND address = ? LIMIT 1',
+    [projectId, owner.toLowerCase()],
+  )
+  return rows.length > 0
+}
+
+/**
+ * The session key an operation revokes when its only call is the account's own
+ * `execute(account, 0, revokeSession(key))` in the owner's lane; undefined otherwise.
+ */
+function revocationOf(
+  op: RpcUserOperation,
+  sender: Address,
+  nonceKey: bigint,
+): Address | undefined {
+  if (nonceKey !== 0n) return undefined
+  try {
+    const call = decodeFunctionData({ abi: simpleAccountAbi, data: op.callData as Hex })
+    if (call.functionName !== 'execute') return undefined
+    const [to, value, data] = call.args
+    if (!isAddressEqual(to, sender) || value !== 0n) return undefined
+    const inner = decodeFunctionData({ abi: portholeSessionsAbi, data })
+    return inner.functionName === 'revokeSession' ? getAddress(inner.args[0]) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether the operation's gas is within what a revocation is sponsored with. */
+function withinRevocationGas(op: PolicyOperation, policy: PaymasterPolicy): boolean {
+  return (
+    op.callGasLimit <= policy.revocationGas.callGasLimit &&
+    op.verificationGasLimit <= policy.revocationGas.verificationGasLimit
+  )
 }
 
 /** The gas values a signed sponsorship covers; each must be there. */

@@ -1,4 +1,5 @@
 import { DEMO_PROJECT_ID } from '@porthole/shared'
+import { parseEther, parseGwei } from 'viem'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createTestDatabase, DRIVERS, openTestDatabase } from '../../test/databases.js'
 import type { Db, DbExecutor } from '../db/Db.js'
@@ -10,7 +11,9 @@ import {
   createSponsorshipCleanup,
   deleteOldSponsorships,
   getSponsorshipRules,
+  InvalidDailyBudgetError,
   InvalidDailyCapError,
+  projectChargedToday,
   projectSponsoredToday,
   setSponsorshipRules,
   sponsoredToday,
@@ -41,41 +44,57 @@ describe.each(DRIVERS)('sponsorship rules on %s', (driver) => {
       enabled: true,
       dailyCap: 20,
       projectDailyCap: 1000,
+      projectDailyBudget: parseEther('1'),
       isDefault: true,
     })
     expect(await getSponsorshipRules(db, 'shop')).toEqual({
       enabled: false,
       dailyCap: 20,
       projectDailyCap: 1000,
+      projectDailyBudget: parseEther('1'),
       isDefault: true,
     })
   })
 
   test('set changes what is given and keeps the rest', async () => {
+    const budget = parseEther('1')
     expect(await setSponsorshipRules(db, { projectId: 'shop', enabled: true })).toEqual({
       enabled: true,
       dailyCap: 20,
       projectDailyCap: 1000,
+      projectDailyBudget: budget,
     })
     expect(await setSponsorshipRules(db, { projectId: 'shop', dailyCap: 3 })).toEqual({
       enabled: true,
       dailyCap: 3,
       projectDailyCap: 1000,
+      projectDailyBudget: budget,
     })
     expect(await setSponsorshipRules(db, { projectId: 'shop', projectDailyCap: 50 })).toEqual({
       enabled: true,
       dailyCap: 3,
       projectDailyCap: 50,
+      projectDailyBudget: budget,
+    })
+    expect(
+      await setSponsorshipRules(db, { projectId: 'shop', projectDailyBudget: parseEther('0.25') }),
+    ).toEqual({
+      enabled: true,
+      dailyCap: 3,
+      projectDailyCap: 50,
+      projectDailyBudget: parseEther('0.25'),
     })
     expect(await setSponsorshipRules(db, { projectId: DEMO_PROJECT_ID, enabled: false })).toEqual({
       enabled: false,
       dailyCap: 20,
       projectDailyCap: 1000,
+      projectDailyBudget: budget,
     })
     expect(await getSponsorshipRules(db, 'shop')).toEqual({
       enabled: true,
       dailyCap: 3,
       projectDailyCap: 50,
+      projectDailyBudget: parseEther('0.25'),
       isDefault: false,
     })
     expect(await getSponsorshipRules(db, DEMO_PROJECT_ID)).toMatchObject({ enabled: false })
@@ -93,10 +112,15 @@ describe.each(DRIVERS)('sponsorship rules on %s', (driver) => {
         setSponsorshipRules(db, { projectId: 'shop', enabled: false, projectDailyCap: cap }),
       ).rejects.toThrow(/^The project daily cap must be a whole number from 1 to 1000000/)
     }
+    for (const budget of [0n, -1n, 1n, parseEther('1000001')])
+      await expect(
+        setSponsorshipRules(db, { projectId: 'shop', projectDailyBudget: budget }),
+      ).rejects.toThrow(InvalidDailyBudgetError)
     expect(await getSponsorshipRules(db, 'shop')).toMatchObject({
       enabled: true,
       dailyCap: 3,
       projectDailyCap: 50,
+      projectDailyBudget: parseEther('0.25'),
     })
   })
 
@@ -296,7 +320,7 @@ describe.each(DRIVERS)('cleanup of old counts on %s', (driver) => {
 })
 
 test.each(DRIVERS)(
-  'migration 11 gives rules set before it the default project cap (%s)',
+  'migrations 11 and 14 give rules set before them the default project cap and budget (%s)',
   async (driver) => {
     const target = await createTestDatabase(driver)
     const db = await openDatabase({ url: target.url, migrate: false })
@@ -310,19 +334,17 @@ test.each(DRIVERS)(
         'INSERT INTO project_sponsorship (project_id, enabled, daily_cap, updated_at) VALUES (?, ?, ?, ?)',
         ['before', 1, 7, Date.now()],
       )
-      // Up to 11 only: later migrations are not this test's.
       expect(
         await migrate(
           db,
-          migrations.filter((m) => m.version <= 11),
+          migrations.filter((m) => m.version <= 14),
         ),
-      ).toEqual({
-        applied: [11],
-      })
+      ).toEqual({ applied: [11, 12, 13, 14] })
       expect(await getSponsorshipRules(db, 'before')).toEqual({
         enabled: true,
         dailyCap: 7,
         projectDailyCap: 1000,
+        projectDailyBudget: parseEther('1'),
         isDefault: false,
       })
     } finally {
@@ -331,3 +353,55 @@ test.each(DRIVERS)(
     }
   },
 )
+
+describe.each(DRIVERS)('the daily budget per project on %s', (driver) => {
+  let db: Db
+  beforeAll(async () => {
+    db = await openTestDatabase(driver)
+    await createProject(db, { id: 'budget', origins: ['https://budget.test'] })
+  })
+  afterAll(() => db?.close())
+  const now = Date.UTC(2026, 8, 1, 12)
+  const take = (sender: string, charge: bigint) =>
+    takeSponsorship(db, {
+      projectId: 'budget',
+      sender,
+      dailyCap: 100,
+      projectDailyCap: 100,
+      charge,
+      projectDailyBudget: parseGwei('1000'),
+      now,
+    })
+
+  test('maximum charges add up to the budget, never past it; a give-back makes room again', async () => {
+    expect(await take(senderOf(1), parseGwei('600'))).toEqual({ taken: true })
+    // 600 + 500 > 1000 gwei: refused by the budget, nothing counted.
+    expect(await take(senderOf(2), parseGwei('500'))).toEqual({ taken: false, cap: 'budget' })
+    expect(await projectSponsoredToday(db, { projectId: 'budget', now })).toBe(1)
+    // A charge of 1 wei counts as a whole gwei.
+    expect(await take(senderOf(2), parseGwei('399') + 1n)).toEqual({ taken: true })
+    expect(await projectChargedToday(db, { projectId: 'budget', now })).toBe(parseGwei('1000'))
+    expect(await take(senderOf(3), 1n)).toEqual({ taken: false, cap: 'budget' })
+    // A charge over the whole budget is refused before anything is written.
+    expect(await take(senderOf(3), parseGwei('1001'))).toEqual({ taken: false, cap: 'budget' })
+  })
+
+  test('50 concurrent takes of 100 gwei each with a budget of 1000 gwei: exactly 10 counted', async () => {
+    const at = Date.UTC(2026, 8, 2, 12)
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        takeSponsorship(db, {
+          projectId: 'budget',
+          sender: senderOf(100 + i),
+          dailyCap: 100,
+          projectDailyCap: 1000,
+          charge: parseGwei('100'),
+          projectDailyBudget: parseGwei('1000'),
+          now: at,
+        }),
+      ),
+    )
+    expect(results.filter((result) => result.taken)).toHaveLength(10)
+    expect(await projectChargedToday(db, { projectId: 'budget', now: at })).toBe(parseGwei('1000'))
+  })
+})

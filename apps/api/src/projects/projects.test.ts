@@ -1,10 +1,10 @@
 import { DEMO_PROJECT_ID, InvalidOriginPatternError, isOriginAllowed } from '@porthole/shared'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { DRIVERS, openTestDatabase } from '../../test/databases.js'
-import type { Db } from '../db/Db.js'
+import type { Db, DbExecutor, SqlValue } from '../db/Db.js'
 import { allowOrigin } from './allowOrigin.js'
 import { createProject } from './createProject.js'
-import { createProjectCache } from './createProjectCache.js'
+import { createProjectCache, NEGATIVE_CACHE_MS } from './createProjectCache.js'
 import { denyOrigin } from './denyOrigin.js'
 import { DEFAULT_REMOTE_FEATURES, resolveRemoteFeatures } from './features.js'
 import { getProject } from './getProject.js'
@@ -251,16 +251,50 @@ describe.each(DRIVERS)('projects on %s', (driver) => {
 })
 
 describe('createProjectCache', () => {
-  test('serves a lookup for at most ttlMs, then reads the database again', async () => {
+  test('serves a found project for ttlMs and an unknown id for the negative TTL (10 s)', async () => {
     const db = await openTestDatabase('sqlite')
     let time = 0
     const cache = createProjectCache(db, { ttlMs: 1000, now: () => time })
     expect(await cache.get('later')).toBeUndefined()
     await createProject(db, { id: 'later' })
-    time = 999
+    time = NEGATIVE_CACHE_MS - 1
     expect(await cache.get('later')).toBeUndefined()
-    time = 1000
+    time = NEGATIVE_CACHE_MS
     expect((await cache.get('later'))?.id).toBe('later')
+    await createProject(db, { id: 'renamed' })
+    await db.execute('DELETE FROM projects WHERE id = ?', ['later'])
+    time += 999
+    expect((await cache.get('later'))?.id).toBe('later')
+    time += 1
+    expect(await cache.get('later')).toBeUndefined()
+    await db.close()
+  })
+
+  test('invented ids neither push out the projects in use nor make them unknown to the limiter', async () => {
+    const db = await openTestDatabase('sqlite')
+    await createProject(db, { id: 'shop' })
+    let queries = 0
+    const counting: DbExecutor = {
+      query: ((sql: string, params?: readonly SqlValue[]) => {
+        queries++
+        return db.query(sql, params)
+      }) as DbExecutor['query'],
+      execute: db.execute.bind(db),
+      dialect: db.dialect,
+    }
+    const cache = createProjectCache(counting, { ttlMs: 1000, maxEntries: 10, now: () => 0 })
+    expect(cache.isKnown('shop')).toBe(false)
+    expect((await cache.get('shop'))?.id).toBe('shop')
+    expect(cache.isKnown('shop')).toBe(true)
+    const before = queries
+    for (let i = 0; i < 50; i++) expect(await cache.get(`invented-${i}`)).toBeUndefined()
+    expect(cache.isKnown('invented-1')).toBe(false)
+    const afterFlood = queries
+    // Still cached: no query for the project in use.
+    expect((await cache.get('shop'))?.id).toBe('shop')
+    expect(queries).toBe(afterFlood)
+    expect(cache.isKnown('shop')).toBe(true)
+    expect(afterFlood - before).toBeGreaterThanOrEqual(50)
     await db.close()
   })
 

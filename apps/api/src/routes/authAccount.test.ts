@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { sharesDigest, sharesMessage } from '@porthole/shared'
+import { deviceRemovalDigest, sharesDigest, sharesMessage } from '@porthole/shared'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { bearer, DEVICE_A, DEVICE_B, emailSignIn } from '../../test/auth.js'
@@ -211,6 +211,81 @@ describe.each(DRIVERS)('account routes on %s', (driver) => {
       400,
     )
     expect((await t.post('/auth/v1/devices', {})).status).toBe(401)
+  })
+
+  test('devices: a device that receives the recovery ciphertext is listed and new to the others; only an older device removes it, with the wallet key; it is then signed out and refused the auth share', async () => {
+    t = await open()
+    const firefox = {
+      'user-agent':
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0',
+    }
+    const a = bearer((await emailSignIn(t, smtp, 'devices@example.com', DEVICE_A)).token)
+    expect((await t.get('/auth/v1/devices', a)).status).toBe(200)
+    expect(
+      (await t.send('PUT', '/auth/v1/shares', await signedShares({ replaces: null }), a)).status,
+    ).toBe(200)
+    // A new device signs in: it gets the ciphertext, so it is listed whether it reports or not.
+    const bToken = (await emailSignIn(t, smtp, 'devices@example.com', DEVICE_B)).token
+    const b = bearer(bToken)
+    const shares = await (await t.get('/auth/v1/shares', { ...b, ...firefox })).json()
+    expect(shares.recovery.ciphertext).toEqual(expect.any(String))
+    const listed = (await (await t.get('/auth/v1/devices', a)).json()).devices
+    expect(listed).toEqual([
+      expect.objectContaining({
+        kind: 'recovered',
+        label: 'Firefox 140 on Windows',
+        current: false,
+        isNew: true,
+        id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      }),
+      expect.objectContaining({ kind: 'created', current: true, isNew: false }),
+    ])
+    const [newcomer, first] = listed as { id: string }[]
+    // Shown once here: then no longer new to this device (still new to none other).
+    expect((await t.post('/auth/v1/devices/seen', {}, a)).status).toBe(204)
+    expect(
+      (await (await t.get('/auth/v1/devices', a)).json()).devices.map(
+        (d: { isNew: boolean }) => d.isNew,
+      ),
+    ).toEqual([false, false])
+
+    const removal = async (device: string, key = OWNER_KEY) => ({
+      device,
+      signature: await privateKeyToAccount(key).sign({
+        hash: deviceRemovalDigest({ projectId: PROJECT_ID, address: OWNER.address, device }),
+      }),
+    })
+    // The newcomer holds the key (it rebuilt it) but cannot cut the older device off.
+    const back = await t.post('/auth/v1/devices/revoke', await removal(first!.id), b)
+    expect(back.status).toBe(403)
+    expect((await back.json()).code).toBe('DEVICE_NOT_REMOVABLE')
+    // A session without the wallet key cannot remove anything; nor an unknown device.
+    const forged = await t.post(
+      '/auth/v1/devices/revoke',
+      await removal(newcomer!.id, STRANGER_KEY),
+      a,
+    )
+    expect((await forged.json()).code).toBe('INVALID_SHARES_SIGNATURE')
+    expect((await t.post('/auth/v1/devices/revoke', await removal('A'.repeat(22)), a)).status).toBe(
+      404,
+    )
+    expect((await t.post('/auth/v1/devices/revoke', await removal(first!.id), a)).status).toBe(400)
+    // The older device removes the newcomer: signed out, and refused the auth share after a
+    // new sign-in on that device.
+    expect((await t.post('/auth/v1/devices/revoke', await removal(newcomer!.id), a)).status).toBe(
+      204,
+    )
+    expect((await t.get('/auth/v1/shares', b)).status).toBe(401)
+    const again = bearer((await emailSignIn(t, smtp, 'devices@example.com', DEVICE_B)).token)
+    const refused = await t.get('/auth/v1/shares', again)
+    expect(refused.status).toBe(403)
+    expect((await refused.json()).code).toBe('DEVICE_REVOKED')
+    expect((await t.get('/auth/v1/devices', again)).status).toBe(403)
+    expect(
+      (await (await t.get('/auth/v1/devices', a)).json()).devices.map((d: { id: string }) => d.id),
+    ).toEqual([first!.id])
+    // The first device goes on.
+    expect((await t.get('/auth/v1/shares', a)).status).toBe(200)
   })
 
   test('the recovery ciphertext goes only to a sign-in of the last 10 minutes', async () => {

@@ -1,13 +1,24 @@
-import { describeUserAgent, sharesDigest } from '@porthole/shared'
+import { describeUserAgent, deviceRemovalDigest, sharesDigest } from '@porthole/shared'
 import type { Context, Hono } from 'hono'
 import { getAddress, type Hex, recoverAddress } from 'viem'
 import type { AuthContext } from '../auth/AuthContext.js'
 import { burnCode, checkCode, reserveSend } from '../auth/codes.js'
 import { deliver } from '../auth/deliver.js'
+import {
+  deviceRef,
+  findDevice,
+  hasDevices,
+  listDevices,
+  markNoticesSeen,
+  recordDevice,
+  revokeDevice,
+  touchDevice,
+} from '../auth/devices.js'
 import { decryptShare, encryptShare } from '../auth/keys.js'
 import { codeMail, type WalletNoticeMailParameters, walletNoticeMail } from '../auth/mailer.js'
 import {
   DeviceNoticeBody,
+  DeviceRevokeBody,
   EmailUpdateStartBody,
   EmailUpdateVerifyBody,
   SharesBody,
@@ -37,9 +48,23 @@ export const RECOVERY_LOGIN_MAX_AGE_MS = 10 * 60 * 1000
  *   `SHARES_CHANGED` when `replaces` is not the current set. A replacement is mailed to the user.
  * - `POST /auth/v1/devices {site?}` → 204: the wallet was set up on a new device or site (from
  *   the auth and recovery shares); the user is mailed.
+ * - `GET /auth/v1/devices` → `{devices: [{id, kind, site, label, custody, createdAt, lastSeenAt,
+ *   current, isNew}]}`: the wallet's devices (see `auth/devices.ts`); `isNew` marks a recovery or
+ *   a refused custody this device has not shown yet. `POST /auth/v1/devices/seen` → 204 marks
+ *   them shown. `POST /auth/v1/devices/revoke {device, signature}` → 204: removes a device (not
+ *   this one), signed by the wallet's own key (`deviceRemovalDigest`; 400
+ *   `INVALID_SHARES_SIGNATURE` otherwise): its sessions end and it is refused the auth share.
+ *   Only a device that joined after the asking one: 403 `DEVICE_NOT_REMOVABLE` otherwise. 404
+ *   `NOT_FOUND` for a device the list does not hold.
  * - `GET /auth/v1/shares` → `{setId, deviceX, address, authShare, recovery: {kind, credentialId?,
- *   ciphertext}, policy}`; `ciphertext` is `null` unless the session's sign-in is at most 10
- *   minutes old. 404 `NO_WALLET` (with the project's recovery policy) before the first set.
+ *   ciphertext, custodyChanged?, reseal?}, policy}`; `ciphertext` is `null` unless the session's
+ *   sign-in is at most 10 minutes old and, for a Farcaster wallet recovered automatically, was
+ *   signed by the custody address the wallet belongs to (`custodyChanged: true` otherwise);
+ *   `reseal: true` asks a device holding the wallet to seal its recovery share for this
+ *   sign-in's custody address (sealed before it was recorded, or the custody changed: the PUT
+ *   then records it). A device listed for the first time is recorded — a recovery (the
+ *   ciphertext handed out) is shown on the user's other devices. 403 `DEVICE_REVOKED` for a
+ *   removed device. 404 `NO_WALLET` (with the project's recovery policy) before the first set.
  * - `POST /auth/v1/email/update/start {newEmail}` → `{action: 'VERIFY_PRIMARY_OTP' |
  *   'VERIFY_SECONDARY_OTP'}`; `POST /auth/v1/email/update/verify {stage, code}` →
  *   `{action: 'VERIFY_SECONDARY_OTP'}` (primary) or `{email}` (secondary). 409 `EMAIL_IN_USE`.
@@ -89,6 +114,11 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
       signature: body.signature as Hex,
     }).catch(() => null)
     if (signer?.toLowerCase() !== body.address) throw new ApiError('INVALID_SHARES_SIGNATURE')
+    await assertNotRevoked(db, userId, c.var.session.deviceId)
+    // The custody address a Farcaster sign-in carried: sealing for it, by the key's holder,
+    // confirms it as the wallet's.
+    const custody =
+      body.recovery.kind === 'automatic' ? (c.var.session.farcasterCustody ?? null) : null
     const stored = encryptShare(keys().shareKey, body.authShare, userId)
     const { user, replaced } = await db.transaction(async (tx) => {
       // The first share set names the wallet; re-splits must keep it.
@@ -111,11 +141,13 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
         body.recovery.kind,
         body.recovery.kind === 'passkey' ? body.recovery.credentialId : null,
         Date.now(),
+        custody,
       ]
       if (current) {
         const { rowsAffected } = await tx.execute(
           `UPDATE auth_shares SET set_id = ?, device_x = ?, auth_share = ?,
-             recovery_ciphertext = ?, recovery_kind = ?, recovery_credential = ?, updated_at = ?
+             recovery_ciphertext = ?, recovery_kind = ?, recovery_credential = ?, updated_at = ?,
+             recovery_custody = ?
            WHERE user_id = ? AND set_id = ?`,
           [...values, userId, current.set_id],
         )
@@ -123,12 +155,28 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
       } else
         await tx.execute(
           `INSERT INTO auth_shares (set_id, device_x, auth_share, recovery_ciphertext,
-             recovery_kind, recovery_credential, updated_at, user_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+             recovery_kind, recovery_credential, updated_at, recovery_custody, user_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [...values, userId],
         )
+      if (custody && user.social_provider === 'farcaster')
+        await tx.execute('UPDATE auth_users SET farcaster_custody = ? WHERE id = ?', [
+          custody,
+          userId,
+        ])
       return { user, replaced: current }
     })
+    // The device that made the wallet is its first device.
+    if (!replaced)
+      await recordDevice(db, {
+        projectId,
+        userId,
+        deviceId: c.var.session.deviceId,
+        kind: 'created',
+        site: body.site ?? c.var.session.site,
+        label: describeUserAgent(c.req.header('user-agent')),
+        ip: clientIp(c, ctx.trustProxy),
+      })
     // Every change of a wallet's shares is mailed to its owner (a passkey set up, a new e-mail);
     // the first split at sign-up is not a change.
     if (replaced)
@@ -143,10 +191,12 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
 
   // A device set up from the auth and recovery shares changes nothing stored (it gets the device
   // share at the set's own point), so the wallet frame reports it, and the owner is mailed.
-  app.use('/auth/v1/devices', ...signedIn, ctx.mailLimit, small)
-  app.post('/auth/v1/devices', async (c) => {
+  // Every device route needs a session ('/devices/*' matches '/devices' too).
+  app.use('/auth/v1/devices/*', ...signedIn)
+  app.post('/auth/v1/devices', ctx.mailLimit, small, async (c) => {
     const { site } = parseInput(DeviceNoticeBody, await readJson(c.req.raw))
     const user = await currentUser(db, c.var.project.id, c.var.session.userId)
+    await touchDevice(db, user.id, c.var.session.deviceId, site ?? null)
     const [row] = await db.query<{ recovery_kind: string }>(
       'SELECT recovery_kind FROM auth_shares WHERE user_id = ?',
       [user.id],
@@ -161,8 +211,54 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
     return c.body(null, 204)
   })
 
+  app.get('/auth/v1/devices', async (c) => {
+    const { userId, deviceId } = c.var.session
+    await assertNotRevoked(db, userId, deviceId)
+    return c.json({ devices: await listDevices(db, userId, deviceId) })
+  })
+
+  app.post('/auth/v1/devices/seen', async (c) => {
+    await assertNotRevoked(db, c.var.session.userId, c.var.session.deviceId)
+    await markNoticesSeen(db, c.var.session.userId, c.var.session.deviceId)
+    return c.body(null, 204)
+  })
+
+  app.post('/auth/v1/devices/revoke', small, async (c) => {
+    const { device, signature } = parseInput(DeviceRevokeBody, await readJson(c.req.raw))
+    const projectId = c.var.project.id
+    const { userId, deviceId } = c.var.session
+    const user = await currentUser(db, projectId, userId)
+    // Only the wallet's key removes a device: a session alone (a phished login, a new custody
+    // address that got no wallet) cannot cut the owner's devices off.
+    const signer = user.address
+      ? await recoverAddress({
+          hash: deviceRemovalDigest({ projectId, address: user.address, device }),
+          signature: signature as Hex,
+        }).catch(() => null)
+      : null
+    if (!user.address || signer?.toLowerCase() !== user.address)
+      throw new ApiError('INVALID_SHARES_SIGNATURE')
+    await assertNotRevoked(db, userId, deviceId)
+    if (device === deviceRef(deviceId))
+      throw new ApiError('INVALID_REQUEST', { details: 'device: this device (sign out instead)' })
+    // A device removes only devices that joined after it: a newcomer that rebuilt the key (a
+    // phished login) cannot cut the owner's devices off before the owner moves the funds.
+    const here = await findDevice(db, userId, deviceId)
+    const target = (await listDevices(db, userId, deviceId)).find((d) => d.id === device)
+    if (!target) throw new ApiError('NOT_FOUND')
+    if (!here || Number(here.created_at) > target.createdAt)
+      throw new ApiError('DEVICE_NOT_REMOVABLE')
+    if (!(await revokeDevice(db, { projectId, userId, ref: device })))
+      throw new ApiError('NOT_FOUND')
+    return c.body(null, 204)
+  })
+
   app.get('/auth/v1/shares', async (c) => {
-    const { userId, createdAt } = c.var.session
+    const { userId, createdAt, deviceId } = c.var.session
+    const session = c.var.session
+    const device = await findDevice(db, userId, deviceId)
+    // A removed device gets no auth share, whatever session it holds.
+    if (device?.revoked_at) throw new ApiError('DEVICE_REVOKED')
     const [row] = await db.query<{
       set_id: string
       device_x: number | null
@@ -170,10 +266,14 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
       recovery_ciphertext: string
       recovery_kind: string
       recovery_credential: string | null
+      recovery_custody: string | null
       address: string | null
+      social_provider: string | null
+      farcaster_custody: string | null
     }>(
       `SELECT s.set_id, s.device_x, s.auth_share, s.recovery_ciphertext, s.recovery_kind,
-         s.recovery_credential, u.address
+         s.recovery_credential, s.recovery_custody, u.address, u.social_provider,
+         u.farcaster_custody
        FROM auth_shares s JOIN auth_users u ON u.id = s.user_id
        WHERE s.user_id = ? AND u.project_id = ?`,
       [userId, c.var.project.id],
@@ -183,6 +283,27 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
     // The recovery ciphertext only goes to a sign-in of the last few minutes: recovery needs a
     // fresh login, not a long-lived session.
     const fresh = Date.now() - createdAt <= RECOVERY_LOGIN_MAX_AGE_MS
+    // A Farcaster wallet recovered automatically belongs to a custody address: a sign-in by
+    // another (the fid moved: a transfer, a Farcaster recovery, a sale) gets no recovery share.
+    const custodyBound = row.social_provider === 'farcaster' && row.recovery_kind === 'automatic'
+    const login = session.farcasterCustody
+    const custodyChanged = custodyBound && (login === null || login !== row.farcaster_custody)
+    const reseal = custodyBound && login !== null && row.recovery_custody !== login
+    const handOut = fresh && !custodyChanged
+    if (!device)
+      await recordDevice(db, {
+        projectId: c.var.project.id,
+        userId,
+        deviceId,
+        // A recovery is shown on the user's other devices; the first device seen of a wallet of
+        // before the list is listed quietly.
+        kind: handOut && (await hasDevices(db, userId)) ? 'recovered' : 'known',
+        site: session.site,
+        label: describeUserAgent(c.req.header('user-agent')),
+        ip: clientIp(c, ctx.trustProxy),
+        custody: login,
+      })
+    else await touchDevice(db, userId, deviceId, session.site)
     return c.json({
       setId: row.set_id,
       deviceX: Number(row.device_x),
@@ -191,7 +312,9 @@ export function authAccountRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
       recovery: {
         kind: row.recovery_kind,
         ...(row.recovery_credential ? { credentialId: row.recovery_credential } : {}),
-        ciphertext: fresh ? row.recovery_ciphertext : null,
+        ciphertext: handOut ? row.recovery_ciphertext : null,
+        ...(custodyChanged ? { custodyChanged: true } : {}),
+        ...(reseal ? { reseal: true } : {}),
       },
       policy,
     })
@@ -296,6 +419,11 @@ async function notify(
       }),
     )
     .catch(ctx.onError)
+}
+
+/** 403 `DEVICE_REVOKED` when the user removed this device from the wallet. */
+async function assertNotRevoked(db: DbExecutor, userId: string, deviceId: string): Promise<void> {
+  if ((await findDevice(db, userId, deviceId))?.revoked_at) throw new ApiError('DEVICE_REVOKED')
 }
 
 /** The session's user (401 when it was deleted meanwhile). */

@@ -36,6 +36,9 @@ function freezeTime(start = Date.UTC(2030, 0, 1)) {
   }
 }
 
+/** The site the tests' logins start from (one the test project allows). */
+const SITE = 'http://localhost:4000'
+
 /** Any 6-digit code but `code`. */
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
 
@@ -47,6 +50,7 @@ describe.each(DRIVERS)('e-mail login on %s', (driver) => {
     const start = await t.post('/auth/v1/email/start', {
       email: ' Ada@Example.COM ',
       deviceId: DEVICE_A,
+      site: SITE,
     })
     expect(start.status).toBe(200)
     expect(await start.json()).toEqual({ action: 'VERIFY_OTP' })
@@ -54,7 +58,7 @@ describe.each(DRIVERS)('e-mail login on %s', (driver) => {
     const mail = await smtp.last('ada@example.com')
     expect(mail.from).toBe('no-reply@porthole.local')
     expect(mail.raw).toMatch(/^From: Porthole <no-reply@porthole\.local>/m)
-    expect(mail.subject).toMatch(/^Your Porthole code is \d{6}$/)
+    expect(mail.subject).toMatch(/^Your Porthole code for localhost:4000 is \d{6}$/)
     expect(mail.raw).toMatch(/text\/plain/)
     expect(mail.raw).toMatch(/text\/html/)
     const code = await smtp.code('ada@example.com')
@@ -102,7 +106,7 @@ describe.each(DRIVERS)('e-mail login on %s', (driver) => {
   test('a second start within 30 s answers COOLDOWN with the seconds left (spec wording)', async () => {
     const advance = freezeTime()
     t = await open()
-    const body = { email: 'cool@example.com', deviceId: DEVICE_A }
+    const body = { email: 'cool@example.com', deviceId: DEVICE_A, site: SITE }
     expect((await t.post('/auth/v1/email/start', body)).status).toBe(200)
     const first = await smtp.code('cool@example.com')
     advance(12_300)
@@ -135,7 +139,7 @@ describe.each(DRIVERS)('e-mail login on %s', (driver) => {
   test('wrong codes count attemptsLeft down; the fifth locks the e-mail for 15 minutes and burns the code', async () => {
     const advance = freezeTime()
     t = await open()
-    const body = { email: 'guess@example.com', deviceId: DEVICE_A }
+    const body = { email: 'guess@example.com', deviceId: DEVICE_A, site: SITE }
     await t.post('/auth/v1/email/start', body)
     const code = await smtp.code('guess@example.com')
     for (const attemptsLeft of [4, 3, 2, 1]) {
@@ -176,7 +180,7 @@ describe.each(DRIVERS)('e-mail login on %s', (driver) => {
   test('a code expires after 10 minutes', async () => {
     const advance = freezeTime()
     t = await open()
-    const body = { email: 'late@example.com', deviceId: DEVICE_A }
+    const body = { email: 'late@example.com', deviceId: DEVICE_A, site: SITE }
     await t.post('/auth/v1/email/start', body)
     const code = await smtp.code('late@example.com')
     advance(10 * 60_000)
@@ -198,14 +202,20 @@ describe.each(DRIVERS)('e-mail login on %s', (driver) => {
     advance(31_000)
     const answers = []
     for (const email of ['known@example.com', 'unknown@example.com']) {
-      const response = await t.post('/auth/v1/email/start', { email, deviceId: DEVICE_B })
+      const response = await t.post('/auth/v1/email/start', {
+        email,
+        deviceId: DEVICE_B,
+        site: SITE,
+      })
       answers.push({
         status: response.status,
         type: response.headers.get('content-type'),
         body: await response.text(),
       })
       // Each gets the same kind of mail: a code.
-      expect((await smtp.last(email)).subject).toMatch(/^Your Porthole code is \d{6}$/)
+      expect((await smtp.last(email)).subject).toMatch(
+        /^Your Porthole code for localhost:4000 is \d{6}$/,
+      )
     }
     expect(answers[0]).toEqual(answers[1])
     expect(JSON.parse(answers[0]!.body)).toEqual({ action: 'VERIFY_OTP' })
@@ -239,6 +249,7 @@ describe.each(DRIVERS)('e-mail login on %s', (driver) => {
     const start = await t.post('/auth/v1/email/start', {
       email: 's@example.com',
       deviceId: DEVICE_A,
+      site: SITE,
     })
     expect(start.status).toBe(200)
     const verify = await t.post('/auth/v1/email/verify', {
@@ -401,6 +412,7 @@ describe.each(DRIVERS)('e-mail login on %s', (driver) => {
     const disabled = await t.post('/auth/v1/email/start', {
       email: 'ok@example.com',
       deviceId: DEVICE_A,
+      site: SITE,
     })
     expect(disabled.status).toBe(403)
     expect(await disabled.json()).toMatchObject({ code: 'FEATURE_DISABLED' })
@@ -414,7 +426,7 @@ describe('e-mail delivery', () => {
       { auth: { smtpUrl: 'smtp://127.0.0.1:1' }, onError: (error) => reported.push(error) },
       { catalogue: false },
     )
-    const body = { email: 'down@example.com', deviceId: DEVICE_A }
+    const body = { email: 'down@example.com', deviceId: DEVICE_A, site: SITE }
     for (let i = 0; i < 2; i++) {
       const response = await t.post('/auth/v1/email/start', body)
       expect(response.status).toBe(503)
@@ -429,10 +441,13 @@ describe('e-mail delivery', () => {
       { catalogue: false },
     )
     for (const email of ['r1@example.com', 'r2@example.com'])
-      expect((await t.post('/auth/v1/email/start', { email, deviceId: DEVICE_A })).status).toBe(200)
+      expect(
+        (await t.post('/auth/v1/email/start', { email, deviceId: DEVICE_A, site: SITE })).status,
+      ).toBe(200)
     const limited = await t.post('/auth/v1/email/start', {
       email: 'r3@example.com',
       deviceId: DEVICE_A,
+      site: SITE,
     })
     expect(limited.status).toBe(429)
     expect(await limited.json()).toEqual({ code: 'RATE_LIMITED', message: 'Rate Limited' })
@@ -443,7 +458,11 @@ describe('e-mail delivery', () => {
       { auth: { smtpUrl: smtp.url, mailFrom: 'Shop <login@shop.test>' } },
       { catalogue: false },
     )
-    await t.post('/auth/v1/email/start', { email: 'from@example.com', deviceId: DEVICE_A })
+    await t.post('/auth/v1/email/start', {
+      email: 'from@example.com',
+      deviceId: DEVICE_A,
+      site: SITE,
+    })
     expect((await smtp.last('from@example.com')).raw).toMatch(/^From: Shop <login@shop\.test>/m)
   })
 })
@@ -486,5 +505,41 @@ describe('auth CORS', () => {
       expect(response.headers.get('access-control-allow-origin')).toBeNull()
       expect(response.headers.get('access-control-allow-credentials')).toBeNull()
     }
+  })
+})
+
+// Issue 25 (THREATS.md question 3): a login code can be relayed — a phishing page starts a login
+// for the victim's address and asks the victim for the code. The mail must name the site that
+// asked (one the project allows, as the modal verified it) and the project, so a request from
+// another site is recognisable; a site the project does not allow cannot start one.
+describe('the code mail names who asks', () => {
+  test('a site the project does not allow is refused (403) and no site is 400; no mail goes out', async () => {
+    t = await createTestApp({ auth: { smtpUrl: smtp.url } }, { catalogue: false })
+    const email = 'relayed@example.com'
+    const foreign = await t.post('/auth/v1/email/start', {
+      email,
+      deviceId: DEVICE_A,
+      site: 'https://evil.example',
+    })
+    expect(foreign.status).toBe(403)
+    expect(await foreign.json()).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' })
+    const none = await t.post('/auth/v1/email/start', { email, deviceId: DEVICE_A })
+    expect(none.status).toBe(400)
+    await expect(smtp.last(email)).rejects.toThrow('No mail')
+  })
+
+  test('the mail names the site and the project, in its subject and text', async () => {
+    t = await createTestApp({ auth: { smtpUrl: smtp.url } }, { catalogue: false })
+    const email = 'named@example.com'
+    const start = await t.post('/auth/v1/email/start', {
+      email,
+      deviceId: DEVICE_A,
+      site: 'https://pay.shop.test',
+    })
+    expect(start.status).toBe(200)
+    const mail = await smtp.last(email)
+    expect(mail.subject).toMatch(/^Your Porthole code for pay\.shop\.test is \d{6}$/)
+    expect(mail.body).toContain('https://pay.shop.test')
+    expect(mail.body).toContain(PROJECT_ID)
   })
 })

@@ -1,3 +1,4 @@
+import { isOriginAllowed } from '@porthole/shared'
 import type { Hono } from 'hono'
 import type { AuthContext } from '../auth/AuthContext.js'
 import { checkCode, reserveSend } from '../auth/codes.js'
@@ -15,8 +16,9 @@ import type { Project } from '../projects/Project.js'
 
 /**
  * E-mail login (spec §4 login action VERIFY_OTP):
- * - `POST /auth/v1/email/start {email, deviceId}` → `{action: 'VERIFY_OTP'}` and a code mail,
- *   whether or not the address has an account (the answer never tells). 429 `COOLDOWN` /
+ * - `POST /auth/v1/email/start {email, deviceId, site}` → `{action: 'VERIFY_OTP'}` and a code mail
+ *   naming `site` (the host page's origin; 403 `ORIGIN_NOT_ALLOWED` unless the project allows it)
+ *   and the project, whether or not the address has an account (the answer never tells). 429 `COOLDOWN` /
  *   `LOCKED` with `retryAfter`.
  * - `POST /auth/v1/email/verify {email, deviceId, code}` → `{token, user, recovery}` and the
  *   session cookie. 400 `INVALID_CODE` (`attemptsLeft`) / `CODE_EXPIRED`, 429 `LOCKED`.
@@ -35,13 +37,20 @@ export function authEmailRoutes(app: Hono<AppEnv>, ctx: AuthContext): void {
 
   app.use('/auth/v1/email/start', ...ctx.guard, ctx.mailLimit, small)
   app.post('/auth/v1/email/start', async (c) => {
-    const { email } = parseInput(EmailStartBody, await readJson(c.req.raw))
+    const { email, site } = parseInput(EmailStartBody, await readJson(c.req.raw))
     const project = c.var.project
     assertEmailEnabled(project)
+    // The mail names the site that asked, and only a site the project allows can ask: a code
+    // relayed to a phishing page's request is recognisable by the site the mail names.
+    if (!isOriginAllowed(site, project.origins)) throw new ApiError('ORIGIN_NOT_ALLOWED')
     ctx.cleanup()
     const key = { projectId: project.id, purpose: 'login', subject: email } as const
     const reserved = await reserveSend(db, key, { email, codeKey: keys().codeKey })
-    await deliver(ctx, reserved, codeMail({ to: email, code: reserved.code! }))
+    await deliver(
+      ctx,
+      reserved,
+      codeMail({ to: email, code: reserved.code!, login: { site, project: project.name } }),
+    )
     return c.json({ action: 'VERIFY_OTP' as const })
   })
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createTestApp, MODAL_ORIGIN, type TestApp } from '../../test/testApp.js'
-import { MAX_BATCH_SIZE, proxyRpc } from './proxyRpc.js'
+import { MAX_BATCH_SIZE, MAX_SEPARATE_CALLS, proxyRpc } from './proxyRpc.js'
 import { RpcMethodError } from './RpcMethodError.js'
 
 type Call = { method: string; id: unknown; params?: unknown }
@@ -333,6 +333,45 @@ describe('proxyRpc with a bundler and methods of its own', () => {
     })
     expect(bundled).toEqual([])
     expect(upstream.received).toHaveLength(1)
+  })
+
+  test('one batch reaches the bundler and the paymaster at most MAX_SEPARATE_CALLS times (was 1000 bundler requests for one request)', async () => {
+    let paymasterCalls = 0
+    const { status, body } = await proxyRpc({
+      body: [
+        { jsonrpc: '2.0', id: 'first', method: 'eth_chainId' },
+        ...Array.from({ length: 995 }, (_, i) => ({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'eth_estimateUserOperationGas',
+          params: [{}, '0x1'],
+        })),
+        ...Array.from({ length: 4 }, (_, i) => ({
+          jsonrpc: '2.0',
+          id: `pm${i}`,
+          method: 'pm_getPaymasterStubData',
+          params: [],
+        })),
+      ],
+      upstream: upstreamUrl,
+      bundler: bundlerUrl,
+      localMethods: {
+        pm_getPaymasterStubData: async () => {
+          paymasterCalls++
+          return 'stub'
+        },
+      },
+      timeoutMs: 2000,
+    })
+    expect(status).toBe(200)
+    expect(bundled.length + paymasterCalls).toBe(MAX_SEPARATE_CALLS)
+    const answers = body as { id: unknown; result?: unknown; error?: { code: number } }[]
+    expect(answers).toHaveLength(1000)
+    expect(answers[0]).toEqual({ jsonrpc: '2.0', id: 'first', result: '0x7a69' })
+    // The rest are answered in place, each with the limit's error.
+    const refused = answers.filter((answer) => answer.error?.code === -32005)
+    expect(refused).toHaveLength(1000 - 1 - MAX_SEPARATE_CALLS)
+    expect(answers.at(-1)).toMatchObject({ id: 'pm3', error: { code: -32005 } })
   })
 
   test('a bundler that is down fails its calls alone, with 503', async () => {

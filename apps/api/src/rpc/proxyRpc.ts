@@ -5,6 +5,14 @@ import { RpcMethodError } from './RpcMethodError.js'
 /** Most requests in one batch (spec §9: batch size 1000). */
 export const MAX_BATCH_SIZE = 1000
 
+/**
+ * Most calls of one HTTP request that leave the proxy one by one (bundler methods, one HTTP
+ * request each, and the paymaster's own methods); the rest of a batch's are answered -32005.
+ * Without it one request of 1000 `eth_estimateUserOperationGas` made 1000 bundler requests while
+ * the rate limit counted one (issue 25). A wallet sends them one at a time.
+ */
+export const MAX_SEPARATE_CALLS = 10
+
 /** A JSON-RPC 2.0 request (unknown members are dropped before forwarding). */
 export const RpcRequest = z.object({
   jsonrpc: z.literal('2.0'),
@@ -119,14 +127,26 @@ export async function proxyRpc({
   })
 
   // Three ways out: answered here, one call each to the bundler, one call for the rest upstream.
-  const local = forward.filter(({ request }) => Object.hasOwn(localMethods, request.method))
-  const toBundler = bundler
-    ? forward.filter(
-        ({ request }) =>
-          BUNDLER_RPC_METHODS.has(request.method) && !Object.hasOwn(localMethods, request.method),
-      )
-    : []
-  const toUpstream = forward.filter((entry) => !local.includes(entry) && !toBundler.includes(entry))
+  // The first two cost a call each: past MAX_SEPARATE_CALLS of them the batch's rest is refused.
+  const isLocal = (method: string) => Object.hasOwn(localMethods, method)
+  const separate = forward.filter(
+    ({ request }) =>
+      isLocal(request.method) || (bundler !== undefined && BUNDLER_RPC_METHODS.has(request.method)),
+  )
+  for (const { index, request } of separate.slice(MAX_SEPARATE_CALLS))
+    answers[index] = respond(
+      request.id,
+      failure(
+        request.id ?? null,
+        -32005,
+        `Limit exceeded: at most ${MAX_SEPARATE_CALLS} bundler and paymaster calls per request`,
+      ),
+    )
+  const allowed = separate.slice(0, MAX_SEPARATE_CALLS)
+  const local = allowed.filter(({ request }) => isLocal(request.method))
+  const toBundler = allowed.filter(({ request }) => !isLocal(request.method))
+  const apart = new Set(separate)
+  const toUpstream = forward.filter((entry) => !apart.has(entry))
   const outcomes = await Promise.all([
     ...local.map(async (entry) => ({
       status: 200 as const,

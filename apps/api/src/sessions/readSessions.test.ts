@@ -1,6 +1,6 @@
 /** The on-chain session reader against a real anvil (and upstreams that do not answer). */
 import { createServer, type Server } from 'node:http'
-import { type StartAnvilReturnType, startAnvil } from '@porthole/devnet'
+import { deployTestTokens, type StartAnvilReturnType, startAnvil } from '@porthole/devnet'
 import { createPublicClient, getAddress, http } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -14,6 +14,7 @@ const key = privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as `
 const otherKey = privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as `0x${string}`
 const target = getAddress('0x1111111111111111111111111111111111111111')
 const recipient = getAddress('0x2222222222222222222222222222222222222222')
+const paymaster = getAddress('0x4444444444444444444444444444444444444444')
 
 let anvil: StartAnvilReturnType
 let stub: SessionAccountStub
@@ -29,6 +30,8 @@ beforeAll(async () => {
     validAfter: 100,
     validUntil: 2_000_000_000,
     active: true,
+    kind: 1,
+    paymaster,
   })
 })
 afterAll(async () => {
@@ -50,6 +53,8 @@ describe('createSessionReader', () => {
         spent: 12345n,
         validAfter: 100,
         validUntil: 2_000_000_000,
+        kind: 'erc20',
+        paymaster,
         token: null,
       },
       {
@@ -60,8 +65,34 @@ describe('createSessionReader', () => {
         spent: 0n,
         validAfter: 0,
         validUntil: 0,
+        kind: 'other',
+        paymaster: '0x0000000000000000000000000000000000000000',
         token: null,
       },
+    ])
+  })
+
+  test('the limit counts what the kind says: an ERC-20 in its decimals, a collection in whole NFTs, no kind no token', async () => {
+    const [pusd] = await deployTestTokens({ rpcUrl: anvil.rpcUrl, recipients: [] })
+    const keys = [1, 2, 0].map(() => privateKeyToAccount(generatePrivateKey()).address)
+    for (const [i, kind] of [1, 2, 0].entries())
+      await stub.setSession(keys[i]!, {
+        target: pusd!.address,
+        recipient,
+        spendLimit: 5n,
+        spent: 0n,
+        validAfter: 0,
+        validUntil: 2_000_000_000,
+        active: true,
+        kind,
+        paymaster,
+      })
+    const reader = createSessionReader({ [CHAIN]: anvil.rpcUrl })
+    const read = await reader.read({ chainId: 31337, account: stub.address, keys })
+    expect(read.map((session) => [session?.kind, session?.token])).toEqual([
+      ['erc20', { symbol: 'pUSD', decimals: 6 }],
+      ['erc721', { symbol: 'pUSD', decimals: 0 }],
+      ['other', null],
     ])
   })
 

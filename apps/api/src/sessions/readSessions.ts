@@ -2,7 +2,8 @@
  * Reads smart-session keys from the chain: `sessions(key)` of a `PortholeSimpleAccount` (the
  * embedded wallet's ERC-4337 account), through the API's RPC upstreams.
  */
-import { portholeSessionsAbi } from '@porthole/shared/simpleAccount'
+import type { SessionKindName } from '@porthole/shared/sessionPermissions'
+import { portholeSessionsAbi, SESSION_KIND } from '@porthole/shared/simpleAccount'
 import {
   type Address,
   BaseError,
@@ -28,9 +29,21 @@ export type OnChainSession = {
   validAfter: number
   /** Unix seconds. */
   validUntil: number
-  /** The target's ERC-20 symbol and decimals (for showing amounts), null when it has none. */
+  /** What the target is, as the owner's wallet read it at grant: how the limit counts. */
+  kind: SessionKindName
+  /** The only paymaster of the key's operations. */
+  paymaster: Address
+  /**
+   * The target's symbol and decimals (for showing amounts; decimals 0 for an NFT collection,
+   * whose limit counts NFTs or items), null when it has none or is no token.
+   */
   token: { symbol: string; decimals: number } | null
 }
+
+/** The kind names by the contract's numbers. */
+const KIND_NAMES = Object.fromEntries(
+  Object.entries(SESSION_KIND).map(([name, value]) => [value, name]),
+) as Record<number, SessionKindName>
 
 /** What a key without a session reads as. */
 const NO_SESSION: OnChainSession = {
@@ -41,6 +54,8 @@ const NO_SESSION: OnChainSession = {
   spent: 0n,
   validAfter: 0,
   validUntil: 0,
+  kind: 'other',
+  paymaster: '0x0000000000000000000000000000000000000000',
   token: null,
 }
 
@@ -96,15 +111,24 @@ export function createSessionReader(
     }
     return client
   }
-  // A token's symbol and decimals never change: read once per chain and contract.
+  // A token's symbol and decimals never change: read once per chain, contract and kind.
   const tokens = new Map<string, Promise<OnChainSession['token']>>()
-  const tokenOf = (client: PublicClient, chainId: number, target: Address) => {
-    const id = `${chainId}:${target.toLowerCase()}`
+  const tokenOf = (
+    client: PublicClient,
+    chainId: number,
+    target: Address,
+    kind: SessionKindName,
+  ): Promise<OnChainSession['token']> => {
+    if (kind === 'other') return Promise.resolve(null)
+    const id = `${chainId}:${target.toLowerCase()}:${kind}`
     let token = tokens.get(id)
     if (!token) {
       token = Promise.all([
         client.readContract({ address: target, abi: erc20Abi, functionName: 'symbol' }),
-        client.readContract({ address: target, abi: erc20Abi, functionName: 'decimals' }),
+        // An NFT collection's limit counts NFTs (or ERC-1155 items): no decimals.
+        kind === 'erc20'
+          ? client.readContract({ address: target, abi: erc20Abi, functionName: 'decimals' })
+          : 0,
       ]).then(
         ([symbol, decimals]) => ({
           symbol: String(symbol).slice(0, 32),
@@ -128,15 +152,36 @@ export function createSessionReader(
       return Promise.all(
         keys.map(async (key) => {
           try {
-            const [target, recipient, spendLimit, spent, validAfter, validUntil, active] =
-              await client.readContract({
-                address: account,
-                abi: portholeSessionsAbi,
-                functionName: 'sessions',
-                args: [getAddress(key)],
-              })
-            const token = active ? await tokenOf(client, chainId, target) : null
-            return { active, target, recipient, spendLimit, spent, validAfter, validUntil, token }
+            const [
+              target,
+              recipient,
+              spendLimit,
+              spent,
+              validAfter,
+              validUntil,
+              active,
+              kindNumber,
+              paymaster,
+            ] = await client.readContract({
+              address: account,
+              abi: portholeSessionsAbi,
+              functionName: 'sessions',
+              args: [getAddress(key)],
+            })
+            const kind = KIND_NAMES[kindNumber] ?? 'other'
+            const token = active ? await tokenOf(client, chainId, target, kind) : null
+            return {
+              active,
+              target,
+              recipient,
+              spendLimit,
+              spent,
+              validAfter,
+              validUntil,
+              kind,
+              paymaster,
+              token,
+            }
           } catch (error) {
             return noSession(error) ? NO_SESSION : null
           }

@@ -11,6 +11,7 @@ import {
 import { DEVNET_AA } from '@porthole/shared/devnet'
 import {
   portholeSessionsAbi,
+  SESSION_KIND,
   simpleAccountFactoryAbi,
   toSimpleAccount,
 } from '@porthole/shared/simpleAccount'
@@ -40,6 +41,7 @@ const owner = privateKeyToAccount(generatePrivateKey())
 const stranger = privateKeyToAccount(generatePrivateKey())
 const target = getAddress('0x1111111111111111111111111111111111111111')
 const recipient = getAddress('0x2222222222222222222222222222222222222222')
+const paymaster = getAddress('0x4444444444444444444444444444444444444444')
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 
 const signer = { type: 'keys', data: { keys: [{ type: 'secp256k1', publicKey: '0x04ab' }] } }
@@ -86,6 +88,8 @@ async function grant(pci: string, session: Partial<StubSession> = {}) {
     validAfter: 0,
     validUntil,
     active: true,
+    kind: 1,
+    paymaster,
     ...session,
   })
   return validUntil
@@ -123,32 +127,23 @@ async function revoke(pci: string, signature: string, account?: string) {
 describe.each(DRIVERS)('smart sessions on %s', (driver) => {
   const app = (upstream: string = anvil.rpcUrl) => open(upstream, driver)
 
-  test('registration is refused unless the key holds an active session with that expiry on chain', async () => {
+  test('registration needs no session on chain yet (the wallet lists a grant before installing it); the listing says what the chain holds', async () => {
     await app()
     const pci = newPci()
     const expiry = nowSeconds() + 3600
-    const missing = await register(pci, expiry)
-    expect(missing.response.status).toBe(409)
-    expect(missing.body).toMatchObject({
-      code: 'SESSION_NOT_ON_CHAIN',
-      message: 'No active session for this key on chain',
-    })
-
+    // Not on chain yet: listed, and not active until the chain holds it.
+    const pending = await register(pci, expiry)
+    expect(pending.response.status, JSON.stringify(pending.body)).toBe(200)
+    expect(pending.body).toMatchObject({ pci, status: 'revoked', onChain: { active: false } })
+    expect(await list()).toMatchObject([{ pci, status: 'revoked' }])
+    // Installed: active, with its terms.
     await grant(pci, { validUntil: expiry })
-    const otherExpiry = await register(pci, expiry + 1)
-    expect(otherExpiry.response.status).toBe(409)
-    expect(otherExpiry.body.details).toBe(
-      `expiry: ${expiry + 1}, but validUntil on chain is ${expiry}`,
-    )
-    await grant(pci, { validUntil: expiry, active: false })
-    expect((await register(pci, expiry)).response.status).toBe(409)
-    expect(await list()).toEqual([])
-
-    await grant(pci, { validUntil: expiry })
-    const { response, body } = await register(pci, expiry)
-    expect(response.status, JSON.stringify(body)).toBe(200)
-    expect(body).toMatchObject({ pci, status: 'active', project: { id: PROJECT_ID } })
-    expect((await list()).map((session) => session.pci)).toEqual([pci])
+    expect(await list()).toMatchObject([
+      { pci, status: 'active', onChain: { active: true, kind: 'erc20', paymaster } },
+    ])
+    // A grant of the key with another expiry, registered before its install lands: one entry.
+    expect((await register(pci, expiry + 1)).response.status).toBe(200)
+    expect(await list()).toMatchObject([{ pci, expiry: expiry + 1, status: 'active' }])
   })
 
   test('a registered session is listed with what the chain holds, and registering again replaces it', async () => {
@@ -191,6 +186,8 @@ describe.each(DRIVERS)('smart sessions on %s', (driver) => {
         spendLimit: '1000000000000000000000000000000',
         spent: '7',
         validUntil: expiry,
+        kind: 'erc20',
+        paymaster,
         token: null,
       },
       status: 'active',
@@ -519,7 +516,7 @@ describe('a real PortholeSimpleAccount (the devnet factory)', () => {
     return { key, wallet, account, address: await account.getAddress() }
   }
 
-  test("registers after the owner grants the key on chain; the deployed account's ERC-1271 signature revokes", async () => {
+  test("lists the owner's grant on chain (kind, paymaster); the deployed account's ERC-1271 signature revokes", async () => {
     const { key, wallet, account, address } = await newAccount()
     const mined = async (hash: Hex) => {
       expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success')
@@ -539,7 +536,17 @@ describe('a real PortholeSimpleAccount (the devnet factory)', () => {
         address,
         abi: portholeSessionsAbi,
         functionName: 'grantSession',
-        args: [getAddress(pci), target, ['0xa9059cbb'], recipient, 25_000_000n, 0, expiry],
+        args: [
+          getAddress(pci),
+          target,
+          ['0xa9059cbb'],
+          recipient,
+          25_000_000n,
+          0,
+          expiry,
+          SESSION_KIND.erc20,
+          DEVNET_AA.paymaster,
+        ],
       }),
     )
     const caip10 = `${CHAIN}:${address}`
@@ -555,7 +562,15 @@ describe('a real PortholeSimpleAccount (the devnet factory)', () => {
       {
         pci,
         status: 'active',
-        onChain: { active: true, target, recipient, spendLimit: '25000000', spent: '0' },
+        onChain: {
+          active: true,
+          target,
+          recipient,
+          spendLimit: '25000000',
+          spent: '0',
+          kind: 'erc20',
+          paymaster: DEVNET_AA.paymaster,
+        },
       },
     ])
 

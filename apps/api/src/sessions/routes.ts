@@ -3,10 +3,11 @@
  * smart account, as the modal registered them, with what the chain says of each. `{address}` is
  * an eip155 CAIP-10 account id; a session's pci is its key's address (lower-case hex).
  * - `POST /v1/sessions/{address}` `{ pci, signer, permissions, policies?, expiry, origin?,
- *   signature }` → the session as listed: stored only when the account's `sessions(pci)` is
- *   active with `validUntil == expiry`, and the account signed (EIP-191)
+ *   signature }` → the session as listed: stored when the account signed (EIP-191)
  *   {@link registerSessionMessage} — so the app's origin and the permissions shown in listings
- *   are the account's word, not any caller's;
+ *   are the account's word, not any caller's. The wallet registers a grant before it installs
+ *   it on chain (a session the list cannot show is never installed), so the chain need not
+ *   hold it yet: listings read what the chain holds each time;
  * - `GET /v1/sessions/{address}` → `{ pcis }`, newest first, each read fresh from the chain;
  * - `POST /v1/sessions/{address}/revoke` `{ pci, signature }` → `{ success: true }`: the
  *   account's EIP-191 signature of `Revoke session ${pci}` (ERC-1271 / ERC-6492 on its chain)
@@ -103,7 +104,11 @@ export type SmartSessionOnChain = {
   spent: string
   /** Unix seconds. */
   validUntil: number
-  /** The target's ERC-20 symbol and decimals, null when it is no token. */
+  /** What the target is: how `spendLimit` and `spent` count (base units; NFTs for erc721). */
+  kind: 'other' | 'erc20' | 'erc721' | 'erc1155'
+  /** The only paymaster of the key's operations. */
+  paymaster: Address
+  /** The target's symbol and decimals (0 for a collection), null when it is no token. */
   token: { symbol: string; decimals: number } | null
 }
 
@@ -127,7 +132,10 @@ export type SmartSession = {
   revokedAt: string | null
   /** Read when answering; null when the chain did not answer. */
   onChain: SmartSessionOnChain | null
-  /** `revoked` (here or on chain), else `expired` (expiry passed), else `active`. */
+  /**
+   * `revoked` (here, or not active on chain: revoked there, or its install never landed), else
+   * `expired` (expiry passed), else `active`.
+   */
   status: 'active' | 'expired' | 'revoked'
 }
 
@@ -189,6 +197,8 @@ function toSmartSession(
       spendLimit: onChain.spendLimit.toString(),
       spent: onChain.spent.toString(),
       validUntil: onChain.validUntil,
+      kind: onChain.kind,
+      paymaster: onChain.paymaster,
       token: onChain.token,
     },
     status: revoked ? 'revoked' : stored.expiry * 1000 <= nowMs ? 'expired' : 'active',
@@ -226,11 +236,6 @@ export function sessionRoutes(
     })
     if (!onChain)
       throw new ApiError('CHAIN_UNAVAILABLE', { details: `${account.caip2} did not answer` })
-    if (!onChain.active) throw new ApiError('SESSION_NOT_ON_CHAIN', { details: 'not active' })
-    if (onChain.validUntil !== input.expiry)
-      throw new ApiError('SESSION_NOT_ON_CHAIN', {
-        details: `expiry: ${input.expiry}, but validUntil on chain is ${onChain.validUntil}`,
-      })
     const signed = await verify({
       address: account.address,
       message: registerSessionMessage(input),

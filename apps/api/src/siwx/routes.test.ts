@@ -122,6 +122,32 @@ describe('wallet sign-in (SIWX) on the API', () => {
     })
   })
 
+  test('nonces a stranger asked for and never used are deleted past their 5 minutes (they piled up for ever)', async () => {
+    t = await createTestApp()
+    const count = async () =>
+      Number(
+        (
+          await t.db.query<{ n: number }>('SELECT CAST(COUNT(*) AS INTEGER) AS n FROM siwx_nonces')
+        )[0]?.n,
+      )
+    // A flood of 500 nonce requests, 5 minutes ago, and a sign-in session expired since.
+    const then = Date.now() - 300_001
+    for (let i = 0; i < 500; i++)
+      await t.db.execute(
+        'INSERT INTO siwx_nonces (nonce, project_id, created_at) VALUES (?, ?, ?)',
+        [`flood${i}`, 'test-project', then],
+      )
+    await t.db.execute(
+      `INSERT INTO siwx_sessions (token_hash, project_id, address, caip_network_id, message,
+         signature, created_at, expires_at) VALUES ('h', 'test-project', 'a', 'eip155:1', 'm', 's', 0, 1)`,
+    )
+    const fresh = await nonce()
+    await expect.poll(count).toBe(1)
+    expect(await t.db.query('SELECT token_hash FROM siwx_sessions')).toEqual([])
+    // The fresh one still signs in.
+    expect((await signIn(message({ nonce: fresh }))).response.status).toBe(200)
+  })
+
   test('expired, not-yet-valid and stale messages are refused', async () => {
     t = await createTestApp()
     const now = Date.now()

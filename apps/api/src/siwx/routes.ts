@@ -1,6 +1,6 @@
 /**
  * Wallet sign-in (SIWX) routes:
- * - `GET /auth/v1/siwx/nonce` → `{ nonce }`: single use, valid 5 minutes.
+ * - `GET /auth/v1/siwx/nonce` → `{ nonce }`: single use, valid 5 minutes (deleted after).
  * - `POST /auth/v1/siwx/sessions` `{ message, signature, caipNetworkId }` → `{ token, session }`:
  *   the message checked (`verifySignIn.ts`), the nonce used up, the session stored per address
  *   and network; `token` (kept by the modal) reads and revokes it.
@@ -52,6 +52,8 @@ export type SiwxRoutesOptions = {
   /** RPC upstreams by CAIP-2 id (contract accounts are verified on their chain). */
   upstreams: Readonly<Record<string, string>>
   now?: () => number
+  /** Deletes expired rows now and then (`createCleanup`'s `maybeRun`); called per nonce. */
+  cleanup?: () => void
 }
 
 /**
@@ -63,11 +65,13 @@ export type SiwxRoutesOptions = {
 export function siwxRoutes(
   app: Hono<AppEnv>,
   guard: readonly MiddlewareHandler<AppEnv>[],
-  { db, upstreams, now = Date.now }: SiwxRoutesOptions,
+  { db, upstreams, now = Date.now, cleanup = () => {} }: SiwxRoutesOptions,
 ): void {
   app.use('/auth/v1/siwx/*', ...guard)
 
   app.get('/auth/v1/siwx/nonce', async (c) => {
+    // Each call stores a row: old ones go, so a stranger's flood stays 5 minutes' worth.
+    cleanup()
     const nonce = randomBytes(12).toString('base64url').replace(/[-_]/g, '0')
     await db.execute('INSERT INTO siwx_nonces (nonce, project_id, created_at) VALUES (?, ?, ?)', [
       nonce,

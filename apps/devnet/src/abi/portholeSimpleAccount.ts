@@ -94,6 +94,38 @@ export const portholeSimpleAccountAbi = [
   },
   {
     inputs: [],
+    name: 'SessionKindInvalid',
+    type: 'error',
+  },
+  {
+    inputs: [],
+    name: 'SessionPaymasterInvalid',
+    type: 'error',
+  },
+  {
+    inputs: [
+      {
+        internalType: 'bytes4',
+        name: 'selector',
+        type: 'bytes4',
+      },
+    ],
+    name: 'SessionSelectorForbidden',
+    type: 'error',
+  },
+  {
+    inputs: [
+      {
+        internalType: 'bytes4',
+        name: 'selector',
+        type: 'bytes4',
+      },
+    ],
+    name: 'SessionSelectorUnmetered',
+    type: 'error',
+  },
+  {
+    inputs: [],
     name: 'SessionSelectorsEmpty',
     type: 'error',
   },
@@ -181,6 +213,18 @@ export const portholeSimpleAccountAbi = [
         name: 'selectors',
         type: 'bytes4[]',
       },
+      {
+        indexed: false,
+        internalType: 'uint8',
+        name: 'kind',
+        type: 'uint8',
+      },
+      {
+        indexed: false,
+        internalType: 'address',
+        name: 'paymaster',
+        type: 'address',
+      },
     ],
     name: 'SessionGranted',
     type: 'event',
@@ -229,6 +273,58 @@ export const portholeSimpleAccountAbi = [
     ],
     name: 'Upgraded',
     type: 'event',
+  },
+  {
+    inputs: [],
+    name: 'KIND_ERC1155',
+    outputs: [
+      {
+        internalType: 'uint8',
+        name: '',
+        type: 'uint8',
+      },
+    ],
+    stateMutability: 'view',
+    type: 'function',
+  },
+  {
+    inputs: [],
+    name: 'KIND_ERC20',
+    outputs: [
+      {
+        internalType: 'uint8',
+        name: '',
+        type: 'uint8',
+      },
+    ],
+    stateMutability: 'view',
+    type: 'function',
+  },
+  {
+    inputs: [],
+    name: 'KIND_ERC721',
+    outputs: [
+      {
+        internalType: 'uint8',
+        name: '',
+        type: 'uint8',
+      },
+    ],
+    stateMutability: 'view',
+    type: 'function',
+  },
+  {
+    inputs: [],
+    name: 'KIND_OTHER',
+    outputs: [
+      {
+        internalType: 'uint8',
+        name: '',
+        type: 'uint8',
+      },
+    ],
+    stateMutability: 'view',
+    type: 'function',
   },
   {
     inputs: [],
@@ -384,6 +480,16 @@ export const portholeSimpleAccountAbi = [
         internalType: 'uint48',
         name: 'validUntil',
         type: 'uint48',
+      },
+      {
+        internalType: 'uint8',
+        name: 'kind',
+        type: 'uint8',
+      },
+      {
+        internalType: 'address',
+        name: 'paymaster',
+        type: 'address',
       },
     ],
     name: 'grantSession',
@@ -661,6 +767,16 @@ export const portholeSimpleAccountAbi = [
         internalType: 'bool',
         name: 'active',
         type: 'bool',
+      },
+      {
+        internalType: 'uint8',
+        name: 'kind',
+        type: 'uint8',
+      },
+      {
+        internalType: 'address',
+        name: 'paymaster',
+        type: 'address',
       },
     ],
     stateMutability: 'view',

@@ -3,14 +3,17 @@
  * operations of the devnet's `PortholeSimpleAccount`, the `VerifyingPaymaster`'s sponsorship,
  * and `EntryPoint.handleOps` sent from a dev key as a bundler sends it.
  */
+import { createRequire } from 'node:module'
 import { DEVNET_AA, ENTRY_POINT_07 } from '@porthole/shared/devnet'
 import { type ToSimpleAccountReturnType, toSimpleAccount } from '@porthole/shared/simpleAccount'
 import {
+  type Abi,
   type Address,
   concat,
   createPublicClient,
   createWalletClient,
   encodeAbiParameters,
+  getAddress,
   type Hex,
   http,
   type LocalAccount,
@@ -94,7 +97,8 @@ export async function userOperationOf(
       ? { factory: factoryArgs.factory, factoryData: factoryArgs.factoryData }
       : {}),
     callData,
-    callGasLimit: 200_000n,
+    // A grant of a session writes ~6 storage slots and a selector list: ~230k gas.
+    callGasLimit: 400_000n,
     verificationGasLimit: 500_000n,
     preVerificationGas: 60_000n,
     maxFeePerGas: fees.maxFeePerGas,
@@ -113,28 +117,31 @@ export type PaymasterFieldsParameters = {
   signer: LocalAccount
   /** Last second of the sponsorship; default an hour from now (wall clock). */
   validUntil?: number
+  /** The VerifyingPaymaster that sponsors; default `DEVNET_AA.paymaster`. */
+  paymaster?: Address
 }
 
 /**
- * The paymaster fields of a `VerifyingPaymaster` (`DEVNET_AA.paymaster`) sponsorship of
- * `userOp`, signed by `signer`. Set them before the account signs: the userOpHash covers them.
+ * The paymaster fields of a `VerifyingPaymaster` (`DEVNET_AA.paymaster` unless `paymaster` names
+ * another) sponsorship of `userOp`, signed by `signer`. Set them before the account signs: the
+ * userOpHash covers them.
  *
  * @example
  * const sponsored = { ...userOp, ...(await paymasterFields({ rpcUrl, userOp, signer })) }
  */
 export async function paymasterFields(parameters: PaymasterFieldsParameters) {
-  const { rpcUrl, userOp, signer } = parameters
+  const { rpcUrl, userOp, signer, paymaster = DEVNET_AA.paymaster } = parameters
   const validUntil = parameters.validUntil ?? Math.floor(Date.now() / 1000) + 3600
   const validAfter = 0
   const gas = { paymasterVerificationGasLimit: 100_000n, paymasterPostOpGasLimit: 1n }
   const hash = await devnetClient(rpcUrl).readContract({
-    address: DEVNET_AA.paymaster,
+    address: paymaster,
     abi: verifyingPaymasterAbi,
     functionName: 'getHash',
     args: [
       toPackedUserOperation({
         ...userOp,
-        paymaster: DEVNET_AA.paymaster,
+        paymaster,
         paymasterData: '0x',
         ...gas,
       }),
@@ -144,7 +151,7 @@ export async function paymasterFields(parameters: PaymasterFieldsParameters) {
   })
   const signature = await signer.signMessage({ message: { raw: hash } })
   return {
-    paymaster: DEVNET_AA.paymaster,
+    paymaster,
     paymasterData: concat([
       // VerifyingPaymaster v0.7 reads abi.encode(validUntil, validAfter): two 32-byte words.
       encodeAbiParameters([{ type: 'uint48' }, { type: 'uint48' }], [validUntil, validAfter]),
@@ -223,4 +230,54 @@ export async function handleOps(
   })
   if (!event) throw new Error(`handleOps ${hash} emitted no UserOperationEvent`)
   return { receipt, event: event.args }
+}
+
+/** Options of {@link deployVerifyingPaymaster}. */
+export type DeployVerifyingPaymasterParameters = {
+  rpcUrl: string
+  /** Its `verifyingSigner`. */
+  signer: Address
+  /** Its EntryPoint deposit, in wei; default 10 ETH. */
+  deposit?: bigint
+}
+
+/**
+ * Deploys another eth-infinitism `VerifyingPaymaster` v0.7 (from dev account 8, the npm
+ * artifact, as `DEVNET_AA.paymaster` is) with its own signer and deposit: a paymaster the
+ * account's owner never chose.
+ *
+ * @example
+ * const other = await deployVerifyingPaymaster({ rpcUrl, signer: attacker.address })
+ */
+export async function deployVerifyingPaymaster(
+  parameters: DeployVerifyingPaymasterParameters,
+): Promise<Address> {
+  const { rpcUrl, signer, deposit = 10n ** 19n } = parameters
+  const require = createRequire(import.meta.url)
+  const { abi, bytecode } =
+    require('@account-abstraction/contracts/artifacts/VerifyingPaymaster.json') as {
+      abi: Abi
+      bytecode: Hex
+    }
+  const deployer = privateKeyToAccount(DEV_ACCOUNTS[8]!.privateKey)
+  const wallet = createWalletClient({ account: deployer, transport: http(rpcUrl) })
+  const client = devnetClient(rpcUrl)
+  const hash = await wallet.deployContract({
+    chain: null,
+    abi,
+    bytecode,
+    args: [ENTRY_POINT_07, signer],
+  })
+  const { contractAddress } = await client.waitForTransactionReceipt({ hash })
+  if (!contractAddress) throw new Error('The second VerifyingPaymaster was not deployed')
+  const paymaster = getAddress(contractAddress)
+  const funded = await wallet.writeContract({
+    chain: null,
+    address: paymaster,
+    abi: parseAbi(['function deposit() payable']),
+    functionName: 'deposit',
+    value: deposit,
+  })
+  await client.waitForTransactionReceipt({ hash: funded })
+  return paymaster
 }

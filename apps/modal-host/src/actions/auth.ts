@@ -12,7 +12,7 @@ import {
   UserRejectedRequestError,
   type VerifyDevice,
 } from '@porthole/protocol'
-import type { ChainNamespace } from '@porthole/shared'
+import { type ChainNamespace, isWebPageUrl } from '@porthole/shared'
 import type { Connector, ConnectorAccount } from '../connectors/types.js'
 import { socialName } from '../rules/socials.js'
 import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
@@ -290,6 +290,8 @@ export function socialLogin(provider: SocialProvider): Promise<void> {
     addEventListener('message', onMessage)
     walletRequest('getSocialRedirectUri', { provider })
       .then(({ uri }) => {
+        // Only a web page, never a script URL that would run on this origin in the popup.
+        if (!isWebPageUrl(uri)) throw new Error(`Not a web page: ${uri.slice(0, 64)}`)
         if (!done) popup.location.href = uri
       })
       .catch((error: unknown) =>
@@ -508,6 +510,28 @@ export function recoveryInfo() {
  */
 export function setupPasskey() {
   return walletRequest('setupPasskey', {})
+}
+
+/**
+ * The embedded wallet's devices (`isNew`: a recovery or a refused custody not shown here yet);
+ * `seen` marks them shown on this device.
+ *
+ * @example
+ * const { devices } = await walletDevices(false)
+ */
+export function walletDevices(seen: boolean) {
+  return walletRequest('getDevices', { seen })
+}
+
+/**
+ * Removes a device from the embedded wallet (the frame signs it with the wallet's key): it is
+ * signed out and gets the wallet no more. Only from the user's click in Account.
+ *
+ * @example
+ * await removeWalletDevice(device.id)
+ */
+export async function removeWalletDevice(id: string): Promise<void> {
+  await walletRequest('removeDevice', { id })
 }
 
 /**

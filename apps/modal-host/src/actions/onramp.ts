@@ -3,7 +3,7 @@
  * fallback table when the provider cannot be reached), the provider's checkout in a popup opened
  * by the user's click, then the order followed until the funds arrive and show in Tokens.
  */
-import { parseCaipNetworkId } from '@porthole/shared'
+import { isWebPageUrl, parseCaipNetworkId } from '@porthole/shared'
 import {
   generateOnrampUrl,
   getOnrampOptions,
@@ -167,6 +167,9 @@ async function openCheckout(popup: Window): Promise<void> {
       paymentMethod: state.paymentMethod,
     })
     if (!orderId) throw new Error('The provider did not name the order')
+    // The address comes from the API: only a web page is opened, never a script or data URL
+    // (which would run on this frame's origin in the popup it opened).
+    if (!isWebPageUrl(url)) throw new Error(tt('checkoutUrlRefused'))
     popup.location.href = url
     update({ checkoutUrl: url, error: null })
     track('ONRAMP_OPENED', { network, provider, currency: state.purchaseCurrency })
@@ -187,6 +190,10 @@ async function openCheckout(popup: Window): Promise<void> {
  */
 export function reopenCheckout(orderId: string): void {
   const url = onrampState().checkoutUrl
+  if (url && !isWebPageUrl(url)) {
+    update({ error: tt('checkoutUrlRefused') })
+    return
+  }
   const popup = url ? openBlankPopup('porthole-onramp') : null
   if (!popup || !url) {
     update({ error: tt('popupBlocked') })

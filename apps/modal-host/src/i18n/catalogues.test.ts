@@ -8,6 +8,7 @@ import { join, relative } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { accountTabs, ta } from './accountTabs.js'
 import { accountTypes } from './accountTypes.js'
+import { devices } from './devices.js'
 import { en, setTranslations, t } from './en.js'
 import { farcaster } from './farcaster.js'
 import { names } from './names.js'
@@ -26,6 +27,7 @@ const CATALOGUES = {
   names: { module: 'names', lookup: 'tn', strings: names },
   walletConnect: { module: 'walletConnect', lookup: 'tw', strings: walletConnect },
   farcaster: { module: 'farcaster', lookup: 'tf', strings: farcaster },
+  devices: { module: 'devices', lookup: 'td', strings: devices },
   accountTypes: { module: 'accountTypes', lookup: 'tk', strings: accountTypes },
   smartSessions: { module: 'smartSessions', lookup: 'ts', strings: smartSessions },
 } as const satisfies Record<keyof Translation, unknown>

@@ -12,6 +12,9 @@ export const farcaster = {
   farcasterFailed: 'Failed to connect to farcaster',
   copyLink: 'Copy link',
   linkCopied: 'Link copied',
+  custodyChanged:
+    'Your Farcaster account’s custody address changed since this wallet was set up. Sign in once on a device where you used the wallet before to confirm it; then this device can be set up.',
+  deviceRemoved: 'This device was removed from your wallet.',
 } as const
 
 /**

@@ -16,6 +16,10 @@ export const smartSessions = {
   limit: '{spent} of {limit} spent',
   to: 'to {recipient}',
   anyone: 'to any address',
+  nftsOne: '{count} NFT',
+  nftsOther: '{count} NFTs',
+  items: '{count} items',
+  unmetered: 'No limit: its functions are not metered',
   loadFailed: 'Sessions could not be loaded',
 } as const
 

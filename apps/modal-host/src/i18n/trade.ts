@@ -95,6 +95,7 @@ export const trade = {
   purchaseFailed: 'The purchase failed; you were not charged',
   popupClosed: 'Popup closed',
   popupBlocked: 'The browser blocked the checkout window',
+  checkoutUrlRefused: 'The provider sent a checkout address that is not a secure web page',
   reopenCheckout: 'Open the checkout again',
   done: 'Done',
 } as const

@@ -4,6 +4,7 @@
  */
 import type { accountTabs } from './accountTabs.js'
 import type { accountTypes } from './accountTypes.js'
+import type { devices } from './devices.js'
 import type { en } from './en.js'
 import type { farcaster } from './farcaster.js'
 import type { names } from './names.js'
@@ -47,6 +48,7 @@ export type Translation = {
   names: Translated<typeof names>
   walletConnect: Translated<typeof walletConnect>
   farcaster: Translated<typeof farcaster>
+  devices: Translated<typeof devices>
   accountTypes: Translated<typeof accountTypes>
   smartSessions: Translated<typeof smartSessions>
 }

@@ -18,6 +18,7 @@ import { ChooseNameRow } from './ChooseNameRow.js'
 import {
   AccountTabsView,
   AccountTypesView,
+  DevicesView,
   OnRampView,
   ReceiveView,
   SmartSessionsView,
@@ -206,6 +207,9 @@ export function Account() {
           </span>
         ) : null}
       </div>
+      {authUser ? (
+        <DevicesView.View load={Auth.walletDevices} remove={Auth.removeWalletDevice} />
+      ) : null}
       {authUser && authUser.accounts.length > 1 ? (
         <AccountTypesView.View choose={Auth.setPreferredAccountType} short={truncateAddress} />
       ) : null}

@@ -1,3 +1,4 @@
+import { walk } from '@porthole/protocol'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import * as Farcaster from '../actions/farcaster.js'
 import * as Modal from '../actions/modal.js'
@@ -11,6 +12,20 @@ import './qr.css'
 
 type Status = 'waiting' | 'failed'
 
+/** Why the wallet frame loaded no wallet, when it says (`data.reason` of its error). */
+function reasonOf(error: unknown): 'custodyChanged' | 'deviceRemoved' | null {
+  const found = walk(
+    error,
+    (e) => typeof (e as { data?: { reason?: unknown } })?.data?.reason === 'string',
+  )
+  const reason = (found as { data?: { reason?: string } } | undefined)?.data?.reason
+  return reason === 'custody-changed'
+    ? 'custodyChanged'
+    : reason === 'device-removed'
+      ? 'deviceRemoved'
+      : null
+}
+
 /**
  * ConnectingFarcaster (spec §2): a QR code and a link of the Farcaster relay channel, until the
  * user's Farcaster app approves the sign-in; then connected as a social login is. Leaving the
@@ -19,6 +34,7 @@ type Status = 'waiting' | 'failed'
 export function ConnectingFarcaster() {
   const [url, setUrl] = useState<string | null>(null)
   const [status, setStatus] = useState<Status>('waiting')
+  const [reason, setReason] = useState<ReturnType<typeof reasonOf>>(null)
   const current = useRef<AbortController | null>(null)
 
   const start = useCallback(() => {
@@ -27,13 +43,15 @@ export function ConnectingFarcaster() {
     current.current = controller
     setUrl(null)
     setStatus('waiting')
+    setReason(null)
     Farcaster.farcasterLogin({
       signal: controller.signal,
       onUrl: (next) => {
         if (!controller.signal.aborted) setUrl(next)
       },
-    }).catch(() => {
+    }).catch((error: unknown) => {
       if (controller.signal.aborted) return
+      setReason(reasonOf(error))
       setStatus('failed')
       Modal.shake()
     })
@@ -64,6 +82,11 @@ export function ConnectingFarcaster() {
           <SocialIcon provider="farcaster" size={72} />
         </span>
         <h3>{tf('farcasterFailed')}</h3>
+        {reason ? (
+          <p className="ph-muted" data-testid="farcaster-reason">
+            {tf(reason === 'custodyChanged' ? 'custodyChanged' : 'deviceRemoved')}
+          </p>
+        ) : null}
         <button type="button" className="ph-button" data-variant="secondary" onClick={start}>
           {t('tryAgain')}
         </button>

@@ -20,6 +20,8 @@ type Row = {
     recipient?: string | null
     spendLimit?: string
     spent?: string
+    /** How the limit counts: token units (erc20), NFTs (erc721), items (erc1155), nothing (other). */
+    kind?: 'other' | 'erc20' | 'erc721' | 'erc1155'
     token?: { symbol: string; decimals: number } | null
   } | null
 }
@@ -38,12 +40,12 @@ function rowsOf(answer: unknown): Row[] {
   )
 }
 
-/** Base units as a decimal with the token's symbol, or the raw figure. */
-function amount(
-  value: string | undefined,
-  units: { symbol: string; decimals: number } | null | undefined,
-) {
+/** What a session's limit counts, in the units of its kind: token units, NFTs, items. */
+function amount(value: string | undefined, chain: NonNullable<Row['onChain']>) {
   if (value === undefined) return '?'
+  if (chain.kind === 'erc721') return ts(value === '1' ? 'nftsOne' : 'nftsOther', { count: value })
+  if (chain.kind === 'erc1155') return ts('items', { count: value })
+  const units = chain.token
   if (!units) return value
   const raw = BigInt(value)
   const scale = 10n ** BigInt(units.decimals)
@@ -124,9 +126,11 @@ export function SmartSessions({
                 <span className="ph-row-name ph-stack">
                   <span>{row.project?.origin ?? short(row.pci)}</span>
                   <span className="ph-muted">
-                    {chain
-                      ? `${ts('limit', { spent: amount(chain.spent, chain.token), limit: amount(chain.spendLimit, chain.token) })} · ${recipient}`
-                      : short(row.pci)}
+                    {!chain
+                      ? short(row.pci)
+                      : chain.kind === 'other'
+                        ? ts('unmetered')
+                        : `${ts('limit', { spent: amount(chain.spent, chain), limit: amount(chain.spendLimit, chain) })} · ${recipient}`}
                   </span>
                   <span className="ph-muted">{ts('expires', { when: until(row.expiry) })}</span>
                 </span>

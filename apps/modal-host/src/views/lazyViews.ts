@@ -35,6 +35,9 @@ export const SmartSessionsView = lazyView(
   async () => (await import('./SmartSessions.js')).SmartSessions,
 )
 
+/** The embedded wallet's devices, with the notice of a new one and Remove. */
+export const DevicesView = lazyView(async () => (await import('./Devices.js')).Devices)
+
 const swap = () => import('./Swap.js')
 
 /** Swap: tokens and amounts. */

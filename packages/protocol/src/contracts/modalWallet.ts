@@ -71,6 +71,25 @@ export const RecoveryInfo = z.object({
 })
 export type RecoveryInfo = z.infer<typeof RecoveryInfo>
 
+/**
+ * A device of the embedded wallet (the API's list): how it joined — it created the wallet, was
+ * already there, recovered the wallet with a new sign-in, or signed in with another Farcaster
+ * custody address and got no wallet — where and when; `isNew` for a recovery or a refusal this
+ * device has not shown yet.
+ */
+export const WalletDevice = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+  kind: z.enum(['created', 'known', 'recovered', 'custody-refused']),
+  site: Text(300).nullable(),
+  label: Text(100),
+  custody: Address.nullable(),
+  createdAt: z.number(),
+  lastSeenAt: z.number(),
+  current: z.boolean(),
+  isNew: z.boolean(),
+})
+export type WalletDevice = z.infer<typeof WalletDevice>
+
 /** E-mail update actions (spec §4). */
 export const UpdateEmailAction = z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP'])
 export type UpdateEmailAction = z.infer<typeof UpdateEmailAction>
@@ -196,6 +215,16 @@ export const ModalToWalletSchema = {
      * 5 minutes needed); resolves when the card closes. The key never reaches the modal.
      */
     exportKey: { params: Empty, result: Empty },
+    /** The wallet's devices; `seen` marks their notices shown on this device. */
+    getDevices: {
+      params: z.object({ seen: z.boolean().optional() }),
+      result: z.object({ devices: z.array(WalletDevice).max(100) }),
+    },
+    /**
+     * Removes a device from the wallet (the frame's key signs it): its sessions end and it gets
+     * no auth share. Only from the Account view's button.
+     */
+    removeDevice: { params: z.object({ id: WalletDevice.shape.id }), result: Empty },
     /** Aborts pending not-safe requests (spec §4: only those abort); names what it aborted. */
     rpcAbort: { params: Empty, result: z.object({ aborted: z.array(Text(64)).max(100) }) },
   },

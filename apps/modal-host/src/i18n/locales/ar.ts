@@ -200,6 +200,7 @@ export default {
     purchaseComplete: 'وصل {amount} {currency} إلى محفظتك',
     purchaseFailed: 'فشلت عملية الشراء؛ لم يتم خصم أي مبلغ منك',
     popupBlocked: 'حظر المتصفح نافذة الدفع',
+    checkoutUrlRefused: 'أرسل المزوّد عنوان دفع ليس صفحة ويب آمنة',
     reopenCheckout: 'فتح نافذة الدفع مرة أخرى',
     done: 'تم',
   },
@@ -264,6 +265,29 @@ export default {
     waitingForFarcaster: 'في انتظار الموافقة في Farcaster…',
     copyLink: 'نسخ الرابط',
     linkCopied: 'تم نسخ الرابط',
+    custodyChanged:
+      'تغيّر عنوان الحفظ لحساب Farcaster الخاص بك منذ إعداد هذه المحفظة. سجّل الدخول مرة واحدة على جهاز استخدمت عليه المحفظة من قبل لتأكيده؛ بعدها يمكن إعداد هذا الجهاز.',
+    deviceRemoved: 'أُزيل هذا الجهاز من محفظتك.',
+  },
+  devices: {
+    title: 'الأجهزة',
+    thisDevice: 'هذا الجهاز',
+    added: 'أُضيف {when}',
+    unknownSite: 'الموقع غير معروف',
+    recovered: 'أُعدّ بتسجيل دخول جديد',
+    custodyRefused: 'سجّل الدخول بعنوان حفظ Farcaster آخر ({custody}) ولم يحصل على محفظتك',
+    remove: 'إزالة',
+    removeFor: 'إزالة {device} ({site})',
+    removing: 'جارٍ الإزالة…',
+    removed: 'أُزيل الجهاز',
+    removeHint:
+      'يُسجَّل خروج الجهاز المُزال ولا يحصل على محفظتك بعد الآن. أما المفتاح الذي أعاد بناءه فيبقى معه: إن لم تُعدّ هذا الجهاز فانقل أموالك إلى محفظة جديدة.',
+    noticeRecovered: 'أُعدّت محفظتك على جهاز جديد: {device}، {site}، {when}.',
+    noticeCustody:
+      'سجّل شخص الدخول بعنوان حفظ Farcaster آخر ({custody}) على {device}، {site}، {when}، ولم يحصل على محفظتك.',
+    noticeNotYou: 'لم تكن أنت؟ أزِل ذلك الجهاز وانقل أموالك إلى محفظة جديدة.',
+    review: 'مراجعة الأجهزة',
+    loadFailed: 'تعذّر تحميل الأجهزة',
   },
   accountTypes: {
     accounts: 'الحسابات',
@@ -287,6 +311,10 @@ export default {
     limit: 'تم إنفاق {spent} من {limit}',
     to: 'إلى {recipient}',
     anyone: 'إلى أي عنوان',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFT',
+    items: '{count} عناصر',
+    unmetered: 'بلا حد: دوالها غير مقيسة',
     loadFailed: 'تعذّر تحميل الجلسات',
   },
 } satisfies Translation

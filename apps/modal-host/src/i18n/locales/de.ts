@@ -203,6 +203,8 @@ export default {
     purchaseComplete: '{amount} {currency} sind in deiner Wallet angekommen',
     purchaseFailed: 'Der Kauf ist fehlgeschlagen; dir wurde nichts berechnet',
     popupBlocked: 'Der Browser hat das Kauffenster blockiert',
+    checkoutUrlRefused:
+      'Der Anbieter hat eine Kaufadresse gesendet, die keine sichere Webseite ist',
     reopenCheckout: 'Kauffenster erneut öffnen',
     done: 'Fertig',
   },
@@ -267,6 +269,32 @@ export default {
     waitingForFarcaster: 'Warten auf die Bestätigung in Farcaster…',
     copyLink: 'Link kopieren',
     linkCopied: 'Link kopiert',
+    custodyChanged:
+      'Die Custody-Adresse deines Farcaster-Kontos hat sich geändert, seit diese Wallet eingerichtet wurde. Melde dich einmal auf einem Gerät an, auf dem du die Wallet schon benutzt hast, um sie zu bestätigen; dann kann dieses Gerät eingerichtet werden.',
+    deviceRemoved: 'Dieses Gerät wurde aus deiner Wallet entfernt.',
+  },
+  devices: {
+    title: 'Geräte',
+    thisDevice: 'Dieses Gerät',
+    added: 'Hinzugefügt {when}',
+    unknownSite: 'Website unbekannt',
+    recovered: 'Mit einer neuen Anmeldung eingerichtet',
+    custodyRefused:
+      'Mit einer anderen Farcaster-Custody-Adresse ({custody}) angemeldet und hat deine Wallet nicht erhalten',
+    remove: 'Entfernen',
+    removeFor: '{device} ({site}) entfernen',
+    removing: 'Wird entfernt…',
+    removed: 'Gerät entfernt',
+    removeHint:
+      'Ein entferntes Gerät wird abgemeldet und erhält deine Wallet nicht mehr. Einen Schlüssel, den es schon wiederhergestellt hat, behält es: Wenn du dieses Gerät nicht eingerichtet hast, verschiebe dein Guthaben in eine neue Wallet.',
+    noticeRecovered:
+      'Deine Wallet wurde auf einem neuen Gerät eingerichtet: {device}, {site}, {when}.',
+    noticeCustody:
+      'Jemand hat sich mit einer anderen Farcaster-Custody-Adresse ({custody}) auf {device}, {site}, {when} angemeldet und deine Wallet nicht erhalten.',
+    noticeNotYou:
+      'Warst du das nicht? Entferne dieses Gerät und verschiebe dein Guthaben in eine neue Wallet.',
+    review: 'Geräte prüfen',
+    loadFailed: 'Geräte konnten nicht geladen werden',
   },
   accountTypes: {
     accounts: 'Konten',
@@ -290,6 +318,10 @@ export default {
     limit: '{spent} von {limit} ausgegeben',
     to: 'an {recipient}',
     anyone: 'an jede Adresse',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFTs',
+    items: '{count} Objekte',
+    unmetered: 'Kein Limit: ihre Funktionen werden nicht begrenzt',
     loadFailed: 'Sitzungen konnten nicht geladen werden',
   },
 } satisfies Translation

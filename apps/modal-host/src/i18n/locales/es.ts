@@ -204,6 +204,7 @@ export default {
     purchaseComplete: '{amount} {currency} llegaron a tu billetera',
     purchaseFailed: 'La compra falló; no se te cobró nada',
     popupBlocked: 'El navegador bloqueó la ventana de pago',
+    checkoutUrlRefused: 'El proveedor envió una dirección de pago que no es una página web segura',
     reopenCheckout: 'Volver a abrir el pago',
     done: 'Listo',
   },
@@ -269,6 +270,30 @@ export default {
     waitingForFarcaster: 'Esperando la aprobación en Farcaster…',
     copyLink: 'Copiar enlace',
     linkCopied: 'Enlace copiado',
+    custodyChanged:
+      'La dirección de custodia de tu cuenta de Farcaster cambió desde que se configuró esta billetera. Inicia sesión una vez en un dispositivo donde ya usaste la billetera para confirmarla; después podrás configurar este dispositivo.',
+    deviceRemoved: 'Este dispositivo se quitó de tu billetera.',
+  },
+  devices: {
+    title: 'Dispositivos',
+    thisDevice: 'Este dispositivo',
+    added: 'Añadido {when}',
+    unknownSite: 'sitio desconocido',
+    recovered: 'Configurado con un nuevo inicio de sesión',
+    custodyRefused:
+      'Inició sesión con otra dirección de custodia de Farcaster ({custody}) y no recibió tu billetera',
+    remove: 'Quitar',
+    removeFor: 'Quitar {device} ({site})',
+    removing: 'Quitando…',
+    removed: 'Dispositivo quitado',
+    removeHint:
+      'Un dispositivo quitado cierra sesión y ya no recibe tu billetera. Una clave que ya reconstruyó se queda con él: si no configuraste ese dispositivo, mueve tus fondos a una billetera nueva.',
+    noticeRecovered: 'Tu billetera se configuró en un dispositivo nuevo: {device}, {site}, {when}.',
+    noticeCustody:
+      'Alguien inició sesión con otra dirección de custodia de Farcaster ({custody}) en {device}, {site}, {when}, y no recibió tu billetera.',
+    noticeNotYou: '¿No fuiste tú? Quita ese dispositivo y mueve tus fondos a una billetera nueva.',
+    review: 'Revisar dispositivos',
+    loadFailed: 'No se pudieron cargar los dispositivos',
   },
   accountTypes: {
     accounts: 'Cuentas',
@@ -292,6 +317,10 @@ export default {
     limit: '{spent} de {limit} gastado',
     to: 'a {recipient}',
     anyone: 'a cualquier dirección',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFT',
+    items: '{count} objetos',
+    unmetered: 'Sin límite: sus funciones no se miden',
     loadFailed: 'No se pudieron cargar las sesiones',
   },
 } satisfies Translation

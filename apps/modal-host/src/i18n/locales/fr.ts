@@ -207,6 +207,8 @@ export default {
     purchaseComplete: '{amount} {currency} sont arrivés dans votre portefeuille',
     purchaseFailed: 'L’achat a échoué ; vous n’avez pas été débité',
     popupBlocked: 'Le navigateur a bloqué la fenêtre de paiement',
+    checkoutUrlRefused:
+      'Le fournisseur a envoyé une adresse de paiement qui n’est pas une page web sécurisée',
     reopenCheckout: 'Rouvrir le paiement',
     done: 'Terminé',
   },
@@ -273,6 +275,32 @@ export default {
     waitingForFarcaster: 'En attente de l’approbation dans Farcaster…',
     copyLink: 'Copier le lien',
     linkCopied: 'Lien copié',
+    custodyChanged:
+      'L’adresse de garde de votre compte Farcaster a changé depuis la configuration de ce portefeuille. Connectez-vous une fois sur un appareil où vous avez déjà utilisé le portefeuille pour la confirmer ; cet appareil pourra ensuite être configuré.',
+    deviceRemoved: 'Cet appareil a été retiré de votre portefeuille.',
+  },
+  devices: {
+    title: 'Appareils',
+    thisDevice: 'Cet appareil',
+    added: 'Ajouté {when}',
+    unknownSite: 'site inconnu',
+    recovered: 'Configuré avec une nouvelle connexion',
+    custodyRefused:
+      'Connecté avec une autre adresse de garde Farcaster ({custody}) et n’a pas reçu votre portefeuille',
+    remove: 'Retirer',
+    removeFor: 'Retirer {device} ({site})',
+    removing: 'Retrait…',
+    removed: 'Appareil retiré',
+    removeHint:
+      'Un appareil retiré est déconnecté et ne reçoit plus votre portefeuille. Une clé qu’il a déjà reconstituée lui reste : si vous n’avez pas configuré cet appareil, transférez vos fonds vers un nouveau portefeuille.',
+    noticeRecovered:
+      'Votre portefeuille a été configuré sur un nouvel appareil : {device}, {site}, {when}.',
+    noticeCustody:
+      'Quelqu’un s’est connecté avec une autre adresse de garde Farcaster ({custody}) sur {device}, {site}, {when}, et n’a pas reçu votre portefeuille.',
+    noticeNotYou:
+      'Ce n’était pas vous ? Retirez cet appareil et transférez vos fonds vers un nouveau portefeuille.',
+    review: 'Vérifier les appareils',
+    loadFailed: 'Impossible de charger les appareils',
   },
   accountTypes: {
     accounts: 'Comptes',
@@ -296,6 +324,10 @@ export default {
     limit: '{spent} dépensés sur {limit}',
     to: 'vers {recipient}',
     anyone: 'vers n’importe quelle adresse',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFT',
+    items: '{count} objets',
+    unmetered: 'Sans limite : ses fonctions ne sont pas mesurées',
     loadFailed: 'Impossible de charger les sessions',
   },
 } satisfies Translation

@@ -202,6 +202,7 @@ export default {
     purchaseComplete: '{amount} {currency} がウォレットに届きました',
     purchaseFailed: '購入に失敗しました。料金は請求されていません',
     popupBlocked: 'ブラウザが購入ウィンドウをブロックしました',
+    checkoutUrlRefused: 'プロバイダーが安全なウェブページではない購入アドレスを送信しました',
     reopenCheckout: '購入ウィンドウをもう一度開く',
     done: '完了',
   },
@@ -267,6 +268,31 @@ export default {
     waitingForFarcaster: 'Farcaster での承認を待っています…',
     copyLink: 'リンクをコピー',
     linkCopied: 'リンクをコピーしました',
+    custodyChanged:
+      'このウォレットの設定後に、Farcaster アカウントのカストディアドレスが変更されました。以前ウォレットを使ったデバイスで一度サインインして確認すると、このデバイスを設定できます。',
+    deviceRemoved: 'このデバイスはウォレットから削除されました。',
+  },
+  devices: {
+    title: 'デバイス',
+    thisDevice: 'このデバイス',
+    added: '{when}に追加',
+    unknownSite: 'サイト不明',
+    recovered: '新しいサインインで設定',
+    custodyRefused:
+      '別の Farcaster カストディアドレス（{custody}）でサインインし、ウォレットは渡されませんでした',
+    remove: '削除',
+    removeFor: '{device}（{site}）を削除',
+    removing: '削除中…',
+    removed: 'デバイスを削除しました',
+    removeHint:
+      '削除したデバイスはサインアウトされ、ウォレットを受け取れなくなります。すでに復元した鍵はそのデバイスに残ります。心当たりがない場合は、資金を新しいウォレットに移してください。',
+    noticeRecovered: 'ウォレットが新しいデバイスで設定されました：{device}、{site}、{when}。',
+    noticeCustody:
+      '別の Farcaster カストディアドレス（{custody}）で {device}、{site}、{when} にサインインがありましたが、ウォレットは渡されませんでした。',
+    noticeNotYou:
+      '心当たりがない場合は、そのデバイスを削除し、資金を新しいウォレットに移してください。',
+    review: 'デバイスを確認',
+    loadFailed: 'デバイスを読み込めませんでした',
   },
   accountTypes: {
     accounts: 'アカウント',
@@ -290,6 +316,10 @@ export default {
     limit: '{limit} 中 {spent} 使用済み',
     to: '送金先：{recipient}',
     anyone: '任意のアドレスへ',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFT',
+    items: '{count} アイテム',
+    unmetered: '上限なし：関数は計量されません',
     loadFailed: 'セッションを読み込めませんでした',
   },
 } satisfies Translation

@@ -198,6 +198,7 @@ export default {
     purchaseComplete: '{amount} {currency}이(가) 지갑에 도착했습니다',
     purchaseFailed: '구매에 실패했습니다. 요금은 청구되지 않았습니다',
     popupBlocked: '브라우저가 결제 창을 차단했습니다',
+    checkoutUrlRefused: '공급자가 안전한 웹 페이지가 아닌 결제 주소를 보냈습니다',
     reopenCheckout: '결제 창 다시 열기',
     done: '완료',
   },
@@ -262,6 +263,29 @@ export default {
     waitingForFarcaster: 'Farcaster에서 승인을 기다리는 중…',
     copyLink: '링크 복사',
     linkCopied: '링크를 복사했습니다',
+    custodyChanged:
+      '이 지갑을 설정한 뒤 Farcaster 계정의 커스터디 주소가 바뀌었습니다. 이전에 지갑을 사용한 기기에서 한 번 로그인해 확인하면 이 기기를 설정할 수 있습니다.',
+    deviceRemoved: '이 기기는 지갑에서 제거되었습니다.',
+  },
+  devices: {
+    title: '기기',
+    thisDevice: '이 기기',
+    added: '{when} 추가됨',
+    unknownSite: '알 수 없는 사이트',
+    recovered: '새 로그인으로 설정됨',
+    custodyRefused: '다른 Farcaster 커스터디 주소({custody})로 로그인했으며 지갑을 받지 못했습니다',
+    remove: '제거',
+    removeFor: '{device}({site}) 제거',
+    removing: '제거 중…',
+    removed: '기기를 제거했습니다',
+    removeHint:
+      '제거된 기기는 로그아웃되고 더 이상 지갑을 받지 못합니다. 이미 복원한 키는 그 기기에 남습니다. 직접 설정한 기기가 아니라면 자금을 새 지갑으로 옮기세요.',
+    noticeRecovered: '새 기기에서 지갑이 설정되었습니다: {device}, {site}, {when}.',
+    noticeCustody:
+      '누군가 다른 Farcaster 커스터디 주소({custody})로 {device}, {site}, {when}에 로그인했으며 지갑을 받지 못했습니다.',
+    noticeNotYou: '본인이 아닌가요? 그 기기를 제거하고 자금을 새 지갑으로 옮기세요.',
+    review: '기기 확인',
+    loadFailed: '기기를 불러오지 못했습니다',
   },
   accountTypes: {
     accounts: '계정',
@@ -285,6 +309,10 @@ export default {
     limit: '{limit} 중 {spent} 사용',
     to: '받는 주소: {recipient}',
     anyone: '모든 주소로',
+    nftsOne: 'NFT {count}개',
+    nftsOther: 'NFT {count}개',
+    items: '항목 {count}개',
+    unmetered: '한도 없음: 함수가 계량되지 않습니다',
     loadFailed: '세션을 불러오지 못했습니다',
   },
 } satisfies Translation

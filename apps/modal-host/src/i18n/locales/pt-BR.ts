@@ -204,6 +204,8 @@ export default {
     purchaseComplete: '{amount} {currency} chegaram na sua carteira',
     purchaseFailed: 'A compra falhou; você não foi cobrado',
     popupBlocked: 'O navegador bloqueou a janela de pagamento',
+    checkoutUrlRefused:
+      'O provedor enviou um endereço de pagamento que não é uma página web segura',
     reopenCheckout: 'Abrir o pagamento novamente',
     done: 'Concluído',
   },
@@ -268,6 +270,32 @@ export default {
     waitingForFarcaster: 'Aguardando a aprovação no Farcaster…',
     copyLink: 'Copiar link',
     linkCopied: 'Link copiado',
+    custodyChanged:
+      'O endereço de custódia da sua conta do Farcaster mudou desde que esta carteira foi configurada. Entre uma vez em um dispositivo onde você já usou a carteira para confirmá-lo; depois este dispositivo poderá ser configurado.',
+    deviceRemoved: 'Este dispositivo foi removido da sua carteira.',
+  },
+  devices: {
+    title: 'Dispositivos',
+    thisDevice: 'Este dispositivo',
+    added: 'Adicionado {when}',
+    unknownSite: 'site desconhecido',
+    recovered: 'Configurado com um novo login',
+    custodyRefused:
+      'Entrou com outro endereço de custódia do Farcaster ({custody}) e não recebeu sua carteira',
+    remove: 'Remover',
+    removeFor: 'Remover {device} ({site})',
+    removing: 'Removendo…',
+    removed: 'Dispositivo removido',
+    removeHint:
+      'Um dispositivo removido é desconectado e não recebe mais sua carteira. Uma chave que ele já reconstruiu fica com ele: se você não configurou esse dispositivo, mova seus fundos para uma carteira nova.',
+    noticeRecovered:
+      'Sua carteira foi configurada em um novo dispositivo: {device}, {site}, {when}.',
+    noticeCustody:
+      'Alguém entrou com outro endereço de custódia do Farcaster ({custody}) em {device}, {site}, {when}, e não recebeu sua carteira.',
+    noticeNotYou:
+      'Não foi você? Remova esse dispositivo e mova seus fundos para uma carteira nova.',
+    review: 'Revisar dispositivos',
+    loadFailed: 'Não foi possível carregar os dispositivos',
   },
   accountTypes: {
     accounts: 'Contas',
@@ -291,6 +319,10 @@ export default {
     limit: '{spent} de {limit} gastos',
     to: 'para {recipient}',
     anyone: 'para qualquer endereço',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFTs',
+    items: '{count} itens',
+    unmetered: 'Sem limite: suas funções não são medidas',
     loadFailed: 'Não foi possível carregar as sessões',
   },
 } satisfies Translation

@@ -201,6 +201,7 @@ export default {
     purchaseComplete: '{amount} {currency} cüzdanınıza ulaştı',
     purchaseFailed: 'Satın alma başarısız oldu; sizden ücret alınmadı',
     popupBlocked: 'Tarayıcı ödeme penceresini engelledi',
+    checkoutUrlRefused: 'Sağlayıcı, güvenli bir web sayfası olmayan bir ödeme adresi gönderdi',
     reopenCheckout: 'Ödeme penceresini yeniden aç',
     done: 'Tamam',
   },
@@ -266,6 +267,30 @@ export default {
     waitingForFarcaster: 'Farcaster’da onay bekleniyor…',
     copyLink: 'Bağlantıyı kopyala',
     linkCopied: 'Bağlantı kopyalandı',
+    custodyChanged:
+      'Bu cüzdan kurulduğundan beri Farcaster hesabınızın saklama adresi değişti. Onaylamak için cüzdanı daha önce kullandığınız bir cihazda bir kez giriş yapın; ardından bu cihaz kurulabilir.',
+    deviceRemoved: 'Bu cihaz cüzdanınızdan kaldırıldı.',
+  },
+  devices: {
+    title: 'Cihazlar',
+    thisDevice: 'Bu cihaz',
+    added: '{when} eklendi',
+    unknownSite: 'site bilinmiyor',
+    recovered: 'Yeni bir girişle kuruldu',
+    custodyRefused:
+      'Başka bir Farcaster saklama adresiyle ({custody}) giriş yaptı ve cüzdanınızı almadı',
+    remove: 'Kaldır',
+    removeFor: '{device} ({site}) kaldır',
+    removing: 'Kaldırılıyor…',
+    removed: 'Cihaz kaldırıldı',
+    removeHint:
+      'Kaldırılan bir cihazın oturumu kapatılır ve artık cüzdanınızı alamaz. Daha önce yeniden oluşturduğu anahtar onda kalır: bu cihazı siz kurmadıysanız fonlarınızı yeni bir cüzdana taşıyın.',
+    noticeRecovered: 'Cüzdanınız yeni bir cihazda kuruldu: {device}, {site}, {when}.',
+    noticeCustody:
+      'Biri başka bir Farcaster saklama adresiyle ({custody}) {device}, {site}, {when} giriş yaptı ve cüzdanınızı almadı.',
+    noticeNotYou: 'Siz değil miydiniz? O cihazı kaldırın ve fonlarınızı yeni bir cüzdana taşıyın.',
+    review: 'Cihazları incele',
+    loadFailed: 'Cihazlar yüklenemedi',
   },
   accountTypes: {
     accounts: 'Hesaplar',
@@ -289,6 +314,10 @@ export default {
     limit: '{spent} / {limit} harcandı',
     to: 'alıcı: {recipient}',
     anyone: 'herhangi bir adrese',
+    nftsOne: '{count} NFT',
+    nftsOther: '{count} NFT',
+    items: '{count} öğe',
+    unmetered: 'Limitsiz: fonksiyonları ölçülmüyor',
     loadFailed: 'Oturumlar yüklenemedi',
   },
 } satisfies Translation

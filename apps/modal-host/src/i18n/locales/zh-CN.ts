@@ -194,6 +194,7 @@ export default {
     purchaseComplete: '{amount} {currency} 已到账',
     purchaseFailed: '购买失败，你未被扣款',
     popupBlocked: '浏览器阻止了支付窗口',
+    checkoutUrlRefused: '提供商发送的支付地址不是安全的网页',
     reopenCheckout: '重新打开支付窗口',
     done: '完成',
   },
@@ -258,6 +259,29 @@ export default {
     waitingForFarcaster: '正在等待 Farcaster 中的批准…',
     copyLink: '复制链接',
     linkCopied: '链接已复制',
+    custodyChanged:
+      '自从设置此钱包以来，你的 Farcaster 账户托管地址已更改。请在你以前用过该钱包的设备上登录一次以确认；之后即可设置此设备。',
+    deviceRemoved: '此设备已从你的钱包中移除。',
+  },
+  devices: {
+    title: '设备',
+    thisDevice: '此设备',
+    added: '{when}添加',
+    unknownSite: '网站未知',
+    recovered: '通过新的登录设置',
+    custodyRefused: '使用另一个 Farcaster 托管地址（{custody}）登录，未获得你的钱包',
+    remove: '移除',
+    removeFor: '移除 {device}（{site}）',
+    removing: '正在移除…',
+    removed: '设备已移除',
+    removeHint:
+      '被移除的设备会退出登录，且不再获得你的钱包。它已经恢复的密钥仍留在该设备上：如果不是你设置的设备，请将资金转移到新钱包。',
+    noticeRecovered: '你的钱包已在新设备上设置：{device}，{site}，{when}。',
+    noticeCustody:
+      '有人使用另一个 Farcaster 托管地址（{custody}）在 {device}、{site}、{when} 登录，未获得你的钱包。',
+    noticeNotYou: '不是你？请移除该设备，并将资金转移到新钱包。',
+    review: '查看设备',
+    loadFailed: '无法加载设备',
   },
   accountTypes: {
     accounts: '账户',
@@ -281,6 +305,10 @@ export default {
     limit: '已花费 {spent}，上限 {limit}',
     to: '发往 {recipient}',
     anyone: '可发往任意地址',
+    nftsOne: '{count} 个 NFT',
+    nftsOther: '{count} 个 NFT',
+    items: '{count} 个物品',
+    unmetered: '不限额：其函数不计量',
     loadFailed: '无法加载会话',
   },
 } satisfies Translation
