@@ -60,7 +60,8 @@ export function assertProjectId(projectId: string): string {
 }
 
 type ProjectRow = { id: string; name: string; created_at: number; features: string }
-type OriginRow = { project_id: string; origin: string; inline_approvals: number | string }
+/** `inline_approvals` is missing from a schema before migration 17 (untrusted, then). */
+type OriginRow = { project_id: string; origin: string; inline_approvals?: number | string | null }
 
 /**
  * Reads projects with their origins; all projects when `id` is omitted.
@@ -75,10 +76,12 @@ export async function readProjects(db: DbExecutor, id?: string): Promise<Project
     id === undefined ? [] : [id],
   )
   if (rows.length === 0) return []
+  // Every column: a database not yet at migration 17 (a replica reading during a rolling
+  // upgrade, the tests of older migrations) still reads, with nothing trusted.
   const origins = await db.query<OriginRow>(
     id === undefined
-      ? 'SELECT project_id, origin, inline_approvals FROM project_origins'
-      : 'SELECT project_id, origin, inline_approvals FROM project_origins WHERE project_id = ?',
+      ? 'SELECT * FROM project_origins'
+      : 'SELECT * FROM project_origins WHERE project_id = ?',
     id === undefined ? [] : [id],
   )
   const byProject = new Map<string, { origins: string[]; trusted: string[] }>()

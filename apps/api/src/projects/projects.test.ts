@@ -1,7 +1,9 @@
 import { DEMO_PROJECT_ID, InvalidOriginPatternError, isOriginAllowed } from '@porthole/shared'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { DRIVERS, openTestDatabase } from '../../test/databases.js'
+import { createTestDatabase, DRIVERS, openTestDatabase } from '../../test/databases.js'
 import type { Db, DbExecutor, SqlValue } from '../db/Db.js'
+import { migrate, migrations } from '../db/migrations.js'
+import { openDatabase } from '../db/openDatabase.js'
 import { allowOrigin } from './allowOrigin.js'
 import { createProject } from './createProject.js'
 import { createProjectCache, NEGATIVE_CACHE_MS } from './createProjectCache.js'
@@ -213,6 +215,27 @@ describe.each(DRIVERS)('projects on %s', (driver) => {
     await trustOrigin(db, { projectId: a.id, origin: 'https://shared.test' })
     expect((await getProject(db, 'a'))?.inlineApprovalOrigins).toEqual(['https://shared.test'])
     expect((await getProject(db, b.id))?.inlineApprovalOrigins).toEqual([])
+  })
+
+  test('a database before migration 17 reads its projects with nothing trusted; the migration trusts nothing', async () => {
+    const target = await createTestDatabase(driver)
+    const old = await openDatabase({ url: target.url, migrate: false })
+    try {
+      await migrate(
+        old,
+        migrations.filter((m) => m.version < 17),
+      )
+      await createProject(old, { id: 'before', origins: ['https://shop.example'] })
+      expect((await getProject(old, 'before'))?.inlineApprovalOrigins).toEqual([])
+      expect((await migrate(old)).applied).toEqual([17])
+      expect(await getProject(old, 'before')).toMatchObject({
+        origins: ['https://shop.example'],
+        inlineApprovalOrigins: [],
+      })
+    } finally {
+      await old.close()
+      await target.cleanup()
+    }
   })
 
   test('deny ends the trust, and allowing the origin again does not bring it back', async () => {
