@@ -14,7 +14,8 @@
  *   that the first two cannot tell from a high-density screen.
  * A mask (`mask-image`, `mask`), a `clip-path` shape whose bounding box holds the card, and a
  * move of the whole card change none of them: Chromium reports such a frame visible, whole and
- * unscaled (README "Threats": open).
+ * unscaled. That is why these checks run only on sites the operator vetted
+ * (`inlineApprovals.ts`); everywhere else every approval goes to the popup window.
  *
  * Firefox and Safari lack `isVisible`: there nothing counts as visible, and approvals go to a
  * popup window instead.
