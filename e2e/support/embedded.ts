@@ -24,8 +24,9 @@ export function admin(...args: string[]): string {
   })
   if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${run.stderr}`)
   // An origin change reaches the frames' CSP through two caches of 1 s each (the API's projects,
-  // the static servers' origins): wait them out, so the next page load sees it.
-  if (args[0] === 'project' && (args[1] === 'allow' || args[1] === 'deny'))
+  // the static servers' origins), and a trust change the wallet frame through the first: wait
+  // them out, so the next page load sees it.
+  if (args[0] === 'project' && ['allow', 'deny', 'trust', 'untrust'].includes(args[1] ?? ''))
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ORIGIN_CACHES_MS)
   return run.stdout
 }

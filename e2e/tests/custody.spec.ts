@@ -299,6 +299,8 @@ test.describe('no single party rebuilds a key', () => {
 test.describe('recovery on a new site', () => {
   test.beforeAll(() => {
     admin('project', 'allow', 'porthole-demo', SITE_2)
+    // Vetted, so the new site's signature is approved in the page (elsewhere: the wallet window).
+    admin('project', 'trust', 'porthole-demo', SITE_2)
   })
   test.afterAll(() => {
     admin('project', 'deny', 'porthole-demo', SITE_2)

@@ -75,6 +75,8 @@ test('Farcaster login through the local relay and test client connects an embedd
   page,
 }) => {
   admin('project', 'allow', 'porthole-demo', SITE_2)
+  // Vetted, so the recovered key's signature is approved in the page (elsewhere: the wallet window).
+  admin('project', 'trust', 'porthole-demo', SITE_2)
   const host = await startHostPage(SITE_2_PORT, 'porthole-demo', 'fcsite.localhost')
   const custodyKey = generatePrivateKey()
   try {

@@ -14,6 +14,7 @@ import {
   MODAL_ORIGIN,
   modal,
   test,
+  WALLET_ORIGIN,
   waitForPorthole,
 } from '../support/fixtures.js'
 import { startHostPage } from '../support/hostPage.js'
@@ -43,6 +44,8 @@ let host: Awaited<ReturnType<typeof startHostPage>>
 test.beforeAll(async () => {
   host = await startHostPage(PORT, null, 'localhost', HOST_HTML)
   admin('project', 'allow', 'porthole-demo', ORIGIN)
+  // Vetted, so its cards approve in the page as on the demo (elsewhere: the wallet window).
+  admin('project', 'trust', 'porthole-demo', ORIGIN)
 })
 
 test.afterAll(async () => {
@@ -157,7 +160,7 @@ function recordWalletChunks(page: Page): string[] {
   page.on('request', (request) => {
     const url = new URL(request.url())
     const match = /^\/assets\/(de|es|fr|pt-BR|ja|ko|zh-CN|tr|ar)-[\w-]{8}\.js$/.exec(url.pathname)
-    if (url.port === '4200' && match?.[1]) fetched.push(match[1])
+    if (url.origin === WALLET_ORIGIN && match?.[1]) fetched.push(match[1])
   })
   return fetched
 }

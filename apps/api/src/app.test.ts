@@ -16,6 +16,7 @@ import { allowOrigin } from './projects/allowOrigin.js'
 import { createProject } from './projects/createProject.js'
 import { DEFAULT_REMOTE_FEATURES, SocialProvider } from './projects/features.js'
 import { setProjectFeatures } from './projects/setProjectFeatures.js'
+import { trustOrigin } from './projects/trustOrigin.js'
 
 let t: TestApp
 afterEach(async () => {
@@ -81,10 +82,22 @@ describe('project resolution', () => {
 })
 
 describe('configuration endpoints', () => {
-  test('GET /projects/v1/origins lists the allowlist patterns, and the remote features', async () => {
-    t = await createTestApp()
+  test('GET /projects/v1/origins lists the allowlist patterns, the origins trusted for approvals in the page, and the remote features', async () => {
+    t = await createTestApp({ projectCacheMs: 0 })
     const body = (await (await t.get('/projects/v1/origins')).json()) as Record<string, unknown>
     expect(body.allowedOrigins).toEqual(['http://localhost:4000', 'https://*.shop.test'])
+    // A new project's origins are not trusted: the wallet frame sends every approval to its popup.
+    expect(body.inlineApprovalOrigins).toEqual([])
+    await trustOrigin(t.db, { projectId: PROJECT_ID, origin: 'http://localhost:4000' })
+    expect(await (await t.get('/projects/v1/origins')).json()).toMatchObject({
+      inlineApprovalOrigins: ['http://localhost:4000'],
+    })
+    // Another project allowing the same origin does not share its trust.
+    await createProject(t.db, { id: 'other', origins: ['http://localhost:4000'] })
+    expect(await (await t.get('/projects/v1/origins?projectId=other')).json()).toMatchObject({
+      allowedOrigins: ['http://localhost:4000'],
+      inlineApprovalOrigins: [],
+    })
     expect(body.features).toEqual(
       ((await (await t.get('/appkit/v1/config')).json()) as { features: unknown }).features,
     )

@@ -320,6 +320,32 @@ export async function v1<T>(method: 'GET' | 'POST', path: string, body?: unknown
   return json as T
 }
 
+/**
+ * The origins the operator trusts for approvals inside the page (`inlineApprovalOrigins` of the
+ * project's public configuration, `GET /projects/v1/origins`). Rejects when the API does not
+ * answer it within `timeoutMs`, or answers without the list (an older API).
+ *
+ * @example
+ * const trusted = await inlineApprovalOrigins(5000) // ['http://localhost:4000']
+ */
+export async function inlineApprovalOrigins(timeoutMs: number): Promise<string[]> {
+  const { apiUrl, projectId } = settings()
+  const url = new URL('/projects/v1/origins', apiUrl)
+  url.searchParams.set('projectId', projectId)
+  url.searchParams.set('st', SDK_TYPE)
+  url.searchParams.set('sv', SDK_VERSION)
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) })
+  const json = (await response.json().catch(() => ({}))) as Record<string, unknown>
+  if (!response.ok) throw new ApiError(response.status, json)
+  const list = json.inlineApprovalOrigins
+  if (!Array.isArray(list) || !list.every((origin) => typeof origin === 'string'))
+    throw new ApiError(response.status, {
+      code: 'INVALID_RESPONSE',
+      message: 'The project configuration has no inlineApprovalOrigins',
+    })
+  return list
+}
+
 /** Base64 helpers for shares on the wire. */
 export const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
 export const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))

@@ -1,12 +1,19 @@
 /**
  * The approval card the wallet frame shows itself for every not-safe request (DESIGN §4): the host
  * and the modal never draw what the user signs, and the host cannot trick a click onto it.
- * - Approve counts only while the card is verifiably visible (IntersectionObserver v2: nothing
- *   over it, no transparency or transform in any frame above it) and after it has been visible
- *   and unchanged for {@link ARM_DELAY_MS}; until then it is `aria-disabled`.
- * - An input on a card that is not visible (or where the browser cannot tell) opens the same card
- *   in a top-level popup on the wallet origin, which the host cannot style; the approval
- *   completes there.
+ * - Where the approval completes is decided once per card (`inlineApprovals.ts`): in this frame
+ *   only when the dapp and every site framing it are origins the Porthole operator trusts
+ *   (`project trust`) and the browser reports visibility; otherwise in a top-level popup on the
+ *   wallet origin, which the host cannot style. No browser reports a mask on a frame above this
+ *   one (README "Threats"), so on a site nobody vetted the page is no place to approve.
+ * - In the popup case the card still shows the request; its Approve reads "Approve in wallet
+ *   window" and one click on it opens the same card in the popup (the click is the user
+ *   activation the browser's popup blocker asks for). The approval completes there.
+ * - In the frame case Approve counts only while the whole card is verifiably visible at a
+ *   readable size (`visibility.ts`: nothing over it, no transparency, filter or transform in any
+ *   frame above it, not cropped, not zoomed out) and after it has been so, unchanged, for
+ *   {@link ARM_DELAY_MS}; until then it is `aria-disabled`. An input on a card that is not
+ *   opens the popup instead.
  * - Requests queue: a new one waits behind the card on screen and never replaces it.
  * - Reject always works (refusing cannot hurt the user).
  */
@@ -14,8 +21,9 @@ import { UserRejectedRequestError } from '@porthole/protocol'
 import { type CardView, drawCard, trapTab } from './card.js'
 import type { ApprovalContent } from './describe.js'
 import { t } from './i18n/en.js'
+import { decideInlineApproval } from './inlineApprovals.js'
 import { openWalletPopup, type WalletPopup } from './popup.js'
-import { observeVisibility } from './visibility.js'
+import { observeVisibility, visibilitySupported } from './visibility.js'
 
 /** How long the card must be visible and unchanged before Approve takes input. */
 export const ARM_DELAY_MS = 500
@@ -50,7 +58,11 @@ function theme(): Record<string, string> {
 
 function show(entry: Entry): void {
   followFrameFocus()
-  const view = drawCard(entry.content, document.body)
+  const { content } = entry
+  const view = drawCard(content, document.body)
+  const approvable = !content.blocked && !content.dismissOnly
+  // Decided once, before anything is armed: in this page, or in the wallet's popup window.
+  const inPage = decideInlineApproval(content.origin) && visibilitySupported()
   let visible = false
   let armed = false
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -65,8 +77,15 @@ function show(entry: Entry): void {
         view.setArmed(true)
       }, ARM_DELAY_MS)
   }
-  view.setArmed(false)
-  const stopVisibility = observeVisibility(view.card, arm)
+  let stopVisibility = () => {}
+  if (inPage) {
+    view.setArmed(false)
+    stopVisibility = observeVisibility(view.card, arm)
+  } else {
+    // Approve takes input at once: it only opens the window, whose card has its own delay.
+    view.setArmed(true)
+    if (approvable) view.setInWindow()
+  }
   const state = {
     entry,
     view,
@@ -82,24 +101,28 @@ function show(entry: Entry): void {
   const toPopup = () => {
     if (state.popup) return
     view.setStatus(t('continueInPopup'))
-    state.popup = openWalletPopup<{ approved: boolean }>(
-      { kind: 'approval', content: entry.content },
-      theme(),
-    )
+    state.popup = openWalletPopup<{ approved: boolean }>({ kind: 'approval', content }, theme())
     state.popup.result.then(
       ({ approved }) => finish(entry, approved),
       () => {
         state.popup = undefined
-        view.setStatus(t('popupWindowClosed'))
+        view.setStatus(t(inPage ? 'popupWindowClosed' : 'popupWindowClosedReopen'))
       },
     )
   }
-  // Every input goes through here: Approve only when armed; on a card the user may not be
-  // seeing, any input moves the approval to the popup instead.
+  // Every input goes through here. In the popup case only Approve (a click, or Enter or Space
+  // on it) opens the window. In the frame case Approve counts only when armed, and on a card
+  // the user may not be seeing any input moves the approval to the popup instead.
   const input = (event: Event, target: EventTarget | null) => {
     if (target === view.reject) return finish(entry, false)
-    if (target === view.approve && armed && !entry.content.blocked && !entry.content.dismissOnly)
-      return finish(entry, true)
+    if (!inPage) {
+      if (target === view.approve && approvable) {
+        event.preventDefault()
+        toPopup()
+      }
+      return
+    }
+    if (target === view.approve && armed && approvable) return finish(entry, true)
     if (!visible) {
       event.preventDefault()
       toPopup()

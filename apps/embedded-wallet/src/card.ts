@@ -30,6 +30,11 @@ export type CardView = {
   /** A line under the buttons ("Continue in the wallet window", "1 more request waiting"). */
   setStatus(text: string): void
   setQueue(waiting: number): void
+  /**
+   * Says this approval completes in the wallet's popup window: Approve reads "Approve in wallet
+   * window" and the line under the buttons says why.
+   */
+  setInWindow(): void
 }
 
 /**
@@ -114,6 +119,10 @@ export function drawCard(content: ApprovalContent, parent: HTMLElement): CardVie
     },
     setQueue(waiting) {
       queue.textContent = waiting === 0 ? '' : plural(waiting, 'queueOne', 'queueOther')
+    },
+    setInWindow() {
+      approve.textContent = t('approveInWindow')
+      status.textContent = t('approvesInWindow')
     },
   }
 }

@@ -13,6 +13,7 @@ import {
 import { configureApi } from './api.js'
 import { createHandlers } from './handlers.js'
 import { loadLocale, localeOf } from './i18n/locales.js'
+import { readTrustedOrigins } from './inlineApprovals.js'
 import { configureRecovery } from './recovery.js'
 import { readRuntime } from './runtime.js'
 import * as Session from './session.js'
@@ -32,6 +33,9 @@ configureSmartAccounts({
 const localeLoaded = loadLocale(localeOf(new URL(location.href).searchParams.get('locale'))).catch(
   () => {},
 )
+// The sites trusted for approvals in the page, in before the frame says it is ready (so before
+// any card); a failed read sends every card to the popup window.
+const trustRead = readTrustedOrigins()
 const modalOrigin = new URL(runtime.modalUrl).origin
 const walletOrigin = location.origin
 
@@ -50,7 +54,7 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
   }),
   onChannel: (next) => {
     channel = next as unknown as typeof channel
-    void Promise.all([Session.restore(), localeLoaded]).then(([user]) =>
+    void Promise.all([Session.restore(), localeLoaded, trustRead]).then(([user]) =>
       channel?.emit('ready', { isConnected: user !== null }),
     )
   },

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { type OnrampConfig, resolveOnrampConfig, startApi } from '@porthole/api'
-import { addProjectDomain, allowOrigin } from '@porthole/api/projects'
+import { addProjectDomain, allowOrigin, trustOrigin } from '@porthole/api/projects'
 import { startBitcoin } from '@porthole/bitcoin'
 import { startBundler } from '@porthole/bundler'
 import { startDemoServer } from '@porthole/demo/server'
@@ -246,6 +246,10 @@ export async function startStack(parameters: StartStackParameters = {}): Promise
         walletOrigin: custom.wallet,
         reserved: [urls.modal, urls.wallet],
       })
+      // The demo's own sites are vetted: approvals complete in the page there (behind the
+      // visibility checks); any other site gets the wallet's popup window (`project trust`).
+      for (const origin of [urls.demo, urls.wagmiExample, custom.demo])
+        await trustOrigin(api.db, { projectId: DEMO_PROJECT_ID, origin })
       log(`api       ${api.url}`)
 
       const frames = {

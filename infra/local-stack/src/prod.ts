@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { openDatabase, productionProblems, resolveConfig } from '@porthole/api'
-import { allowOrigin } from '@porthole/api/projects'
+import { allowOrigin, trustOrigin } from '@porthole/api/projects'
 import { DEMO_PROJECT_ID, endpoints, portOf } from '@porthole/shared'
 import { readSdkVersion } from '@porthole/static-hosting'
 import { BUILD_OUTPUTS, type Stack, startStack } from './index.js'
@@ -275,10 +275,13 @@ export async function startProdStack(
         `${replica.id.padEnd(9)} ${replica.url} (pid ${replica.process.pid()}, log ${replica.logFile})`,
       )
 
-    // The wagmi example is a second host site of the demo project (as in `npm start`).
+    // The wagmi example is a second host site of the demo project, and both are vetted for
+    // approvals in the page (as in `npm start`).
     const db = await openDatabase({ url: postgres.url })
     try {
       await allowOrigin(db, { projectId: DEMO_PROJECT_ID, origin: urls.wagmiExample })
+      for (const origin of [urls.demo, urls.wagmiExample])
+        await trustOrigin(db, { projectId: DEMO_PROJECT_ID, origin })
     } finally {
       await db.close()
     }

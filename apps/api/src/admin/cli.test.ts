@@ -222,6 +222,96 @@ describe('runAdmin', () => {
     }
   })
 
+  test('project trust and untrust: an allowed exact origin of one project; trust without an origin lists them', async () => {
+    const target = await createTestDatabase('sqlite')
+    try {
+      const id = (
+        await run(
+          [
+            'project',
+            'create',
+            '--origin',
+            'https://app.shop.test',
+            '--origin',
+            'https://*.shop.test',
+          ],
+          target.url,
+        )
+      ).out
+        .split('\n')
+        .at(-1) as string
+      const other = (
+        await run(['project', 'create', '--origin', 'https://app.shop.test'], target.url)
+      ).out
+        .split('\n')
+        .at(-1) as string
+      expect(await run(['project', 'trust', id], target.url)).toMatchObject({
+        code: 0,
+        out: `No origin of project ${id} is trusted: every approval opens the wallet window.`,
+      })
+      expect(
+        await run(['project', 'trust', id, 'HTTPS://App.Shop.test'], target.url),
+      ).toMatchObject({
+        code: 0,
+        out: `Trusted https://app.shop.test for approvals in the page (project ${id})`,
+      })
+      expect(
+        (await run(['project', 'trust', id, 'https://app.shop.test'], target.url)).out,
+      ).toContain('was already trusted')
+      expect(await run(['project', 'trust', id], target.url)).toMatchObject({
+        code: 0,
+        out: 'https://app.shop.test',
+      })
+      // Per project: the other project allowing the same origin is untouched.
+      expect((await run(['project', 'trust', other], target.url)).out).toContain('No origin')
+      // Refused: a wildcard, and an origin the project does not allow (only a wildcard covers it).
+      const wildcard = await run(['project', 'trust', id, 'https://*.shop.test'], target.url)
+      expect(wildcard.code).toBe(1)
+      expect(wildcard.err).toContain(
+        'Only an exact origin can be trusted, not the pattern https://*.shop.test',
+      )
+      const notAllowed = await run(['project', 'trust', id, 'https://admin.shop.test'], target.url)
+      expect(notAllowed.code).toBe(1)
+      expect(notAllowed.err).toContain(
+        `https://admin.shop.test is not an allowed origin of project ${id}: allow it first (project allow ${id} https://admin.shop.test)`,
+      )
+      expect(
+        await run(['project', 'untrust', id, 'https://app.shop.test'], target.url),
+      ).toMatchObject({
+        code: 0,
+        out: `Approvals on https://app.shop.test open the wallet window again (project ${id})`,
+      })
+      expect(
+        (await run(['project', 'untrust', id, 'https://app.shop.test'], target.url)).out,
+      ).toContain('was not trusted')
+      const db = await openDatabase({ url: target.url })
+      expect(await getProject(db, id)).toMatchObject({
+        origins: ['https://*.shop.test', 'https://app.shop.test'],
+        inlineApprovalOrigins: [],
+      })
+      await db.close()
+    } finally {
+      await target.cleanup()
+    }
+  })
+
+  test.each([
+    [['project', 'trust'], 'needs <projectId> [<origin>]'],
+    [['project', 'trust', 'p', 'https://a.test', 'x'], 'needs <projectId> [<origin>]'],
+    [['project', 'untrust', 'p'], 'needs <projectId> <origin>'],
+    [['project', 'trust', 'nope', 'https://a.test'], 'Unknown project: nope'],
+    [['project', 'trust', 'nope'], 'Unknown project: nope'],
+    [['project', 'trust', 'porthole-demo', 'https://a.test', '--origin', 'x'], 'takes no --origin'],
+    [
+      ['project', 'untrust', 'porthole-demo', 'ftp://a.test'],
+      'Invalid origin pattern: ftp://a.test',
+    ],
+  ])('%j fails with %s', async (argv, message) => {
+    const { code, err } = await run(argv)
+    expect(code).toBe(1)
+    expect(err).toContain(message)
+  })
+
   test.each([
     [['project', 'domain'], 'needs add, list or remove'],
     [['project', 'domain', 'add', 'p'], 'needs <projectId> <modalOrigin>'],

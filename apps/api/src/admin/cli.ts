@@ -1,5 +1,5 @@
 /**
- * Porthole admin CLI: `npm run admin -- project create|allow|deny|list|recovery|feature|sponsorship …`
+ * Porthole admin CLI: `npm run admin -- project create|allow|deny|trust|untrust|list|recovery|feature|sponsorship|domain …`
  * (see `USAGE`).
  * Exit code 0 on success, 1 with a message on stderr otherwise.
  */

@@ -30,6 +30,12 @@ import {
 } from '../projects/ProjectDomain.js'
 import { removeProjectDomain } from '../projects/removeProjectDomain.js'
 import { setProjectFeatures } from '../projects/setProjectFeatures.js'
+import {
+  OriginNotAllowedError,
+  trustOrigin,
+  untrustOrigin,
+  WildcardTrustError,
+} from '../projects/trustOrigin.js'
 import { parseFeatureChange, projectFeature } from './projectFeature.js'
 import { describeSponsorship, projectSponsorship } from './projectSponsorship.js'
 
@@ -42,7 +48,15 @@ Commands:
   project allow <projectId> <origin>
       Add an origin pattern to a project's allowlist.
   project deny <projectId> <origin>
-      Remove an origin pattern from a project's allowlist.
+      Remove an origin pattern from a project's allowlist (and its trust).
+  project trust <projectId> [<origin>]
+      Let approvals complete inside the page on this allowed origin (an exact origin, no
+      wildcard) when every site framing it is trusted too; elsewhere each approval opens the
+      wallet's popup window. Trust only a site you vetted: no browser tells the wallet when a
+      page masks the approval card down to its Approve button. Without an origin, list the
+      project's trusted origins. Open frames follow a change within a minute.
+  project untrust <projectId> <origin>
+      Back to the popup for every approval on that origin (it stays allowed).
   project list
       List projects (id, name, origins, gas sponsorship).
   project recovery <projectId> <automatic|user>
@@ -163,6 +177,46 @@ export async function runAdmin(argv: readonly string[], options: RunAdminOptions
             result.removed
               ? `Denied ${result.origin} for project ${projectId}`
               : `${result.origin} was not in the allowlist of project ${projectId}`,
+          )
+        }
+        return 0
+      }
+      case 'trust':
+      case 'untrust': {
+        noOptions(values, `project ${command}`)
+        if (command === 'trust' && rest.length === 1) {
+          const [projectId] = rest as [string]
+          const project = await getProject(await open(), projectId)
+          if (!project) throw new ProjectNotFoundError(projectId)
+          if (project.inlineApprovalOrigins.length === 0)
+            stdout(
+              `No origin of project ${projectId} is trusted: every approval opens the wallet window.`,
+            )
+          for (const origin of project.inlineApprovalOrigins) stdout(origin)
+          return 0
+        }
+        expectArgs(
+          rest,
+          2,
+          command === 'trust'
+            ? 'project trust needs <projectId> [<origin>]'
+            : 'project untrust needs <projectId> <origin>',
+        )
+        const [projectId, origin] = rest as [string, string]
+        const database = await open()
+        if (command === 'trust') {
+          const result = await trustOrigin(database, { projectId, origin })
+          stdout(
+            result.changed
+              ? `Trusted ${result.origin} for approvals in the page (project ${projectId})`
+              : `${result.origin} was already trusted for approvals in the page (project ${projectId})`,
+          )
+        } else {
+          const result = await untrustOrigin(database, { projectId, origin })
+          stdout(
+            result.changed
+              ? `Approvals on ${result.origin} open the wallet window again (project ${projectId})`
+              : `${result.origin} was not trusted for approvals in the page (project ${projectId})`,
           )
         }
         return 0
@@ -424,6 +478,8 @@ function describe(error: unknown, databaseUrl: string | undefined): string {
     error instanceof InvalidDailyBudgetError ||
     error instanceof InvalidCustomDomainError ||
     error instanceof CustomDomainTakenError ||
+    error instanceof OriginNotAllowedError ||
+    error instanceof WildcardTrustError ||
     isParseArgsError(error)
   )
     return (error as Error).message

@@ -517,6 +517,16 @@ export const migrations: readonly Migration[] = [
     ],
   },
   {
+    version: 17,
+    name: 'approvals in the page only on origins the operator trusts (project trust)',
+    statements: [
+      // 1: the wallet frame may complete approvals inside the page on this exact origin (no
+      // wildcard); 0 (every row before this migration, every origin a project adds): each
+      // approval there goes to the wallet's popup window. Set only by the admin CLI.
+      'ALTER TABLE project_origins ADD COLUMN inline_approvals INTEGER NOT NULL DEFAULT 0',
+    ],
+  },
+  {
     version: 18,
     name: 'analytics: a daily cap per project and retention; names: a quota per user',
     statements: [

@@ -14,6 +14,11 @@ export type Project = {
   createdAt: number
   /** Normalised origin patterns (see `@porthole/shared` origins), sorted. */
   origins: string[]
+  /**
+   * The exact origins of `origins` the operator trusts for approvals inside the page
+   * (`project trust`), sorted; on every other site each approval opens the wallet's popup.
+   */
+  inlineApprovalOrigins: string[]
   /** Stored feature overrides. */
   features: ProjectFeatures
 }
@@ -55,7 +60,8 @@ export function assertProjectId(projectId: string): string {
 }
 
 type ProjectRow = { id: string; name: string; created_at: number; features: string }
-type OriginRow = { project_id: string; origin: string }
+/** `inline_approvals` is missing from a schema before migration 17 (untrusted, then). */
+type OriginRow = { project_id: string; origin: string; inline_approvals?: number | string | null }
 
 /**
  * Reads projects with their origins; all projects when `id` is omitted.
@@ -70,23 +76,29 @@ export async function readProjects(db: DbExecutor, id?: string): Promise<Project
     id === undefined ? [] : [id],
   )
   if (rows.length === 0) return []
+  // Every column: a database not yet at migration 17 (a replica reading during a rolling
+  // upgrade, the tests of older migrations) still reads, with nothing trusted.
   const origins = await db.query<OriginRow>(
     id === undefined
-      ? 'SELECT project_id, origin FROM project_origins'
-      : 'SELECT project_id, origin FROM project_origins WHERE project_id = ?',
+      ? 'SELECT * FROM project_origins'
+      : 'SELECT * FROM project_origins WHERE project_id = ?',
     id === undefined ? [] : [id],
   )
-  const byProject = new Map<string, string[]>()
+  const byProject = new Map<string, { origins: string[]; trusted: string[] }>()
   for (const row of origins) {
-    const list = byProject.get(row.project_id) ?? []
-    list.push(row.origin)
-    byProject.set(row.project_id, list)
+    const lists = byProject.get(row.project_id) ?? { origins: [], trusted: [] }
+    lists.origins.push(row.origin)
+    // A wildcard is never trusted, whatever a row says: trust names one site.
+    if (Number(row.inline_approvals) === 1 && !row.origin.includes('*'))
+      lists.trusted.push(row.origin)
+    byProject.set(row.project_id, lists)
   }
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
     createdAt: Number(row.created_at),
-    origins: (byProject.get(row.id) ?? []).sort(),
+    origins: (byProject.get(row.id)?.origins ?? []).sort(),
+    inlineApprovalOrigins: (byProject.get(row.id)?.trusted ?? []).sort(),
     features: parseStoredFeatures(row.features),
   }))
 }

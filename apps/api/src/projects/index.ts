@@ -68,3 +68,12 @@ export {
 } from './removeProjectDomain.js'
 export { type SeedDemoProjectParameters, seedDemoProject } from './seedDemoProject.js'
 export { type SetProjectFeaturesParameters, setProjectFeatures } from './setProjectFeatures.js'
+export {
+  OriginNotAllowedError,
+  type TrustOriginErrorType,
+  type TrustOriginParameters,
+  type TrustOriginReturnType,
+  trustOrigin,
+  untrustOrigin,
+  WildcardTrustError,
+} from './trustOrigin.js'

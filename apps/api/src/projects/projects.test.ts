@@ -1,7 +1,9 @@
 import { DEMO_PROJECT_ID, InvalidOriginPatternError, isOriginAllowed } from '@porthole/shared'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { DRIVERS, openTestDatabase } from '../../test/databases.js'
+import { createTestDatabase, DRIVERS, openTestDatabase } from '../../test/databases.js'
 import type { Db, DbExecutor, SqlValue } from '../db/Db.js'
+import { migrate, migrations } from '../db/migrations.js'
+import { openDatabase } from '../db/openDatabase.js'
 import { allowOrigin } from './allowOrigin.js'
 import { createProject } from './createProject.js'
 import { createProjectCache, NEGATIVE_CACHE_MS } from './createProjectCache.js'
@@ -12,6 +14,12 @@ import { listProjects } from './listProjects.js'
 import { InvalidProjectIdError, ProjectExistsError, ProjectNotFoundError } from './Project.js'
 import { seedDemoProject } from './seedDemoProject.js'
 import { setProjectFeatures } from './setProjectFeatures.js'
+import {
+  OriginNotAllowedError,
+  trustOrigin,
+  untrustOrigin,
+  WildcardTrustError,
+} from './trustOrigin.js'
 
 describe.each(DRIVERS)('projects on %s', (driver) => {
   let db: Db
@@ -129,6 +137,116 @@ describe.each(DRIVERS)('projects on %s', (driver) => {
     const again = await seedDemoProject(db, { demoOrigin: 'http://localhost:4000' })
     expect(again.origins).toEqual(['http://localhost:4000', 'http://localhost:5173'])
     expect((await listProjects(db)).filter((p) => p.id === DEMO_PROJECT_ID)).toHaveLength(1)
+  })
+
+  test('seedDemoProject trusts the demo origin it adds for approvals in the page, and keeps an untrust', async () => {
+    const seeded = await seedDemoProject(db, { demoOrigin: 'http://localhost:4000' })
+    expect(seeded.inlineApprovalOrigins).toEqual(['http://localhost:4000'])
+    await allowOrigin(db, { projectId: DEMO_PROJECT_ID, origin: 'http://localhost:5173' })
+    await untrustOrigin(db, { projectId: DEMO_PROJECT_ID, origin: 'http://localhost:4000' })
+    const again = await seedDemoProject(db, { demoOrigin: 'http://localhost:4000' })
+    expect(again.inlineApprovalOrigins).toEqual([])
+  })
+
+  test('a new project and an origin allowed later are not trusted: every approval there goes to the popup', async () => {
+    const { id, inlineApprovalOrigins } = await createProject(db, {
+      origins: ['https://shop.example'],
+    })
+    expect(inlineApprovalOrigins).toEqual([])
+    await allowOrigin(db, { projectId: id, origin: 'https://admin.shop.example' })
+    expect((await getProject(db, id))?.inlineApprovalOrigins).toEqual([])
+  })
+
+  test('trust takes an exact allowed origin, normalised; untrust ends it and the origin stays allowed', async () => {
+    const { id } = await createProject(db, { origins: ['https://shop.example', 'https://b.test'] })
+    expect(await trustOrigin(db, { projectId: id, origin: 'HTTPS://Shop.Example:443' })).toEqual({
+      origin: 'https://shop.example',
+      changed: true,
+    })
+    expect((await trustOrigin(db, { projectId: id, origin: 'https://shop.example' })).changed).toBe(
+      false,
+    )
+    expect((await getProject(db, id))?.inlineApprovalOrigins).toEqual(['https://shop.example'])
+    expect(await untrustOrigin(db, { projectId: id, origin: 'https://shop.example' })).toEqual({
+      origin: 'https://shop.example',
+      changed: true,
+    })
+    expect(
+      (await untrustOrigin(db, { projectId: id, origin: 'https://shop.example' })).changed,
+    ).toBe(false)
+    expect(await getProject(db, id)).toMatchObject({
+      origins: ['https://b.test', 'https://shop.example'],
+      inlineApprovalOrigins: [],
+    })
+  })
+
+  test('trust is refused for an origin the project does not allow, for a wildcard, and for an unknown project; nothing is written', async () => {
+    const { id } = await createProject(db, {
+      origins: ['https://*.shop.example', 'https://a.test'],
+    })
+    // Covered by the wildcard, but not an entry of its own.
+    await expect(
+      trustOrigin(db, { projectId: id, origin: 'https://app.shop.example' }),
+    ).rejects.toThrow(OriginNotAllowedError)
+    await expect(trustOrigin(db, { projectId: id, origin: 'https://evil.test' })).rejects.toThrow(
+      /https:\/\/evil\.test is not an allowed origin of project/,
+    )
+    await expect(
+      trustOrigin(db, { projectId: id, origin: 'https://*.shop.example' }),
+    ).rejects.toThrow(WildcardTrustError)
+    await expect(trustOrigin(db, { projectId: id, origin: 'http://localhost:*' })).rejects.toThrow(
+      WildcardTrustError,
+    )
+    await expect(trustOrigin(db, { projectId: 'nope', origin: 'https://a.test' })).rejects.toThrow(
+      ProjectNotFoundError,
+    )
+    await expect(trustOrigin(db, { projectId: id, origin: 'ftp://a.test' })).rejects.toThrow(
+      InvalidOriginPatternError,
+    )
+    expect((await getProject(db, id))?.inlineApprovalOrigins).toEqual([])
+    // A row marked by hand cannot make a wildcard trusted either.
+    await db.execute('UPDATE project_origins SET inline_approvals = 1 WHERE project_id = ?', [id])
+    expect((await getProject(db, id))?.inlineApprovalOrigins).toEqual(['https://a.test'])
+  })
+
+  test('trust is per project: the same origin allowed by two projects is trusted only where it was trusted', async () => {
+    const a = await createProject(db, { id: 'a', origins: ['https://shared.test'] })
+    const b = await createProject(db, { id: 'b', origins: ['https://shared.test'] })
+    await trustOrigin(db, { projectId: a.id, origin: 'https://shared.test' })
+    expect((await getProject(db, 'a'))?.inlineApprovalOrigins).toEqual(['https://shared.test'])
+    expect((await getProject(db, b.id))?.inlineApprovalOrigins).toEqual([])
+  })
+
+  test('a database before migration 17 reads its projects with nothing trusted; the migration trusts nothing', async () => {
+    const target = await createTestDatabase(driver)
+    const old = await openDatabase({ url: target.url, migrate: false })
+    try {
+      await migrate(
+        old,
+        migrations.filter((m) => m.version < 17),
+      )
+      await createProject(old, { id: 'before', origins: ['https://shop.example'] })
+      expect((await getProject(old, 'before'))?.inlineApprovalOrigins).toEqual([])
+      expect((await migrate(old)).applied).toEqual([17])
+      expect(await getProject(old, 'before')).toMatchObject({
+        origins: ['https://shop.example'],
+        inlineApprovalOrigins: [],
+      })
+    } finally {
+      await old.close()
+      await target.cleanup()
+    }
+  })
+
+  test('deny ends the trust, and allowing the origin again does not bring it back', async () => {
+    const { id } = await createProject(db, { origins: ['https://shop.example'] })
+    await trustOrigin(db, { projectId: id, origin: 'https://shop.example' })
+    await denyOrigin(db, { projectId: id, origin: 'https://shop.example' })
+    await allowOrigin(db, { projectId: id, origin: 'https://shop.example' })
+    expect(await getProject(db, id)).toMatchObject({
+      origins: ['https://shop.example'],
+      inlineApprovalOrigins: [],
+    })
   })
 
   test('stored features override the spec defaults; invalid stored keys fall back', async () => {

@@ -9,11 +9,14 @@ export type SeedDemoProjectParameters = {
 }
 
 /**
- * Makes sure the demo project (`porthole-demo`) exists and allows the demo origin. Idempotent
- * and safe to run from several processes at once; other origins added by hand are kept.
+ * Makes sure the demo project (`porthole-demo`) exists and allows the demo origin, trusted for
+ * approvals inside the page (`project trust`) when this adds it. Idempotent and safe to run
+ * from several processes at once; other origins added by hand, and an operator's `project
+ * untrust` of the demo origin, are kept.
  *
  * @example
- * const demo = await seedDemoProject(db) // { id: 'porthole-demo', origins: ['http://localhost:4000'], … }
+ * const demo = await seedDemoProject(db)
+ * // { id: 'porthole-demo', origins: ['http://localhost:4000'], inlineApprovalOrigins: ['http://localhost:4000'], … }
  */
 export async function seedDemoProject(
   db: Db,
@@ -27,7 +30,7 @@ export async function seedDemoProject(
       [DEMO_PROJECT_ID, 'Porthole demo', now, '{}'],
     )
     await tx.execute(
-      'INSERT INTO project_origins (project_id, origin, created_at) VALUES (?, ?, ?) ON CONFLICT (project_id, origin) DO NOTHING',
+      'INSERT INTO project_origins (project_id, origin, created_at, inline_approvals) VALUES (?, ?, ?, 1) ON CONFLICT (project_id, origin) DO NOTHING',
       [DEMO_PROJECT_ID, origin, now],
     )
   })

@@ -4,7 +4,10 @@ import { isAnalyticsEnabled, resolveRemoteFeatures } from '../projects/features.
 
 /**
  * Project configuration (spec §7 "Wallet provider configuration service"):
- * - `GET /projects/v1/origins` → `{ allowedOrigins: string[], features: RemoteFeatures }`
+ * - `GET /projects/v1/origins` → `{ allowedOrigins: string[], inlineApprovalOrigins: string[],
+ *   features: RemoteFeatures }`: the allowlist (the modal checks its host against it), the exact
+ *   origins trusted for approvals inside the page (the wallet frame reads them; any other site
+ *   gets the popup), and the remote features
  * - `GET /appkit/v1/config` → `{ features: RemoteFeatures }`
  * - `GET /getAnalyticsConfig` → `{ isAnalyticsEnabled: boolean }`
  *
@@ -21,6 +24,7 @@ export function projectConfigRoutes(
   app.get('/projects/v1/origins', (c) =>
     c.json({
       allowedOrigins: c.var.project.origins,
+      inlineApprovalOrigins: c.var.project.inlineApprovalOrigins,
       features: resolveRemoteFeatures(c.var.project.features),
     }),
   )

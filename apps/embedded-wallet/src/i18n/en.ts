@@ -15,6 +15,11 @@ export const en = {
   queueOther: '{count} more requests waiting',
   continueInPopup: 'Continue in the Porthole wallet window that opened.',
   popupWindowClosed: 'The wallet window was closed. Approve or reject here.',
+  approveInWindow: 'Approve in wallet window',
+  approvesInWindow:
+    'You approve this in a Porthole wallet window, where this site cannot change what you see.',
+  popupWindowClosedReopen:
+    'The wallet window was closed. Open it again to approve, or reject here.',
   popupNoOpener:
     'This window belongs to the Porthole wallet. Close it and start again on the site.',
   popupUnknownTask: 'This wallet window cannot do that.',

@@ -10,6 +10,10 @@ export default {
   queueOther: '{count} طلبات أخرى في الانتظار',
   continueInPopup: 'تابع في نافذة محفظة Porthole التي فُتحت.',
   popupWindowClosed: 'أُغلقت نافذة المحفظة. وافق أو ارفض هنا.',
+  approveInWindow: 'الموافقة في نافذة المحفظة',
+  approvesInWindow:
+    'ستوافق على هذا في نافذة محفظة Porthole، حيث لا يستطيع هذا الموقع تغيير ما تراه.',
+  popupWindowClosedReopen: 'أُغلقت نافذة المحفظة. افتحها مجددًا للموافقة، أو ارفض هنا.',
   popupNoOpener: 'هذه النافذة تابعة لمحفظة Porthole. أغلقها وابدأ من جديد على الموقع.',
   popupUnknownTask: 'لا يمكن لنافذة المحفظة هذه تنفيذ ذلك.',
   hiddenWarning:

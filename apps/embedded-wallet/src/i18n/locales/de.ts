@@ -10,6 +10,11 @@ export default {
   queueOther: '{count} weitere Anfragen warten',
   continueInPopup: 'Mach im geöffneten Fenster der Porthole-Wallet weiter.',
   popupWindowClosed: 'Das Wallet-Fenster wurde geschlossen. Bestätige oder lehne hier ab.',
+  approveInWindow: 'Im Wallet-Fenster bestätigen',
+  approvesInWindow:
+    'Du bestätigst dies in einem Fenster der Porthole-Wallet, in dem diese Website nicht ändern kann, was du siehst.',
+  popupWindowClosedReopen:
+    'Das Wallet-Fenster wurde geschlossen. Öffne es erneut, um zu bestätigen, oder lehne hier ab.',
   popupNoOpener:
     'Dieses Fenster gehört zur Porthole-Wallet. Schließe es und beginne auf der Website neu.',
   popupUnknownTask: 'Dieses Wallet-Fenster kann das nicht.',

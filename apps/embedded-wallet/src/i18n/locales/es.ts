@@ -10,6 +10,11 @@ export default {
   queueOther: '{count} solicitudes más en espera',
   continueInPopup: 'Continúa en la ventana de la billetera Porthole que se abrió.',
   popupWindowClosed: 'Se cerró la ventana de la billetera. Aprueba o rechaza aquí.',
+  approveInWindow: 'Aprobar en la ventana de la billetera',
+  approvesInWindow:
+    'Apruebas esto en una ventana de la billetera Porthole, donde este sitio no puede cambiar lo que ves.',
+  popupWindowClosedReopen:
+    'Se cerró la ventana de la billetera. Ábrela de nuevo para aprobar, o rechaza aquí.',
   popupNoOpener:
     'Esta ventana pertenece a la billetera Porthole. Ciérrala y vuelve a empezar en el sitio.',
   popupUnknownTask: 'Esta ventana de la billetera no puede hacer eso.',

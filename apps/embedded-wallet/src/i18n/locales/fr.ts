@@ -10,6 +10,11 @@ export default {
   queueOther: '{count} autres demandes en attente',
   continueInPopup: 'Continuez dans la fenêtre du portefeuille Porthole qui s’est ouverte.',
   popupWindowClosed: 'La fenêtre du portefeuille a été fermée. Approuvez ou refusez ici.',
+  approveInWindow: 'Approuver dans la fenêtre du portefeuille',
+  approvesInWindow:
+    'Vous approuvez ceci dans une fenêtre du portefeuille Porthole, où ce site ne peut pas modifier ce que vous voyez.',
+  popupWindowClosedReopen:
+    'La fenêtre du portefeuille a été fermée. Rouvrez-la pour approuver, ou refusez ici.',
   popupNoOpener:
     'Cette fenêtre appartient au portefeuille Porthole. Fermez-la et recommencez sur le site.',
   popupUnknownTask: 'Cette fenêtre du portefeuille ne peut pas faire cela.',

@@ -10,6 +10,11 @@ export default {
   queueOther: 'ほかに {count} 件のリクエストが待機中',
   continueInPopup: '開いた Porthole ウォレットのウィンドウで続けてください。',
   popupWindowClosed: 'ウォレットのウィンドウが閉じられました。ここで承認または拒否してください。',
+  approveInWindow: 'ウォレットのウィンドウで承認',
+  approvesInWindow:
+    'この承認は Porthole ウォレットのウィンドウで行います。そこではこのサイトが表示内容を変えることはできません。',
+  popupWindowClosedReopen:
+    'ウォレットのウィンドウが閉じられました。承認するにはもう一度開くか、ここで拒否してください。',
   popupNoOpener:
     'このウィンドウは Porthole ウォレットのものです。閉じて、サイトでもう一度始めてください。',
   popupUnknownTask: 'このウォレットのウィンドウではその操作はできません。',

@@ -10,6 +10,10 @@ export default {
   queueOther: '요청 {count}개가 더 대기 중',
   continueInPopup: '열린 Porthole 지갑 창에서 계속하세요.',
   popupWindowClosed: '지갑 창이 닫혔습니다. 여기에서 승인하거나 거부하세요.',
+  approveInWindow: '지갑 창에서 승인',
+  approvesInWindow:
+    '이 요청은 Porthole 지갑 창에서 승인합니다. 그 창에서는 이 사이트가 보이는 내용을 바꿀 수 없습니다.',
+  popupWindowClosedReopen: '지갑 창이 닫혔습니다. 승인하려면 다시 열거나, 여기에서 거부하세요.',
   popupNoOpener: '이 창은 Porthole 지갑의 창입니다. 닫고 사이트에서 다시 시작하세요.',
   popupUnknownTask: '이 지갑 창에서는 그 작업을 할 수 없습니다.',
   hiddenWarning:

@@ -10,6 +10,11 @@ export default {
   queueOther: 'Mais {count} solicitações aguardando',
   continueInPopup: 'Continue na janela da carteira Porthole que foi aberta.',
   popupWindowClosed: 'A janela da carteira foi fechada. Aprove ou recuse aqui.',
+  approveInWindow: 'Aprovar na janela da carteira',
+  approvesInWindow:
+    'Você aprova isto em uma janela da carteira Porthole, onde este site não pode mudar o que você vê.',
+  popupWindowClosedReopen:
+    'A janela da carteira foi fechada. Abra-a de novo para aprovar, ou recuse aqui.',
   popupNoOpener: 'Esta janela pertence à carteira Porthole. Feche-a e comece de novo no site.',
   popupUnknownTask: 'Esta janela da carteira não pode fazer isso.',
   hiddenWarning:

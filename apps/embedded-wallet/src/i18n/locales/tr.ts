@@ -10,6 +10,11 @@ export default {
   queueOther: '{count} istek daha bekliyor',
   continueInPopup: 'Açılan Porthole cüzdan penceresinde devam edin.',
   popupWindowClosed: 'Cüzdan penceresi kapatıldı. Burada onaylayın veya reddedin.',
+  approveInWindow: 'Cüzdan penceresinde onayla',
+  approvesInWindow:
+    'Bunu, bu sitenin gördüklerinizi değiştiremediği bir Porthole cüzdan penceresinde onaylarsınız.',
+  popupWindowClosedReopen:
+    'Cüzdan penceresi kapatıldı. Onaylamak için yeniden açın veya burada reddedin.',
   popupNoOpener: 'Bu pencere Porthole cüzdanına ait. Kapatın ve sitede yeniden başlayın.',
   popupUnknownTask: 'Bu cüzdan penceresi bunu yapamaz.',
   hiddenWarning:
