@@ -227,7 +227,7 @@ describe.each(DRIVERS)('projects on %s', (driver) => {
       )
       await createProject(old, { id: 'before', origins: ['https://shop.example'] })
       expect((await getProject(old, 'before'))?.inlineApprovalOrigins).toEqual([])
-      expect((await migrate(old)).applied).toEqual([17])
+      expect((await migrate(old)).applied).toContain(17)
       expect(await getProject(old, 'before')).toMatchObject({
         origins: ['https://shop.example'],
         inlineApprovalOrigins: [],
