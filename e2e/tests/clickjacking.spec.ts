@@ -381,6 +381,44 @@ test.describe('on a site the project allows but Porthole has not vetted (no `pro
     })
   })
 
+  /**
+   * Double-clickjacking by keyboard: the bait says "hold Enter". The click that opens the window
+   * is the user's; then a held key (repeated keydowns) or a press begun before the window's card
+   * was armed must not approve once the 500 ms delay ends. Only a press that starts after the card
+   * is armed counts, and the window does not put focus on Approve.
+   */
+  test('(11) a key held from before the window opened does not approve there after its delay', async ({
+    page,
+  }) => {
+    const dapp = await onHost(page)
+    const address = await emailLogin(dapp)
+    await fund(address)
+    const nonce = await devnet.getTransactionCount({ address })
+    const sending = sendRequest(dapp, address)
+    const box = await approveBox(dapp)
+    const popupOpened = page.context().waitForEvent('page', { timeout: 5000 })
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+    const popup = await popupOpened
+    const shown = popup.getByRole('dialog', { name: 'Send transaction' })
+    await expect(shown).toBeVisible()
+    // Enter goes down at once and is held: the browser repeats it every ~35 ms.
+    await popup.keyboard.down('Enter')
+    for (let i = 0; i < 40 && !popup.isClosed(); i++) {
+      await popup.waitForTimeout(35).catch(() => undefined)
+      if (!popup.isClosed()) await popup.keyboard.down('Enter').catch(() => undefined)
+    }
+    expect(popup.isClosed(), 'the held key approved in the window').toBe(false)
+    await popup.keyboard.up('Enter')
+    expect(await devnet.getTransactionCount({ address })).toBe(nonce)
+    // A deliberate press after the delay, on Approve, approves.
+    await shown.getByRole('button', { name: 'Approve' }).focus()
+    await popup.keyboard.press('Enter').catch((error: unknown) => {
+      if (!popup.isClosed()) throw error
+    })
+    const hash = (await sending).value as Hex
+    expect((await devnet.waitForTransactionReceipt({ hash })).status).toBe('success')
+  })
+
   test('(10) control: nothing done to the page, the card says it approves in the wallet window, one click opens it and the approval completes there', async ({
     page,
   }) => {

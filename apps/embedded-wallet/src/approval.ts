@@ -122,7 +122,14 @@ function show(entry: Entry): void {
       }
       return
     }
-    if (target === view.approve && armed && approvable) return finish(entry, true)
+    if (
+      target === view.approve &&
+      armed &&
+      approvable &&
+      event instanceof MouseEvent &&
+      view.pressedSinceArmed(event)
+    )
+      return finish(entry, true)
     if (!visible) {
       event.preventDefault()
       toPopup()

@@ -27,6 +27,12 @@ export type CardView = {
   reject: HTMLButtonElement
   /** Whether Approve takes input now (`aria-disabled` otherwise, so a click still arrives). */
   setArmed(armed: boolean): void
+  /**
+   * Whether a click on Approve comes from a press that began after the card was last armed: its
+   * pointer went down, or Enter or Space went down (not a key repeat), since then. A key held, or
+   * a press begun, while the card could not yet be read does not approve once the delay ends.
+   */
+  pressedSinceArmed(event: MouseEvent): boolean
   /** A line under the buttons ("Continue in the wallet window", "1 more request waiting"). */
   setStatus(text: string): void
   setQueue(waiting: number): void
@@ -103,17 +109,38 @@ export function drawCard(content: ApprovalContent, parent: HTMLElement): CardVie
   card.append(actions, status, queue)
   root.append(card)
   parent.append(root)
+  let armedAt = Number.POSITIVE_INFINITY
+  const pressedAt = { pointer: Number.NEGATIVE_INFINITY, key: Number.NEGATIVE_INFINITY }
+  approve.addEventListener(
+    'pointerdown',
+    () => {
+      pressedAt.pointer = performance.now()
+    },
+    true,
+  )
+  approve.addEventListener(
+    'keydown',
+    (event) => {
+      if ((event.key === 'Enter' || event.key === ' ') && !event.repeat)
+        pressedAt.key = performance.now()
+    },
+    true,
+  )
   return {
     root,
     card,
     approve,
     reject,
     setArmed(armed) {
+      armedAt = armed ? performance.now() : Number.POSITIVE_INFINITY
       approve.setAttribute(
         'aria-disabled',
         String(!armed || Boolean(content.blocked) || Boolean(content.dismissOnly)),
       )
     },
+    // A keyboard activation is a click with no pointer (detail 0).
+    pressedSinceArmed: (event) =>
+      (event.detail === 0 ? pressedAt.key : pressedAt.pointer) >= armedAt,
     setStatus(text) {
       status.textContent = text
     },

@@ -26,11 +26,14 @@ const approval: PopupTaskRunner = async (task, answer) => {
     view.setArmed(true)
   }, ARM_DELAY_MS)
   view.reject.onclick = () => answer({ approved: false })
-  view.approve.onclick = () => {
-    if (armed && !content.blocked && !content.dismissOnly) answer({ approved: true })
+  view.approve.onclick = (event) => {
+    if (armed && view.pressedSinceArmed(event) && !content.blocked && !content.dismissOnly)
+      answer({ approved: true })
   }
   view.card.addEventListener('keydown', trapTab)
-  ;(content.dismissOnly ? view.reject : view.approve).focus()
+  // Focus on the card, not on Approve: a key the user was holding when the window opened, or a
+  // press meant for the page below, lands on no button.
+  ;(content.dismissOnly ? view.reject : view.card).focus()
 }
 
 /** Every task kind the popup knows. */
