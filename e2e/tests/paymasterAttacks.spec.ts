@@ -7,7 +7,7 @@
  */
 import { openDatabase } from '@porthole/api'
 import { DEVNET_AA, ENTRY_POINT_07 } from '@porthole/shared/devnet'
-import { portholeSessionsAbi, toSimpleAccount } from '@porthole/shared/simpleAccount'
+import { portholeSessionsAbi, simpleAccountAbi, toSimpleAccount } from '@porthole/shared/simpleAccount'
 import {
   type Address,
   createPublicClient,
@@ -244,19 +244,7 @@ test("a stranger naming a wallet user's account 20 times: the user's next send i
         sender: smart,
         nonce: i < 10 ? nonce : nonce + BigInt(i),
         callData: encodeFunctionData({
-          abi: [
-            {
-              type: 'function',
-              name: 'execute',
-              stateMutability: 'nonpayable',
-              inputs: [
-                { name: 'dest', type: 'address' },
-                { name: 'value', type: 'uint256' },
-                { name: 'func', type: 'bytes' },
-              ],
-              outputs: [],
-            },
-          ],
+          abi: simpleAccountAbi,
           functionName: 'execute',
           args: [thief, 0n, '0x'],
         }),

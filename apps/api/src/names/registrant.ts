@@ -11,19 +11,17 @@ import {
 } from '@porthole/shared/simpleAccount'
 import {
   type Address,
-  createPublicClient,
   getAddress,
   type Hex,
   hashMessage,
-  http,
   isAddressEqual,
   isErc6492Signature,
-  type PublicClient,
   parseErc6492Signature,
   recoverTypedDataAddress,
 } from 'viem'
 import type { DbExecutor } from '../db/Db.js'
 import { ApiError } from '../errors.js'
+import { createUpstreamClients } from '../rpc/upstreamClients.js'
 
 /**
  * The id of the project's user whose wallet address is `address` (any case), or null.
@@ -106,19 +104,14 @@ export function createSmartAccountAddressReader(
     timeoutMs = 10_000,
   }: CreateSmartAccountAddressReaderParameters = {},
 ): SmartAccountAddressOf {
-  const clients = new Map<string, PublicClient>()
+  const upstreamClient = createUpstreamClients(upstreams, { timeoutMs, retryCount: 1 })
   const known = new Map<string, Address>()
   return async ({ chainId, owner }) => {
-    const url = upstreams[`eip155:${chainId}`]
-    if (!url) return null
+    const client = upstreamClient(`eip155:${chainId}`)
+    if (!client) return null
     const key = `${chainId}:${owner.toLowerCase()}`
     const cached = known.get(key)
     if (cached) return cached
-    let client = clients.get(url)
-    if (!client) {
-      client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 1 }) })
-      clients.set(url, client)
-    }
     try {
       const address = getAddress(
         await client.readContract({

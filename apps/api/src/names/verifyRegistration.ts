@@ -14,15 +14,14 @@ import {
   type RegisterNameRequest,
 } from '@porthole/shared'
 import {
-  createPublicClient,
   getAddress,
   type Hex,
-  http,
   isAddress,
   isHex,
   type PublicClient,
   verifyMessage,
 } from 'viem'
+import { createUpstreamClients } from '../rpc/upstreamClients.js'
 import { NameError } from './NameError.js'
 
 /** How far in the future a timestamp may be (clock skew), in seconds. */
@@ -117,17 +116,9 @@ export function createSignatureVerifier(
   upstreams: Readonly<Record<string, string>>,
   { timeoutMs = 10_000 }: { timeoutMs?: number } = {},
 ): VerifyNameSignature {
-  const clients = new Map<string, PublicClient>()
-  const clientFor = (chainId: number): PublicClient | undefined => {
-    const url = upstreams[`eip155:${chainId}`]
-    if (!url) return undefined
-    let client = clients.get(url)
-    if (!client) {
-      client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 1 }) })
-      clients.set(url, client)
-    }
-    return client
-  }
+  const upstreamClient = createUpstreamClients(upstreams, { timeoutMs, retryCount: 1 })
+  const clientFor = (chainId: number): PublicClient | undefined =>
+    upstreamClient(`eip155:${chainId}`)
   return async ({ address, message, signature, chainId }) => {
     const parameters = { address: address as Hex, message, signature }
     try {

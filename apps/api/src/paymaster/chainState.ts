@@ -12,16 +12,15 @@ import {
 import {
   type Address,
   BaseError,
-  createPublicClient,
   decodeFunctionData,
   getAddress,
   type Hex,
-  http,
   isAddressEqual,
   type PublicClient,
 } from 'viem'
 import { entryPoint07Abi, entryPoint07Address } from 'viem/account-abstraction'
 import { RpcMethodError } from '../rpc/RpcMethodError.js'
+import { createUpstreamClients } from '../rpc/upstreamClients.js'
 import type { ChainFees } from './policy.js'
 
 /** A session key as the account holds it. */
@@ -110,17 +109,11 @@ export function createPaymasterChain({
   timeoutMs = 5000,
   now = Date.now,
 }: CreatePaymasterChainParameters): PaymasterChain {
-  const clients = new Map<string, PublicClient>()
+  const upstreamClient = createUpstreamClients(upstreams, { timeoutMs, batch: true })
   const clientOf = (chain: string): PublicClient => {
-    const url = upstreams[chain]
-    if (!url) throw new RpcMethodError(-32001, 'Gas sponsorship is not available on this network')
-    let client = clients.get(url)
-    if (!client) {
-      client = createPublicClient({
-        transport: http(url, { timeout: timeoutMs, retryCount: 0, batch: { wait: 0 } }),
-      })
-      clients.set(url, client)
-    }
+    const client = upstreamClient(chain)
+    if (!client)
+      throw new RpcMethodError(-32001, 'Gas sponsorship is not available on this network')
     return client
   }
   const fees = new Map<string, { at: number; fees: Promise<ChainFees> }>()

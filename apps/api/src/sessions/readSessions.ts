@@ -7,13 +7,12 @@ import { portholeSessionsAbi, SESSION_KIND } from '@porthole/shared/simpleAccoun
 import {
   type Address,
   BaseError,
-  createPublicClient,
   erc20Abi,
   getAddress,
   type Hex,
-  http,
   type PublicClient,
 } from 'viem'
+import { createUpstreamClients } from '../rpc/upstreamClients.js'
 
 /** One session key as the account holds it (zeros and `active: false` for a key never granted). */
 export type OnChainSession = {
@@ -98,19 +97,9 @@ export function createSessionReader(
   upstreams: Readonly<Record<string, string>>,
   { timeoutMs = 3000 }: CreateSessionReaderOptions = {},
 ): SessionReader {
-  const clients = new Map<string, PublicClient>()
-  const clientFor = (chainId: number): PublicClient | undefined => {
-    const url = upstreams[`eip155:${chainId}`]
-    if (!url) return undefined
-    let client = clients.get(url)
-    if (!client) {
-      client = createPublicClient({
-        transport: http(url, { timeout: timeoutMs, retryCount: 0, batch: { wait: 0 } }),
-      })
-      clients.set(url, client)
-    }
-    return client
-  }
+  const upstreamClient = createUpstreamClients(upstreams, { timeoutMs, batch: true })
+  const clientFor = (chainId: number): PublicClient | undefined =>
+    upstreamClient(`eip155:${chainId}`)
   // A token's symbol and decimals never change: read once per chain, contract and kind.
   const tokens = new Map<string, Promise<OnChainSession['token']>>()
   const tokenOf = (
