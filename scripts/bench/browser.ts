@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { resolve } from 'node:path'
 import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
-import { type BrowserContext, chromium, type Frame, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core'
 import { shows, startScreencast } from './paint.js'
 import { quantile } from './stats.js'
 
@@ -22,6 +22,7 @@ export const BENCH_ORIGIN = `http://localhost:${BENCH_PORT}`
 const MODAL_ORIGIN = 'http://127.0.0.1:4100'
 const CLICKS = 20
 const COLD_SAMPLES = 10
+const VISITS = 8
 
 /**
  * A bare host page: the script tag, a button that opens the modal, and in-page records of each
@@ -47,6 +48,11 @@ document.getElementById('open').addEventListener('click', (event) => {
   }
   requestAnimationFrame(check)
 })
+// ?click=dcl clicks Open in-page at DOMContentLoaded, ?click=load at the load event: what a
+// visitor who clicks at once, or once the page has loaded, gets (the navigation → usable bench).
+const when = new URLSearchParams(location.search).get('click')
+if (when === 'dcl') document.addEventListener('DOMContentLoaded', () => document.getElementById('open').click())
+if (when === 'load') addEventListener('load', () => document.getElementById('open').click())
 </script></body></html>`
 
 /** Serves the bench host page on both loopback addresses. */
@@ -155,6 +161,112 @@ async function prepared(page: Page, view: 'Connect' | 'Account'): Promise<void> 
     { polling: 50 },
   )
   await page.waitForLoadState('networkidle')
+}
+
+/**
+ * Runs in every frame of a context before its scripts: in the modal frame, an animation-frame
+ * loop records (epoch ms, `window.__usableAt`) the first frame in which the modal is open on
+ * Connect and that card is complete — the e-mail field, every social button showing its icon (not
+ * the letter tile that stands in while it loads), at least one wallet row with its image, and
+ * every image of the card loaded. This is the view a visitor can use, not the skeleton card or the
+ * modal's first open frame.
+ */
+const USABLE_PROBE = `(() => {
+  if (location.origin !== ${JSON.stringify(MODAL_ORIGIN)}) return
+  const complete = () => {
+    const opened = performance.getEntriesByName('porthole:view-visible').some((e) => e.detail && e.detail.view === 'Connect')
+    if (!opened) return false
+    const card = document.querySelector('.ph-card[data-view="Connect"]')
+    if (!card || !card.querySelector('input[type="email"]')) return false
+    const socials = [...card.querySelectorAll('.ph-socials button')]
+    if (!socials.length || socials.some((b) => !b.querySelector('img'))) return false
+    if (!card.querySelector('.ph-list li img')) return false
+    return [...card.querySelectorAll('img')].every((img) => img.complete && img.naturalWidth > 0)
+  }
+  const check = () => {
+    if (complete()) window.__usableAt = performance.timeOrigin + performance.now()
+    else requestAnimationFrame(check)
+  }
+  requestAnimationFrame(check)
+})()`
+
+/** One fresh visit: navigation → the complete Connect card, clicked in-page at DCL or at load. */
+type VisitSample = {
+  /** Navigation start → DOMContentLoaded / load event start / click / usable Connect (ms). */
+  dcl: number
+  load: number
+  click: number
+  usable: number
+  /** Bytes on the wire (bodies and headers, every frame) until the usable frame. */
+  bytes: number
+  requests: number
+}
+
+/**
+ * Visits the bench page `count` times, each in a fresh context (an empty HTTP cache, no service
+ * worker, no storage), clicking Open in-page at DOMContentLoaded or at the load event.
+ */
+async function visitSamples(
+  browser: Browser,
+  when: 'dcl' | 'load',
+  count: number,
+): Promise<VisitSample[]> {
+  const samples: VisitSample[] = []
+  for (let i = 0; i < count; i++) {
+    const context = await browser.newContext()
+    await context.addInitScript(USABLE_PROBE)
+    const transfers = recordTransfers(context)
+    const page = await context.newPage()
+    await page.goto(`${BENCH_ORIGIN}/?click=${when}`, { waitUntil: 'load' })
+    const frame = await waitForModalFrame(page)
+    // Functions, not strings: the modal's CSP has no 'unsafe-eval'.
+    type Probed = Window & { __usableAt?: number }
+    await frame.waitForFunction(() => (window as Probed).__usableAt !== undefined, undefined, {
+      polling: 50,
+      timeout: 20_000,
+    })
+    const usableAt = (await frame.evaluate(() => (window as Probed).__usableAt)) as number
+    const host = (await page.evaluate(`(() => {
+      const n = performance.getEntriesByType('navigation')[0]
+      return { origin: performance.timeOrigin, dcl: n.domContentLoadedEventStart, load: n.loadEventStart, click: window.__clicks[0] }
+    })()`)) as { origin: number; dcl: number; load: number; click: number }
+    // Responses still arriving for the usable frame are in flight a moment longer.
+    await page.waitForTimeout(300)
+    const wire = onTheWire(transfers, usableAt)
+    samples.push({
+      dcl: host.dcl,
+      load: host.load,
+      click: host.click - host.origin,
+      usable: usableAt - host.origin,
+      bytes: wire.bytes,
+      requests: wire.requests,
+    })
+    await context.close()
+  }
+  return samples
+}
+
+async function waitForModalFrame(page: Page): Promise<Frame> {
+  for (let i = 0; i < 200; i++) {
+    const frame = page.frames().find((f) => f.url().startsWith(`${MODAL_ORIGIN}/`))
+    if (frame) return frame
+    await page.waitForTimeout(50)
+  }
+  throw new Error('No modal frame')
+}
+
+function visitSummary(samples: VisitSample[]) {
+  const of = (pick: (s: VisitSample) => number) => summary(samples.map(pick))
+  return {
+    n: samples.length,
+    dcl: of((s) => s.dcl),
+    load: of((s) => s.load),
+    click: of((s) => s.click),
+    usable: of((s) => s.usable),
+    bytes: of((s) => s.bytes),
+    requests: of((s) => s.requests),
+    all: samples.map((s) => Math.round(s.usable)),
+  }
 }
 
 /** What happened between one click and the usable view. */
@@ -351,6 +463,15 @@ export async function browserBenchmarks(root: string) {
       await fresh.close()
     }
 
+    // 3b. Navigation → usable Connect (complete, images drawn), in-page click at DCL / at load,
+    // interleaved so both paths see the same machine.
+    const atDcl: VisitSample[] = []
+    const atLoad: VisitSample[] = []
+    for (let i = 0; i < VISITS; i++) {
+      atDcl.push(...(await visitSamples(browser, 'dcl', 1)))
+      atLoad.push(...(await visitSamples(browser, 'load', 1)))
+    }
+
     // 4. Connected, preloaded: the dev wallet connects, the modal prepares Account while closed.
     const walletContext = await browser.newContext()
     const walletRequests = recordRequests(walletContext)
@@ -397,6 +518,7 @@ export async function browserBenchmarks(root: string) {
       connect: clickSummary(connect),
       account: clickSummary(account),
       cold: { ...clickSummary(cold), bytesToUsable: summary(coldBytes) },
+      visit: { atDcl: visitSummary(atDcl), atLoad: visitSummary(atLoad) },
       roundTrip: { ...summary(roundTrips.samples), mean: roundTrips.mean },
       chainId: { sdk: summary(chainId.sdk), direct: summary(chainId.direct) },
     }

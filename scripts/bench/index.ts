@@ -61,7 +61,7 @@ try {
   rmSync(dir, { recursive: true, force: true })
 }
 
-const { sdkOnTheWire, beforeClick, connect, account, cold, roundTrip, chainId } = results
+const { sdkOnTheWire, beforeClick, connect, account, cold, visit, roundTrip, chainId } = results
 const sdkServed = sdkOnTheWire ? sdkOnTheWire.body : Number.NaN
 console.log('\nsdk.js as served to Chromium (Accept-Encoding: gzip, deflate, br, zstd)')
 console.log(
@@ -96,8 +96,21 @@ console.log(
 )
 line('Connect, preloaded', connect)
 line('Account, preloaded (connected)', account)
-line('Connect, cold (clicked at DOMContentLoaded)', cold)
+line(
+  'Connect, cold (clicked at DOMContentLoaded; the first open frame, often the skeleton card: see navigation → usable below)',
+  cold,
+)
 console.log(`  cold: bytes until the usable view median ${bytes(cold.bytesToUsable.median)}`)
+console.log(
+  '\nNavigation → usable Connect (the first frame of the open modal with the e-mail field, every social icon, wallet rows and all their images drawn; a fresh context per visit, empty HTTP cache; Open clicked in-page) — goal ≤ 450 ms median either way',
+)
+for (const [label, v] of [
+  ['clicked at DOMContentLoaded', visit.atDcl],
+  ['clicked at the load event', visit.atLoad],
+] as const)
+  console.log(
+    `  ${label}: median ${ms(v.usable.median)}, p95 ${ms(v.usable.p95)} (n=${v.n}: ${v.all.join(', ')} ms); DCL ${ms(v.dcl.median)}, load ${ms(v.load.median)}, click ${ms(v.click.median)}; ${bytes(v.bytes.median)} in ${v.requests.median} responses until then: ${v.usable.median <= 450 ? 'within' : 'OVER'} the goal`,
+  )
 console.log('Click → modal frame box visible in the host (secondary)')
 console.log(`  preloaded median ${ms(connect.box.median)}, cold median ${ms(cold.box.median)}`)
 console.log('\nHost ↔ modal round trip, no-op request (n=1000)')
