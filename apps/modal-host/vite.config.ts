@@ -44,11 +44,46 @@ function localeChunks(): Plugin {
 }
 
 /**
+ * `src/early.ts` (a chunk of its own: the `early` group below) loaded by an `async` module script
+ * at the top of index.html: it runs as soon as it arrives, so the first view's API requests and
+ * images start while the app's code is still downloading and being evaluated (inside the app's
+ * module graph it would run only once the whole graph had arrived). The app imports the same
+ * file, so both share one instance of it.
+ */
+function earlyScript(): Plugin {
+  const id = fileURLToPath(new URL('./src/early.ts', import.meta.url))
+  return {
+    name: 'porthole:early-script',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        const chunk = Object.values(bundle ?? {}).find(
+          (file) => file.type === 'chunk' && file.moduleIds.includes(id),
+        )
+        if (chunk?.type !== 'chunk') throw new Error('src/early.ts is in no chunk')
+        if (chunk.imports.length > 0 || chunk.moduleIds.length > 1)
+          throw new Error(
+            `src/early.ts must be alone and import nothing; its chunk holds ${chunk.moduleIds.join(', ')} and imports ${chunk.imports.join(', ')}`,
+          )
+        return [
+          {
+            tag: 'script',
+            attrs: { type: 'module', async: true, crossorigin: true, src: `/${chunk.fileName}` },
+            injectTo: 'head',
+          },
+        ]
+      },
+    },
+  }
+}
+
+/**
  * The modal app: a static build served by infra/static-hosting on its own origin, with `.br` and
  * `.gz` beside each file.
  */
 export default defineConfig({
-  plugins: [react(), localeChunks(), precompress()],
+  plugins: [react(), localeChunks(), earlyScript(), precompress()],
   define: { 'import.meta.env.PORTHOLE_LOCALE_TAG': JSON.stringify(LOCALE_TAG) },
   build: {
     target: 'es2022',
@@ -64,8 +99,11 @@ export default defineConfig({
         // newly shared shows up as a new eager file in dist/index.html: add it here.
         advancedChunks: {
           groups: [
+            // Before `core`, which takes its members' imports along: early.ts stays alone.
+            { name: 'early', test: /modal-host\/src\/early\.ts/, priority: 2 },
             {
               name: 'core',
+              priority: 1,
               test: /modal-host\/src\/(runtime|store\/(store|defaults|persist|sendState|activityState)|host\/bridge|rules\/(socials|alerts|unsupportedChain|caches|adapters|backTarget|openingScreen)|actions\/(alerts|balance|connection|waiters|modal)|i18n\/en|api\/client)\.ts|protocol\/src\/(errors|contracts\/hostModal)\.ts|shared\/src\/(endpoints|bitcoinLocal|caip|format|solanaLocal|networks|http)\.ts|node_modules\/(react\/|zustand\/|zod\/|@noble\/hashes\/esm\/(_u64|crypto|utils|sha3)|viem\/_esm\/(errors\/(version|base|data|encoding|address)|utils\/(lru|unit\/Value|data\/(isHex|size|pad)|encoding\/(fromHex|toHex|toBytes)|hash\/keccak256|address\/(getAddress|isAddress)|unit\/parseUnits)))/,
             },
           ],

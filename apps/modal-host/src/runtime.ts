@@ -3,6 +3,7 @@
  * so one build serves any deployment; the URL carries the project id and host origin.
  */
 import { DEFAULT_ENDPOINTS } from '@porthole/shared'
+import { EARLY_SDK_TYPE, EARLY_SDK_VERSION, pageTrace, traceOf } from './early.js'
 
 export type Runtime = {
   apiUrl: string
@@ -49,14 +50,10 @@ export function readRuntime(doc: Document = document, href = location.href): Run
       : [],
     projectId: (url.searchParams.get('projectId') ?? '').slice(0, 128),
     hostOrigin,
-    trace: traceOf(url.hash),
+    // This page's own trace is the one its early requests already sent.
+    trace:
+      typeof location !== 'undefined' && href === location.href ? pageTrace : traceOf(url.hash),
   }
-}
-
-/** `trace=` from the fragment when it is a plain token, else a fresh random one. */
-function traceOf(hash: string): string {
-  const given = new URLSearchParams(hash.slice(1)).get('trace') ?? ''
-  return /^[A-Za-z0-9_-]{1,64}$/.test(given) ? given : Math.random().toString(36).slice(2, 12)
 }
 
 /** The runtime of this page. */
@@ -64,5 +61,5 @@ export const runtime: Runtime =
   typeof document === 'undefined' ? (undefined as never) : readRuntime()
 
 /** SDK type and version sent with API calls (spec §9: SDK version 4 is AppKit's; ours is 1). */
-export const SDK_TYPE = 'porthole'
-export const SDK_VERSION = '0.1.0'
+export const SDK_TYPE = EARLY_SDK_TYPE
+export const SDK_VERSION = EARLY_SDK_VERSION

@@ -3,6 +3,7 @@
  * minimum wait; featured, included and excluded ids honoured).
  */
 import { alertFor, getWallets } from '../api/client.js'
+import { EARLY_WALLET_ENTRIES } from '../early.js'
 import type { CatalogueWallet } from '../rules/walletLists.js'
 import { store } from '../store/store.js'
 
@@ -27,7 +28,7 @@ function report(error: unknown): void {
  * How many catalogue wallets Connect shows (its recommended row): all that is fetched before
  * the first click. AllWallets then loads the pages of 40 (spec §9), the first included.
  */
-export const CONNECT_ENTRIES = 4
+export const CONNECT_ENTRIES = EARLY_WALLET_ENTRIES
 
 /**
  * Loads the featured wallets and the few Connect shows, once (AllWallets asks for the pages).

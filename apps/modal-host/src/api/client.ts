@@ -4,6 +4,7 @@
  */
 import { type LoginProvider, RemoteFeatures } from '@porthole/protocol'
 import { createHttpClient, type HttpClient, HttpError } from '@porthole/shared'
+import { takeEarly } from '../early.js'
 import type { CatalogueWallet } from '../rules/walletLists.js'
 import { SDK_TYPE, SDK_VERSION } from '../runtime.js'
 import type { Alert } from '../store/types.js'
@@ -16,6 +17,10 @@ export function configureApi(apiUrl: string, projectId: string, trace?: string):
   http = createHttpClient({
     baseUrl: apiUrl,
     query: { projectId, st: SDK_TYPE, sv: SDK_VERSION },
+    // A GET the page's early script already sent (early.ts) takes that answer, once.
+    fetch: (input, init) =>
+      (!init?.method || init.method === 'GET' ? takeEarly(String(input)) : undefined) ??
+      fetch(input, init),
     ...(trace ? { requestId: () => `${trace}.${++calls}` } : {}),
   })
   projectConfig = undefined

@@ -41,14 +41,10 @@ describe('Picture', () => {
     expect(out).toMatch(/^<span class="ph-monogram" aria-hidden="true"[^>]*>A<\/span>$/)
   })
 
-  test('a deferred picture shows its tile, without fetching, while the modal has not been shown', () => {
-    const out = html(<Picture src={`${API}/public/getSocialImage/x`} name="X" deferred />)
-    expect(out).not.toContain('<img')
-    expect(out).toContain('ph-monogram')
-  })
-
-  test('social buttons ask the API for the provider logo, deferred (the tile until it loads)', () => {
-    expect(html(<SocialIcon provider="google" />)).toMatch(/^<span class="ph-monogram"[^>]*>G</)
+  test("social buttons draw the API's provider logo with the prepared view (no tile first: the first frame after the click is complete)", () => {
+    expect(html(<SocialIcon provider="google" />)).toContain(
+      `src="${API}/public/getSocialImage/google?projectId=p`,
+    )
   })
 })
 

@@ -5,9 +5,8 @@
  */
 
 import type { Network } from '@porthole/shared'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { networkImageUrl } from '../api/client.js'
-import { useModal } from '../store/store.js'
 
 function hue(text: string): number {
   let h = 0
@@ -17,10 +16,6 @@ function hue(text: string): number {
 
 /** Image URLs that failed this session: their pictures show the tile without asking again. */
 const failedImages = new Set<string>()
-/** Image URLs loaded this session: a deferred picture of one shows it at once. */
-const loadedImages = new Set<string>()
-/** Whether the modal has been on screen for a frame (deferred pictures wait for that). */
-let modalShown = false
 
 /**
  * Records that an image URL failed to load: every picture of it shows its letter tile from then
@@ -31,32 +26,6 @@ let modalShown = false
  */
 export function reportImageError(src: string): void {
   failedImages.add(src)
-}
-
-/**
- * Whether the first frame of the open modal has passed: false while the modal is prepared behind
- * the closed dialog, true from just after the first frame it runs open (the one
- * `porthole:view-visible` marks; the host shows the dialog before it asks the modal to open), for
- * good.
- */
-function useModalShown(enabled: boolean): boolean {
-  const open = useModal((s) => s.open)
-  const [shown, setShown] = useState(modalShown)
-  useEffect(() => {
-    if (!enabled || shown || !open) return
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => {
-        modalShown = true
-        setShown(true)
-      })
-    })
-    return () => {
-      cancelAnimationFrame(frame)
-      clearTimeout(timer)
-    }
-  }, [enabled, open, shown])
-  return shown
 }
 
 /** The letter tile: a picture's stand-in when it has no image, or its image failed. */
@@ -90,12 +59,6 @@ export type PictureProps = {
   /** What the picture shows (the tile's initials); the image itself is decorative (`alt=""`). */
   name: string
   size?: number
-  /**
-   * Wait for the modal to be on screen before fetching, showing the tile until the image has
-   * loaded: for images that would otherwise load with the closed, prepared view and add to what
-   * a host pays before the first click (the social buttons).
-   */
-  deferred?: boolean
 }
 
 /**
@@ -105,31 +68,9 @@ export type PictureProps = {
  * @example
  * <Picture src={wallet.image} name={wallet.name} size={40} />
  */
-export function Picture({ src, name, size = 40, deferred = false }: PictureProps) {
+export function Picture({ src, name, size = 40 }: PictureProps) {
   const [, rerender] = useState(0)
-  const waiting = deferred && !loadedImages.has(src)
-  const shown = useModalShown(waiting)
-  // A deferred picture fetches once the modal is on screen and shows the image once decoded.
-  useEffect(() => {
-    if (!waiting || !shown || !src || failedImages.has(src)) return
-    let current = true
-    const image = new Image()
-    image.decoding = 'async'
-    image.src = src
-    image
-      .decode()
-      .then(
-        () => loadedImages.add(src),
-        () => reportImageError(src),
-      )
-      .finally(() => {
-        if (current) rerender((n) => n + 1)
-      })
-    return () => {
-      current = false
-    }
-  }, [waiting, shown, src])
-  if (!src || failedImages.has(src) || waiting) return <Tile name={name} size={size} />
+  if (!src || failedImages.has(src)) return <Tile name={name} size={size} />
   return (
     <img
       className="ph-image"

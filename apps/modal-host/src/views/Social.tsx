@@ -49,7 +49,7 @@ export function startSocial(provider: LoginProvider): void {
  * logos wait for the modal to be on screen rather than add to what the closed modal costs.
  */
 export function SocialIcon({ provider, size = 24 }: { provider: LoginProvider; size?: number }) {
-  return <Picture src={socialImageUrl(provider)} name={socialName(provider)} size={size} deferred />
+  return <Picture src={socialImageUrl(provider)} name={socialName(provider)} size={size} />
 }
 
 /** ConnectingSocial: waits for the provider's popup; 'Popup closed' and retry on failure. */

@@ -1,0 +1,163 @@
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import { DEFAULT_SOCIALS } from './rules/socials.js'
+
+const API = 'http://api.test'
+const FRAME = 'http://modal.test/?projectId=p1&origin=https%3A%2F%2Fdapp.test#trace=t1'
+
+type Answers = Record<string, { status: number; body: unknown } | 'network-error'>
+
+let fetched: string[]
+let images: string[]
+
+/** A browser page of the modal for early.ts: its meta tag, URL, fetch and Image. */
+function page(answers: Answers, apiUrl: string | undefined = API, href = FRAME) {
+  fetched = []
+  images = []
+  const content = apiUrl ? JSON.stringify({ apiUrl }) : '__PORTHOLE_CONFIG__'
+  vi.stubGlobal('document', {
+    querySelector: (selector: string) =>
+      selector === 'meta[name="porthole-config"]' ? { getAttribute: () => content } : null,
+  })
+  vi.stubGlobal('location', new URL(href))
+  vi.stubGlobal('fetch', async (input: string) => {
+    fetched.push(input)
+    const path = new URL(input).pathname
+    const answer = answers[path] ?? { status: 404, body: {} }
+    if (answer === 'network-error') throw new TypeError('Failed to fetch')
+    return new Response(JSON.stringify(answer.body), { status: answer.status })
+  })
+  vi.stubGlobal(
+    'Image',
+    class {
+      decoding = ''
+      set src(value: string) {
+        images.push(value)
+      }
+    },
+  )
+}
+
+const wallets = {
+  data: ['metamask', 'trust', 'coinbase', 'okx', 'rainbow'].map((id) => ({
+    id,
+    image_url: `${API}/getWalletImage/${id}?projectId=p1&st=porthole&sv=0.1.0`,
+  })),
+  count: 5,
+}
+
+/** Loads early.ts afresh (it starts on import in a page). */
+async function load() {
+  vi.resetModules()
+  return import('./early.js')
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10))
+
+beforeEach(() => vi.resetModules())
+afterEach(() => vi.unstubAllGlobals())
+
+test('on load it asks for the allowlist and the first wallets at once, with request ids of the trace', async () => {
+  page({ '/projects/v1/origins': { status: 200, body: { allowedOrigins: [] } } })
+  await load()
+  expect(fetched).toEqual([
+    `${API}/projects/v1/origins?projectId=p1&st=porthole&sv=0.1.0&rid=t1.e1`,
+    `${API}/getWallets?projectId=p1&st=porthole&sv=0.1.0&page=1&entries=4&rid=t1.e2`,
+  ])
+})
+
+test("the app's own request for the same thing takes the early answer once, whatever its request id and parameter order", async () => {
+  page({
+    '/projects/v1/origins': { status: 200, body: { allowedOrigins: ['https://dapp.test'] } },
+    '/getWallets': { status: 200, body: wallets },
+  })
+  const { takeEarly } = await load()
+  const asked = `${API}/projects/v1/origins?st=porthole&projectId=p1&sv=0.1.0&rid=t1.1`
+  const first = takeEarly(asked)
+  expect(await (await first)?.json()).toEqual({ allowedOrigins: ['https://dapp.test'] })
+  expect(takeEarly(asked)).toBeUndefined()
+  // Other parameters (a filtered catalogue page) are another request.
+  expect(takeEarly(`${API}/getWallets?projectId=p1&st=porthole&sv=0.1.0&page=1&entries=40`)).toBe(
+    undefined,
+  )
+})
+
+test('then it fetches the images Connect draws: the social logos the project allows and the first wallets', async () => {
+  page({
+    '/projects/v1/origins': {
+      status: 200,
+      body: { allowedOrigins: [], features: { socials: ['github', 'google', 'myspace'] } },
+    },
+    '/getWallets': { status: 200, body: wallets },
+  })
+  const { takeEarly } = await load()
+  await settle()
+  expect(images.filter((src) => src.includes('getSocialImage'))).toEqual([
+    `${API}/public/getSocialImage/google?projectId=p1&st=porthole&sv=0.1.0`,
+    `${API}/public/getSocialImage/github?projectId=p1&st=porthole&sv=0.1.0`,
+  ])
+  expect(images.filter((src) => src.includes('getWalletImage'))).toEqual(
+    wallets.data.slice(0, 4).map((w) => w.image_url),
+  )
+  // The app still gets the whole answer (the early script read a copy).
+  const answer = await takeEarly(
+    `${API}/getWallets?projectId=p1&st=porthole&sv=0.1.0&page=1&entries=4`,
+  )
+  const body = (await answer?.json()) as typeof wallets | undefined
+  expect(body?.data).toHaveLength(5)
+})
+
+test('every default social logo when the project says nothing, none when it turned socials off', async () => {
+  page({ '/projects/v1/origins': { status: 200, body: { allowedOrigins: [] } } })
+  await load()
+  await settle()
+  expect(images.map((src) => new URL(src).pathname.split('/').pop())).toEqual([...DEFAULT_SOCIALS])
+  page({
+    '/projects/v1/origins': {
+      status: 200,
+      body: { allowedOrigins: [], features: { socials: false } },
+    },
+  })
+  await load()
+  await settle()
+  expect(images).toEqual([])
+})
+
+test('an error answer is handed to the app as it came (its alert), and nothing is preloaded from it', async () => {
+  page({
+    '/projects/v1/origins': { status: 403, body: { code: 'INVALID_PROJECT_ID' } },
+    '/getWallets': { status: 403, body: {} },
+  })
+  const { takeEarly } = await load()
+  await settle()
+  expect(images).toEqual([])
+  const answer = await takeEarly(`${API}/projects/v1/origins?projectId=p1&st=porthole&sv=0.1.0`)
+  expect(answer?.status).toBe(403)
+})
+
+test('a request the network dropped is sent again for the app (without the early request id)', async () => {
+  page({ '/projects/v1/origins': 'network-error' })
+  const { takeEarly } = await load()
+  const answer = takeEarly(`${API}/projects/v1/origins?projectId=p1&st=porthole&sv=0.1.0`)
+  await expect(answer).rejects.toThrow('Failed to fetch')
+  expect(fetched.filter((url) => url.includes('/projects/v1/origins'))).toEqual([
+    `${API}/projects/v1/origins?projectId=p1&st=porthole&sv=0.1.0&rid=t1.e1`,
+    `${API}/projects/v1/origins?projectId=p1&st=porthole&sv=0.1.0`,
+  ])
+})
+
+test('nothing is sent without an API URL in the page or a project id in the frame URL', async () => {
+  page({}, undefined)
+  await load()
+  page({}, API, 'http://modal.test/?origin=https%3A%2F%2Fdapp.test')
+  await load()
+  expect(fetched).toEqual([])
+})
+
+test('the API client takes the early answer for its first allowlist request: one request on the wire', async () => {
+  page({ '/projects/v1/origins': { status: 200, body: { allowedOrigins: ['https://dapp.test'] } } })
+  await load()
+  const { configureApi, getAllowedOrigins } = await import('./api/client.js')
+  configureApi(API, 'p1', 't1')
+  expect(await getAllowedOrigins()).toEqual(['https://dapp.test'])
+  expect(fetched.filter((url) => url.includes('/projects/v1/origins'))).toHaveLength(1)
+})
