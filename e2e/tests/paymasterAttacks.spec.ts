@@ -7,7 +7,11 @@
  */
 import { openDatabase } from '@porthole/api'
 import { DEVNET_AA, ENTRY_POINT_07 } from '@porthole/shared/devnet'
-import { portholeSessionsAbi, simpleAccountAbi, toSimpleAccount } from '@porthole/shared/simpleAccount'
+import {
+  portholeSessionsAbi,
+  simpleAccountAbi,
+  toSimpleAccount,
+} from '@porthole/shared/simpleAccount'
 import {
   type Address,
   createPublicClient,

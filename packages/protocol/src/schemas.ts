@@ -1,31 +1,38 @@
 /**
  * The envelope every message travels in (DESIGN §2) and the handshake messages. A zod schema
  * and the type inferred from it share one name.
+ *
+ * Schemas here and in `contracts/` use `zod/mini` (functional API: only what is used is
+ * bundled), not classic `zod`, whose methods all hang on the prototypes (issue 26).
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { NS } from './constants.js'
 
+// zod/mini loads no locale (every issue would read 'Invalid input'); classic zod loads English
+// on its first schema. The modal shows these messages (a refused option names its problem).
+z.config(z.locales.en())
+
 /** A message id: a positive integer, strictly increasing per sender and channel. */
-export const MessageId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+export const MessageId = z.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))
 export type MessageId = z.infer<typeof MessageId>
 
 /** Wire form of an error: EIP-1193 / EIP-1474 code, message, optional data. */
 export const ErrorObject = z.object({
-  code: z.number().int(),
-  message: z.string().max(2000),
-  data: z.unknown().optional(),
+  code: z.number().check(z.int()),
+  message: z.string().check(z.maxLength(2000)),
+  data: z.optional(z.unknown()),
 })
 export type ErrorObject = z.infer<typeof ErrorObject>
 
-const head = { ns: z.literal(NS), v: z.number().int().positive() }
+const head = { ns: z.literal(NS), v: z.number().check(z.int(), z.positive()) }
 
 /** A request; `params` is checked against the method's schema by the receiver. */
 export const RequestMessage = z.object({
   ...head,
   kind: z.literal('req'),
   id: MessageId,
-  method: z.string().min(1).max(64),
-  params: z.unknown().optional(),
+  method: z.string().check(z.minLength(1), z.maxLength(64)),
+  params: z.optional(z.unknown()),
 })
 export type RequestMessage = z.infer<typeof RequestMessage>
 
@@ -35,10 +42,10 @@ export const ResponseMessage = z
     ...head,
     kind: z.literal('res'),
     id: MessageId,
-    result: z.unknown().optional(),
-    error: ErrorObject.optional(),
+    result: z.optional(z.unknown()),
+    error: z.optional(ErrorObject),
   })
-  .refine((m) => m.error === undefined || m.result === undefined, 'both result and error')
+  .check(z.refine((m) => m.error === undefined || m.result === undefined, 'both result and error'))
 export type ResponseMessage = z.infer<typeof ResponseMessage>
 
 /** A one-way event; `data` is checked against the topic's schema by the receiver. */
@@ -46,8 +53,8 @@ export const EventMessage = z.object({
   ...head,
   kind: z.literal('evt'),
   id: MessageId,
-  topic: z.string().min(1).max(64),
-  data: z.unknown().optional(),
+  topic: z.string().check(z.minLength(1), z.maxLength(64)),
+  data: z.optional(z.unknown()),
 })
 export type EventMessage = z.infer<typeof EventMessage>
 
@@ -82,11 +89,11 @@ export type ReadyMessage = z.infer<typeof ReadyMessage>
 export const HelloMessage = z.object({
   ...head,
   kind: z.literal('hello'),
-  nonce: z.string().min(16).max(64),
-  versions: z.array(z.number().int().positive()).min(1).max(16),
-  projectId: z.string().max(128),
-  metadata: z.unknown().optional(),
-  config: z.unknown().optional(),
+  nonce: z.string().check(z.minLength(16), z.maxLength(64)),
+  versions: z.array(z.number().check(z.int(), z.positive())).check(z.minLength(1), z.maxLength(16)),
+  projectId: z.string().check(z.maxLength(128)),
+  metadata: z.optional(z.unknown()),
+  config: z.optional(z.unknown()),
 })
 export type HelloMessage = z.infer<typeof HelloMessage>
 
@@ -96,8 +103,10 @@ export const AckMessage = z
     ...head,
     kind: z.literal('ack'),
     nonce: z.string(),
-    version: z.number().int().positive().optional(),
-    error: ErrorObject.optional(),
+    version: z.optional(z.number().check(z.int(), z.positive())),
+    error: z.optional(ErrorObject),
   })
-  .refine((m) => (m.error === undefined) !== (m.version === undefined), 'version xor error')
+  .check(
+    z.refine((m) => (m.error === undefined) !== (m.version === undefined), 'version xor error'),
+  )
 export type AckMessage = z.infer<typeof AckMessage>

@@ -4,7 +4,7 @@
  * these plain types with {@link InferContract}, so a zod-free build (the SDK) can import them
  * with `import type`.
  */
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 
 /** One request method: its params and result types. */
 export type RequestType = { params: unknown; result: unknown }
@@ -15,10 +15,10 @@ export type Contract = {
   events: Record<string, unknown>
 }
 
-/** A contract written with zod schemas. */
+/** A contract written with zod schemas (`zod/mini` or classic: both build on zod's core). */
 export type ContractSchema = {
-  requests: Record<string, { params: z.ZodType; result: z.ZodType }>
-  events: Record<string, z.ZodType>
+  requests: Record<string, { params: z.core.$ZodType; result: z.core.$ZodType }>
+  events: Record<string, z.core.$ZodType>
 }
 
 /** Plain types of a zod contract: params as the sender writes them, results as parsed. */

@@ -1,6 +1,7 @@
 /**
  * zod-backed {@link Validator}s built from contract schemas, for the modal and wallet frames.
  */
+import * as z from 'zod/mini'
 import { Envelope } from './schemas.js'
 import type { ContractSchema, Validator } from './types.js'
 
@@ -13,17 +14,17 @@ import type { ContractSchema, Validator } from './types.js'
 export function fromContract(contract: ContractSchema): Validator {
   return {
     envelope(raw) {
-      const parsed = Envelope.safeParse(raw)
+      const parsed = z.safeParse(Envelope, raw)
       return parsed.success ? parsed.data : undefined
     },
     params(method, params) {
       return Object.hasOwn(contract.requests, method)
-        ? contract.requests[method]!.params.safeParse(params)
+        ? z.safeParse(contract.requests[method]!.params, params)
         : undefined
     },
     event(topic, data) {
       return Object.hasOwn(contract.events, topic)
-        ? contract.events[topic]!.safeParse(data)
+        ? z.safeParse(contract.events[topic]!, data)
         : undefined
     },
   }

@@ -4,7 +4,7 @@
  * parses what it receives). The shapes follow the public blockchain API the spec describes, so
  * a client written for it reads ours unchanged. Amounts are decimal strings; CAIP ids throughout.
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /** `GET /v1/supported-chains`: the CAIP-2 networks the service answers for. */
 export const SupportedChainsResponse = z.object({
@@ -15,8 +15,8 @@ export type SupportedChainsResponse = z.infer<typeof SupportedChainsResponse>
 
 /** `GET /v1/identity/{address}`: the account's name and avatar, null when it has none. */
 export const IdentityResponse = z.object({
-  name: z.string().nullable(),
-  avatar: z.string().nullable(),
+  name: z.nullable(z.string()),
+  avatar: z.nullable(z.string()),
 })
 export type IdentityResponse = z.infer<typeof IdentityResponse>
 
@@ -33,8 +33,8 @@ export const BalanceEntry = z.object({
   name: z.string(),
   symbol: z.string(),
   chainId: z.string(),
-  address: z.string().optional(),
-  value: z.number().optional(),
+  address: z.optional(z.string()),
+  value: z.optional(z.number()),
   price: z.number(),
   quantity: Quantity,
   iconUrl: z.string(),
@@ -47,33 +47,33 @@ export type BalanceResponse = z.infer<typeof BalanceResponse>
 
 /** An image of an NFT in a transfer. */
 export const TransactionImage = z.object({
-  url: z.string().optional(),
-  content_type: z.string().optional(),
+  url: z.optional(z.string()),
+  content_type: z.optional(z.string()),
 })
 
 /** A transfer inside a transaction: a fungible (native or ERC-20) or an NFT. */
 export const TransactionTransfer = z.object({
-  fungible_info: z
-    .object({
+  fungible_info: z.optional(
+    z.object({
       name: z.string(),
       symbol: z.string(),
-      icon: z.object({ url: z.string() }).optional(),
-    })
-    .optional(),
-  nft_info: z
-    .object({
+      icon: z.optional(z.object({ url: z.string() })),
+    }),
+  ),
+  nft_info: z.optional(
+    z.object({
       name: z.string(),
       content: z.object({
-        preview: TransactionImage.nullable(),
-        detail: TransactionImage.nullable(),
+        preview: z.nullable(TransactionImage),
+        detail: z.nullable(TransactionImage),
       }),
       flags: z.object({ is_spam: z.boolean() }),
-    })
-    .optional(),
+    }),
+  ),
   direction: z.enum(['in', 'out', 'self']),
   quantity: z.object({ numeric: z.string() }),
-  value: z.number().optional(),
-  price: z.number().optional(),
+  value: z.optional(z.number()),
+  price: z.optional(z.number()),
 })
 export type TransactionTransfer = z.infer<typeof TransactionTransfer>
 
@@ -101,7 +101,7 @@ export type Transaction = z.infer<typeof Transaction>
 /** `GET /v1/account/{account}/history?cursor=…&chainId=…`: newest first, `next` is the cursor. */
 export const HistoryResponse = z.object({
   data: z.array(Transaction),
-  next: z.string().nullable(),
+  next: z.nullable(z.string()),
 })
 export type HistoryResponse = z.infer<typeof HistoryResponse>
 
@@ -122,12 +122,12 @@ export const NftEntry = z.object({
   contract: z.string(),
   tokenId: z.string(),
   name: z.string(),
-  imageUrl: z.string().nullable(),
+  imageUrl: z.nullable(z.string()),
   collection: z.object({ name: z.string(), symbol: z.string() }),
   spam: z.boolean(),
 })
 export type NftEntry = z.infer<typeof NftEntry>
 
 /** `GET /v1/account/{address}/nfts?chainId=…&cursor=…`: spam included and flagged. */
-export const NftsResponse = z.object({ data: z.array(NftEntry), next: z.string().nullable() })
+export const NftsResponse = z.object({ data: z.array(NftEntry), next: z.nullable(z.string()) })
 export type NftsResponse = z.infer<typeof NftsResponse>

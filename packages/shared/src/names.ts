@@ -7,7 +7,7 @@
  * registry's suffix, `.porthole.id` unless the API is configured otherwise.
  */
 import { BaseError } from '@porthole/protocol'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /** The suffix every name carries unless the API is configured with another. */
 export const DEFAULT_NAME_SUFFIX = '.porthole.id'
@@ -102,7 +102,7 @@ export function coinTypeChainId(coinType: number): number | null {
 export const NameMessage = z.strictObject({
   name: z.string(),
   attributes: z.strictObject({}),
-  timestamp: z.number().int().nonnegative(),
+  timestamp: z.number().check(z.int(), z.nonnegative()),
 })
 export type NameMessage = z.infer<typeof NameMessage>
 
@@ -120,7 +120,7 @@ export function nameMessage(parameters: { name: string; timestamp: number }): st
 /** `POST /v1/profile/account`: an account registers a name. */
 export const RegisterNameRequest = z.object({
   /** ENSIP-11 coin type of the chain the account signed on. */
-  coin_type: z.number().int().nonnegative(),
+  coin_type: z.number().check(z.int(), z.nonnegative()),
   address: z.string(),
   /** {@link nameMessage}'s text, exactly as signed. */
   message: z.string(),
@@ -161,7 +161,7 @@ export type NameSuggestionsResponse = z.infer<typeof NameSuggestionsResponse>
 export const NameErrorBody = z.object({
   code: z.string(),
   message: z.string(),
-  reasons: z.array(z.object({ name: z.string(), description: z.string() })).optional(),
+  reasons: z.optional(z.array(z.object({ name: z.string(), description: z.string() }))),
 })
 export type NameErrorBody = z.infer<typeof NameErrorBody>
 

@@ -6,7 +6,7 @@
  * Fields beyond the fixed shapes (price impact, fees) are optional, so a 1inch-style provider
  * that lacks them still parses.
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /**
  * The address the convert endpoints give the native token of a chain.
@@ -19,7 +19,7 @@ export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 /** Spec §9: the swap slippage tolerance, in percent. */
 export const SWAP_SLIPPAGE = 1
 
-const BaseUnits = z.string().regex(/^\d+$/)
+const BaseUnits = z.string().check(z.regex(/^\d+$/))
 
 /** One token of `GET /v1/convert/tokens`. */
 export const SwapToken = z.object({
@@ -27,8 +27,8 @@ export const SwapToken = z.object({
   symbol: z.string(),
   /** CAIP-10. */
   address: z.string(),
-  decimals: z.number().int().min(0).max(36),
-  logoUri: z.string().optional().nullable(),
+  decimals: z.number().check(z.int(), z.minimum(0), z.maximum(36)),
+  logoUri: z.nullable(z.optional(z.string())),
 })
 export type SwapToken = z.infer<typeof SwapToken>
 
@@ -43,12 +43,12 @@ export const SwapQuote = z.object({
   toAmount: BaseUnits,
   toAccount: z.string(),
   /** Percent (0.42 is 0.42 %). */
-  priceImpact: z.number().optional(),
+  priceImpact: z.optional(z.number()),
   /** The pool fee, in from-token base units. */
-  fee: z.object({ amount: BaseUnits, token: z.string() }).optional(),
-  gas: z.string().optional(),
-  gasPrice: z.string().optional(),
-  networkFeeUsd: z.number().optional().nullable(),
+  fee: z.optional(z.object({ amount: BaseUnits, token: z.string() })),
+  gas: z.optional(z.string()),
+  gasPrice: z.optional(z.string()),
+  networkFeeUsd: z.nullable(z.optional(z.number())),
 })
 export type SwapQuote = z.infer<typeof SwapQuote>
 
@@ -61,7 +61,7 @@ export const ConvertTransactionResponse = z.object({
   tx: z.object({
     from: z.string(),
     to: z.string(),
-    data: z.string().regex(/^0x[0-9a-fA-F]*$/),
+    data: z.string().check(z.regex(/^0x[0-9a-fA-F]*$/)),
     amount: BaseUnits,
     eip155: z.object({ gas: z.string(), gasPrice: z.string() }),
   }),
@@ -73,7 +73,7 @@ export const ConvertApproveResponse = z.object({
   tx: z.object({
     from: z.string(),
     to: z.string(),
-    data: z.string().regex(/^0x[0-9a-fA-F]*$/),
+    data: z.string().check(z.regex(/^0x[0-9a-fA-F]*$/)),
     value: z.string(),
     eip155: z.object({ gas: z.string(), gasPrice: z.string() }),
   }),
@@ -122,30 +122,30 @@ export type OnrampPaymentCurrency = z.infer<typeof OnrampPaymentCurrency>
 export const OnrampOptionsResponse = z.object({
   paymentCurrencies: z.array(OnrampPaymentCurrency),
   purchaseCurrencies: z.array(OnrampPurchaseCurrency),
-  provider: z.object({ id: z.string(), name: z.string() }).optional(),
-  fallback: z.boolean().optional(),
+  provider: z.optional(z.object({ id: z.string(), name: z.string() })),
+  fallback: z.optional(z.boolean()),
 })
 export type OnrampOptionsResponse = z.infer<typeof OnrampOptionsResponse>
 
 /** `POST /v1/onramp/quote` (spec §3 "Quote"). */
 export const OnrampQuoteResponse = z.object({
-  networkFee: z.object({ amount: z.string(), currency: z.string() }).or(z.string()),
-  paymentSubtotal: z.object({ amount: z.string(), currency: z.string() }).or(z.string()),
-  paymentTotal: z.object({ amount: z.string(), currency: z.string() }).or(z.string()),
+  networkFee: z.union([z.object({ amount: z.string(), currency: z.string() }), z.string()]),
+  paymentSubtotal: z.union([z.object({ amount: z.string(), currency: z.string() }), z.string()]),
+  paymentTotal: z.union([z.object({ amount: z.string(), currency: z.string() }), z.string()]),
   purchaseAmount: z.object({ amount: z.string(), currency: z.string() }),
   quoteId: z.string(),
-  fallback: z.boolean().optional(),
+  fallback: z.optional(z.boolean()),
 })
 export type OnrampQuoteResponse = z.infer<typeof OnrampQuoteResponse>
 
 /** `POST /v1/generators/onrampurl`. */
-export const OnrampUrlResponse = z.object({ url: z.string(), orderId: z.string().optional() })
+export const OnrampUrlResponse = z.object({ url: z.string(), orderId: z.optional(z.string()) })
 export type OnrampUrlResponse = z.infer<typeof OnrampUrlResponse>
 
 /** `GET /v1/onramp/orders/{orderId}`: where a purchase stands. */
 export const OnrampOrderResponse = z.object({
   id: z.string(),
   status: z.enum(['created', 'processing', 'complete', 'failed']),
-  txHash: z.string().optional().nullable(),
+  txHash: z.nullable(z.optional(z.string())),
 })
 export type OnrampOrderResponse = z.infer<typeof OnrampOrderResponse>

@@ -12,7 +12,7 @@ import {
   NftsResponse,
   SupportedChainsResponse,
 } from '@porthole/shared'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { providerFetch } from '../http/providerFetch.js'
 import { type ChainData, ChainUnavailableError } from './ChainData.js'
 
@@ -49,7 +49,7 @@ export function createHttpChainData({
   const fixed = new URLSearchParams(new URL(url).search)
   let chains: { at: number; value: Promise<SupportedChainsResponse> } | undefined
 
-  const call = async <Schema extends z.ZodType>(
+  const call = async <Schema extends z.core.$ZodType>(
     schema: Schema,
     path: string,
     query: Record<string, string | undefined>,
@@ -65,7 +65,7 @@ export function createHttpChainData({
     }
     if (!response.ok)
       throw new ChainUnavailableError(`data provider: HTTP status code: ${response.status}`)
-    const parsed = schema.safeParse(await response.json().catch(() => undefined))
+    const parsed = z.safeParse(schema, await response.json().catch(() => undefined))
     if (!parsed.success)
       throw new ChainUnavailableError(`data provider: unexpected answer to ${path}`)
     return parsed.data

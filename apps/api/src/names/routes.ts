@@ -58,7 +58,10 @@ export type NameRoutesOptions = {
   now?: () => number
 }
 
-const Register = RegisterNameRequest.extend({
+// The shared request's fields, tightened. Spread rather than `.extend()`: the shared schema is
+// zod/mini's, which has no such method (the result is a classic object, as before).
+const Register = z.object({
+  ...RegisterNameRequest.shape,
   address: z.string().max(64),
   message: z.string().min(1).max(1024),
   signature: z.string().min(1).max(16_384),

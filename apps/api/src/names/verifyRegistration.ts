@@ -13,14 +13,7 @@ import {
   nameProblem,
   type RegisterNameRequest,
 } from '@porthole/shared'
-import {
-  getAddress,
-  type Hex,
-  isAddress,
-  isHex,
-  type PublicClient,
-  verifyMessage,
-} from 'viem'
+import { getAddress, type Hex, isAddress, isHex, type PublicClient, verifyMessage } from 'viem'
 import { createUpstreamClients } from '../rpc/upstreamClients.js'
 import { NameError } from './NameError.js'
 

@@ -4,14 +4,7 @@
  */
 import type { SessionKindName } from '@porthole/shared/sessionPermissions'
 import { portholeSessionsAbi, SESSION_KIND } from '@porthole/shared/simpleAccount'
-import {
-  type Address,
-  BaseError,
-  erc20Abi,
-  getAddress,
-  type Hex,
-  type PublicClient,
-} from 'viem'
+import { type Address, BaseError, erc20Abi, getAddress, type Hex, type PublicClient } from 'viem'
 import { createUpstreamClients } from '../rpc/upstreamClients.js'
 
 /** One session key as the account holds it (zeros and `active: false` for a key never granted). */

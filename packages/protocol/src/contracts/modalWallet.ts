@@ -3,20 +3,19 @@
  * frame"). Every request has a success reply and an error reply on the same request id (the
  * channel's `res`). Only the modal can reach the frame: the host never holds a port to it.
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { InferContract } from '../types.js'
 import { type CaipNetworkId, Metadata } from './hostModal.js'
 
-const Text = (max: number) => z.string().max(max)
+const Text = (max: number) => z.string().check(z.maxLength(max))
 const Email = z
   .string()
-  .max(254)
-  .regex(/^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[A-Za-z]{2,}$/)
-const Otp = z.string().regex(/^\d{6}$/)
-const ChainId = z.union([z.number().int().positive(), Text(64)])
-const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
+  .check(z.maxLength(254), z.regex(/^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[A-Za-z]{2,}$/))
+const Otp = z.string().check(z.regex(/^\d{6}$/))
+const ChainId = z.union([z.number().check(z.int(), z.positive()), Text(64)])
+const Address = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/))
 /** A Solana address: a base58 ed25519 public key. */
-const SolanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+const SolanaAddress = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))
 
 /** Social providers (spec §5). */
 export const SocialProvider = z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
@@ -32,19 +31,19 @@ export type AccountType = z.infer<typeof AccountType>
 
 /** The signed-in user as the frame reports it (spec §3 "User (embedded wallet)"). */
 export const EmbeddedUser = z.object({
-  email: Email.nullable(),
+  email: z.nullable(Email),
   address: Address,
   chainId: ChainId,
-  accounts: z.array(z.object({ address: Address, type: AccountType })).max(4),
-  userName: Text(100).nullable(),
-  socialProvider: LoginProvider.nullable(),
+  accounts: z.array(z.object({ address: Address, type: AccountType })).check(z.maxLength(4)),
+  userName: z.nullable(Text(100)),
+  socialProvider: z.nullable(LoginProvider),
   preferredAccountType: AccountType,
   smartAccountDeployed: z.boolean(),
   /**
    * The wallet's Solana address, derived from the same key (one login, both addresses). Absent
    * from frames older than it.
    */
-  solanaAddress: SolanaAddress.optional(),
+  solanaAddress: z.optional(SolanaAddress),
 })
 export type EmbeddedUser = z.infer<typeof EmbeddedUser>
 
@@ -78,11 +77,11 @@ export type RecoveryInfo = z.infer<typeof RecoveryInfo>
  * device has not shown yet.
  */
 export const WalletDevice = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+  id: z.string().check(z.regex(/^[A-Za-z0-9_-]{22}$/)),
   kind: z.enum(['created', 'known', 'recovered', 'custody-refused']),
-  site: Text(300).nullable(),
+  site: z.nullable(Text(300)),
   label: Text(100),
-  custody: Address.nullable(),
+  custody: z.nullable(Address),
   createdAt: z.number(),
   lastSeenAt: z.number(),
   current: z.boolean(),
@@ -94,7 +93,7 @@ export type WalletDevice = z.infer<typeof WalletDevice>
 export const UpdateEmailAction = z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP'])
 export type UpdateEmailAction = z.infer<typeof UpdateEmailAction>
 
-const JsonRpcParams = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional()
+const JsonRpcParams = z.optional(z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]))
 const Empty = z.object({})
 
 /** Requests the modal sends and the wallet frame handles. */
@@ -114,15 +113,18 @@ export const ModalToWalletSchema = {
     connectOtp: { params: z.object({ otp: Otp }), result: z.union([VerifyDevice, Empty]) },
     /** Completes social login with the popup's result URI (or names the device step first). */
     connectSocial: {
-      params: z.object({ uri: z.string().max(4096) }),
+      params: z.object({ uri: z.string().check(z.maxLength(4096)) }),
       result: z.union([VerifyDevice, EmbeddedUser]),
     },
     getSocialRedirectUri: {
       params: z.object({ provider: SocialProvider }),
-      result: z.object({ uri: z.string().max(4096) }),
+      result: z.object({ uri: z.string().check(z.maxLength(4096)) }),
     },
     /** Opens a Farcaster login: the `farcaster://connect?…` link for the QR code. */
-    getFarcasterUri: { params: Empty, result: z.object({ url: z.string().max(4096) }) },
+    getFarcasterUri: {
+      params: Empty,
+      result: z.object({ url: z.string().check(z.maxLength(4096)) }),
+    },
     /**
      * Waits (no timeout; cancel to stop) until the user's Farcaster wallet answered the login
      * `getFarcasterUri` opened; then signed in, or names the device step first (as social).
@@ -130,8 +132,8 @@ export const ModalToWalletSchema = {
     connectFarcaster: { params: Empty, result: z.union([VerifyDevice, EmbeddedUser]) },
     getUser: {
       params: z.object({
-        chainId: ChainId.optional(),
-        preferredAccountType: AccountType.optional(),
+        chainId: z.optional(ChainId),
+        preferredAccountType: z.optional(AccountType),
       }),
       result: EmbeddedUser,
     },
@@ -145,11 +147,11 @@ export const ModalToWalletSchema = {
      */
     rpcRequest: {
       params: z.object({
-        method: Text(64).min(1),
+        method: Text(64).check(z.minLength(1)),
         params: JsonRpcParams,
-        chainId: ChainId.optional(),
+        chainId: z.optional(ChainId),
         /** The request's namespace; absent: eip155. */
-        namespace: z.enum(['eip155', 'solana']).optional(),
+        namespace: z.optional(z.enum(['eip155', 'solana'])),
       }),
       result: z.unknown(),
     },
@@ -168,8 +170,8 @@ export const ModalToWalletSchema = {
     syncTheme: {
       params: z.object({
         themeMode: z.enum(['light', 'dark']),
-        themeVariables: z.record(Text(64), z.union([Text(256), z.number()])).optional(),
-        w3mThemeVariables: z.record(Text(64), z.union([Text(256), z.number()])).optional(),
+        themeVariables: z.optional(z.record(Text(64), z.union([Text(256), z.number()]))),
+        w3mThemeVariables: z.optional(z.record(Text(64), z.union([Text(256), z.number()]))),
       }),
       result: Empty,
     },
@@ -177,19 +179,22 @@ export const ModalToWalletSchema = {
       params: z.object({
         metadata: Metadata,
         /** The host page's origin as the modal's handshake verified it ('' when unknown). */
-        hostOrigin: z.union([z.url({ protocol: /^https?$/ }).max(300), z.literal('')]).optional(),
+        hostOrigin: z.optional(
+          z.union([z.url({ protocol: /^https?$/ }).check(z.maxLength(300)), z.literal('')]),
+        ),
         /** The configured EVM networks, named on approval cards. */
-        networks: z
-          .array(
-            z.object({
-              chainId: z.number().int().positive(),
-              name: Text(64),
-              symbol: Text(16),
-              decimals: z.number().int().min(0).max(36),
-            }),
-          )
-          .max(100)
-          .optional(),
+        networks: z.optional(
+          z
+            .array(
+              z.object({
+                chainId: z.number().check(z.int(), z.positive()),
+                name: Text(64),
+                symbol: Text(16),
+                decimals: z.number().check(z.int(), z.minimum(0), z.maximum(36)),
+              }),
+            )
+            .check(z.maxLength(100)),
+        ),
         sdkVersion: Text(32),
         sdkType: Text(32),
         projectId: Text(128),
@@ -198,7 +203,9 @@ export const ModalToWalletSchema = {
     },
     getSmartAccountEnabledNetworks: {
       params: Empty,
-      result: z.object({ smartAccountEnabledNetworks: z.array(z.number().int()).max(100) }),
+      result: z.object({
+        smartAccountEnabledNetworks: z.array(z.number().check(z.int())).check(z.maxLength(100)),
+      }),
     },
     initSmartAccount: { params: Empty, result: z.object({ isDeployed: z.boolean() }) },
     setPreferredAccount: {
@@ -217,8 +224,8 @@ export const ModalToWalletSchema = {
     exportKey: { params: Empty, result: Empty },
     /** The wallet's devices; `seen` marks their notices shown on this device. */
     getDevices: {
-      params: z.object({ seen: z.boolean().optional() }),
-      result: z.object({ devices: z.array(WalletDevice).max(100) }),
+      params: z.object({ seen: z.optional(z.boolean()) }),
+      result: z.object({ devices: z.array(WalletDevice).check(z.maxLength(100)) }),
     },
     /**
      * Removes a device from the wallet (the frame's key signs it): its sessions end and it gets
@@ -226,7 +233,10 @@ export const ModalToWalletSchema = {
      */
     removeDevice: { params: z.object({ id: WalletDevice.shape.id }), result: Empty },
     /** Aborts pending not-safe requests (spec §4: only those abort); names what it aborted. */
-    rpcAbort: { params: Empty, result: z.object({ aborted: z.array(Text(64)).max(100) }) },
+    rpcAbort: {
+      params: Empty,
+      result: z.object({ aborted: z.array(Text(64)).check(z.maxLength(100)) }),
+    },
   },
   events: {},
 } as const
@@ -243,7 +253,7 @@ export const WalletToModalSchema = {
     /** The user answered (or the request was aborted): hide the frame again. */
     approvalDone: z.object({ approved: z.boolean() }),
     /** The user's account or chain changed inside the frame. */
-    userChanged: z.object({ user: EmbeddedUser.nullable() }),
+    userChanged: z.object({ user: z.nullable(EmbeddedUser) }),
   },
 } as const
 export type WalletToModal = InferContract<typeof WalletToModalSchema>
