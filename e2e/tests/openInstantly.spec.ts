@@ -4,6 +4,7 @@
  * visible already holds it; and the bytes a host pays for Porthole stay within budget on the wire.
  */
 import type { Frame, Page } from '@playwright/test'
+import { admin } from '../support/embedded.js'
 import {
   connectThroughModal,
   DEMO_URL,
@@ -14,6 +15,7 @@ import {
   test,
   waitForPorthole,
 } from '../support/fixtures.js'
+import { startHostPage } from '../support/hostPage.js'
 
 type W = Window & { porthole: { open(): Promise<void>; close(): Promise<void> } }
 
@@ -23,6 +25,10 @@ type FirstFrame = {
   wallets: number
   emailField: boolean
   focused: boolean
+  /** Social buttons still showing their letter tile (their logo not drawn yet). */
+  socialTiles: number
+  /** Images of the card not yet loaded. */
+  imagesPending: number
   /** When that frame ran (ms since the epoch, the clock of `request.timing().startTime`). */
   at: number
 }
@@ -52,6 +58,10 @@ async function armFirstFrameProbe(page: Page): Promise<void> {
               wallets: card.querySelectorAll('ul.ph-list li').length,
               emailField: !!card.querySelector('input[type="email"]'),
               focused: card.contains(document.activeElement),
+              socialTiles: card.querySelectorAll('.ph-socials .ph-monogram').length,
+              imagesPending: [...card.querySelectorAll('img')].filter(
+                (img) => !img.complete || img.naturalWidth === 0,
+              ).length,
               at: performance.timeOrigin + performance.now(),
             })
           }),
@@ -79,13 +89,15 @@ async function preparedView(page: Page, view: string): Promise<void> {
     .toBe(true)
 }
 
-test('open: the wallet list and the e-mail field are in the first frame after the click, with focus', async ({
+test('open: the wallet list, the e-mail field and every social logo are in the first frame after the click, with focus', async ({
   dapp,
 }) => {
   await preparedView(dapp, 'Connect')
   await expect
     .poll(() => modalFrame(dapp).evaluate(() => document.querySelectorAll('ul.ph-list li').length))
     .toBeGreaterThan(2)
+  // The page has settled: everything the prepared view fetches has arrived.
+  await dapp.waitForLoadState('networkidle')
   await armFirstFrameProbe(dapp)
   await dapp.locator('#connect').click()
   const shown = await firstFrame(dapp)
@@ -93,6 +105,54 @@ test('open: the wallet list and the e-mail field are in the first frame after th
   expect(shown.wallets).toBeGreaterThan(2)
   expect(shown.emailField).toBe(true)
   expect(shown.focused).toBe(true)
+  // Issue 26: the social logos used to wait for the click (letter tiles in this frame, 7 more
+  // requests after it); nothing appears after the first frame now.
+  expect(shown.socialTiles).toBe(0)
+  expect(shown.imagesPending).toBe(0)
+})
+
+test('a visitor who clicks while the page loads: the open rides in the handshake, the dialog opens once and stays open on a complete Connect', async ({
+  page,
+}) => {
+  // A host page that calls open() as soon as the SDK has run, long before the modal has loaded.
+  const port = 4016
+  admin('project', 'allow', 'porthole-demo', `http://localhost:${port}`)
+  const host = await startHostPage(
+    port,
+    'porthole-demo',
+    'localhost',
+    `<!doctype html><html><head><title>early click</title>
+<script src="${MODAL_ORIGIN}/sdk.js" data-project-id="porthole-demo" data-networks="eip155:31337"></script>
+<script>
+window.__dialog = []
+porthole.open()
+const dialog = document.querySelector('dialog')
+new MutationObserver(() => window.__dialog.push(dialog.open)).observe(dialog, { attributes: true, attributeFilter: ['open'] })
+window.__dialog.push(dialog.open)
+</script></head><body><p>page</p></body></html>`,
+  )
+  try {
+    await page.goto(host.url)
+    await expect.poll(() => state(page)).toMatchObject({ open: true })
+    const frame = modalFrame(page)
+    const card = frame.locator('.ph-card[data-view="Connect"]')
+    await expect(card.locator('input[type="email"]')).toBeVisible()
+    await expect(card.locator('.ph-socials img')).toHaveCount(7)
+    // The modal opened from the hello, not from a request one round trip later.
+    expect(
+      await frame.evaluate(
+        () => performance.getEntriesByName('porthole:opened-at-handshake').length,
+      ),
+    ).toBe(1)
+    await page.waitForTimeout(300)
+    // Shown once when open() was called, never hidden in between.
+    expect(
+      await page.evaluate(() => (window as unknown as { __dialog: boolean[] }).__dialog),
+    ).toEqual([true])
+    expect(await state(page)).toMatchObject({ open: true })
+  } finally {
+    await host.close()
+  }
 })
 
 test('the view shown is current after a change while hidden: connected in another tab, open shows Account', async ({

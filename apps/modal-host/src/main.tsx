@@ -138,6 +138,12 @@ function start(): void {
         .catch(() => {})
         .then(() => store.setState({ ready: true }))
       Modal.prepare()
+      // The host's `open()` from before the handshake, carried in the hello: open now.
+      const opening = Config.helloOpening(hello)
+      if (opening) {
+        performance.mark('porthole:opened-at-handshake')
+        Modal.open(opening)
+      }
       // While closed, the prepared view follows the connection (Account once connected).
       store.subscribe((next, previous) => {
         if (!next.open && next.connection.status !== previous.connection.status) Modal.prepare()

@@ -131,6 +131,24 @@ describe('handshake', () => {
     expect(await frame.channels[0]!.request('whoami', {})).toBe('host')
   })
 
+  test('a hello given as a function is asked at each ready: a reloaded frame hears the host as it is then', async () => {
+    const w = world()
+    let opened = 0
+    const host = connectHost(w, {
+      hello: () => ({
+        projectId: 'p1',
+        config: { networks: ['eip155:1'], opening: { n: opened } },
+      }),
+    })
+    const first = startFrame(w)
+    await vi.waitFor(() => expect(host.channels).toHaveLength(1))
+    opened = 1
+    const second = startFrame(w)
+    await vi.waitFor(() => expect(host.channels).toHaveLength(2))
+    expect(first.hellos[0]).toMatchObject({ config: { opening: { n: 0 } } })
+    expect(second.hellos[0]).toMatchObject({ config: { opening: { n: 1 } } })
+  })
+
   test('never posts to "*": every window message names an exact origin', async () => {
     const w = world()
     const host = connectHost(w)

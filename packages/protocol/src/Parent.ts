@@ -12,14 +12,20 @@ import { DisconnectedError, fromErrorObject, type ProviderRpcError } from './err
 import { isReady, parseAck } from './guards/envelope.js'
 import type { Contract, Validator } from './types.js'
 
+/** The fields of `hello` the parent chooses. */
+export type HelloFields = { projectId: string; metadata?: unknown; config?: unknown }
+
 /** Parameters of {@link connect}. */
 export type ConnectParameters<In extends Contract> = {
   /** The frame to talk to; only its window is listened to. */
   frame: HTMLIFrameElement
   /** The frame's exact origin, e.g. `http://127.0.0.1:4100`. */
   origin: string
-  /** What `hello` carries besides the protocol fields. */
-  hello: { projectId: string; metadata?: unknown; config?: unknown }
+  /**
+   * What `hello` carries besides the protocol fields; a function is asked at each `ready`, so a
+   * hello reflects the host's state when the frame loaded (or reloaded).
+   */
+  hello: HelloFields | (() => HelloFields)
   validator: Validator
   handlers?: Channel.Handlers<In>
   /** Called with each new channel (first load and every reload). */
@@ -86,7 +92,7 @@ export function connect<Out extends Contract, In extends Contract>(
       kind: 'hello',
       nonce,
       versions: SUPPORTED_VERSIONS,
-      ...hello,
+      ...(typeof hello === 'function' ? hello() : hello),
     }
     target.postMessage(JSON.stringify(message), { targetOrigin: origin, transfer: [port2] })
   }

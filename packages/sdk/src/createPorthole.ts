@@ -15,6 +15,7 @@ import {
   type ModalConfig,
   type ModalToHost,
   modalToHostValidator,
+  type OpenableView,
   Parent,
   type PortholeState,
   type ProviderRpcError,
@@ -84,6 +85,14 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   let fatal: ProviderRpcError | undefined
   // Shown by the SDK and not yet confirmed by the modal (its earlier `open: false` is stale).
   let opening = false
+  // An `open()` asked before the modal's handshake rides in its hello (`config.opening`), so the
+  // modal opens as the handshake completes instead of one more round trip later, behind its
+  // first render. `sentOpening` is what the last hello carried; `channelOpened` is true while
+  // the current channel's hello opened the modal and no request has followed yet. (`connect()`
+  // still asks by request: the modal must first know whether a session is being restored.)
+  let pendingOpening: { view?: OpenableView } | undefined
+  let sentOpening: typeof pendingOpening
+  let channelOpened = false
   let modalOpen = false
   let waiters: [(c: ModalChannel) => void, (e: unknown) => void][] = []
 
@@ -122,11 +131,22 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     if (fatal) throw fatal
     opening = true
     sync()
+    if (method === 'open') pendingOpening = params as typeof pendingOpening
+    let openedByHello = false
     try {
-      return await (await ready()).request(method, params as never)
+      const c = await ready()
+      openedByHello = method === 'open' && channelOpened
+      channelOpened = false
+      // The hello opened the modal on this view: `opening` holds the dialog until its state
+      // says open (that event is on its way behind the `ack`).
+      if (openedByHello) return null as never
+      return await c.request(method, params as never)
     } finally {
-      opening = false
-      sync()
+      pendingOpening = undefined
+      if (!openedByHello) {
+        opening = false
+        sync()
+      }
     }
   }
   const close = async () => {
@@ -188,13 +208,21 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   const stop = Parent.connect<HostToModal, ModalToHost>({
     frame: dialog.frame,
     origin: base.origin,
-    hello: {
-      projectId,
-      metadata: metadata ?? {
-        name: document.title.slice(0, 100) || location.host,
-        url: location.origin,
-      },
-      config: { ...rest, networks: rest.networks ?? ['eip155:1'], storage: read() } as ModalConfig,
+    hello: () => {
+      sentOpening = pendingOpening
+      return {
+        projectId,
+        metadata: metadata ?? {
+          name: document.title.slice(0, 100) || location.host,
+          url: location.origin,
+        },
+        config: {
+          ...rest,
+          networks: rest.networks ?? ['eip155:1'],
+          storage: read(),
+          ...(sentOpening && { opening: sentOpening }),
+        } as ModalConfig,
+      }
     },
     validator: modalToHostValidator,
     handlers: {
@@ -212,6 +240,8 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     },
     onChannel: (c) => {
       channel = c as unknown as ModalChannel
+      channelOpened = !!sentOpening
+      sentOpening = undefined
       channel.on('state', (next) => {
         modalOpen = next.open
         if (modalOpen) opening = false

@@ -1,6 +1,6 @@
 import type { HelloMessage } from '@porthole/protocol'
 import { describe, expect, test } from 'vitest'
-import { resolveConfig } from './config.js'
+import { helloOpening, resolveConfig } from './config.js'
 
 const hello = (config: unknown): HelloMessage => ({
   ns: 'porthole',
@@ -98,5 +98,29 @@ describe('the locale option', () => {
     const { config, errors } = resolveConfig(hello({ networks: [], locale: 42 }), false, null, [])
     expect(errors[0]).toMatch(/^Invalid option "locale" ignored/)
     expect(config.locale).toBe('en')
+  })
+})
+
+describe("the SDK's open carried in the hello", () => {
+  test('an open() from before the handshake is read, checked like an open request', () => {
+    expect(helloOpening({ config: { networks: [], opening: {} } })).toEqual({})
+    expect(helloOpening({ config: { networks: [], opening: { view: 'Networks' } } })).toEqual({
+      view: 'Networks',
+    })
+  })
+
+  test('none, or a malformed one, opens nothing; the option is not reported as unknown', () => {
+    expect(helloOpening({ config: { networks: [] } })).toBeUndefined()
+    expect(helloOpening({ config: undefined })).toBeUndefined()
+    expect(helloOpening({ config: { networks: [], opening: { view: 'Send' } } })).toBeUndefined()
+    expect(helloOpening({ config: { networks: [], opening: 'Connect' } })).toBeUndefined()
+    // Keys an open request does not know are dropped, as there.
+    expect(
+      helloOpening({ config: { networks: [], opening: { view: 'Connect', extra: 1 } } }),
+    ).toEqual({ view: 'Connect' })
+    const { errors } = resolveConfig(
+      hello({ networks: ['eip155:1'], opening: { view: 'Account' } }),
+    )
+    expect(errors).toEqual([])
   })
 })

@@ -2,7 +2,13 @@
  * Turns the host's `hello` into the modal's configuration: validated, defaults applied,
  * networks resolved (spec §3 "Configuration options", §9 defaults).
  */
-import { type HelloMessage, LOCALES, Metadata, type RemoteFeatures } from '@porthole/protocol'
+import {
+  type HelloMessage,
+  LOCALES,
+  Metadata,
+  OpenParams,
+  type RemoteFeatures,
+} from '@porthole/protocol'
 import { resolveNetworks } from '@porthole/shared'
 import { matchLocale } from '../i18n/locales.js'
 import { checkAccountTypes, evmAccountType } from '../rules/accountTypes.js'
@@ -23,6 +29,19 @@ export function detectMobile(): boolean {
   return (
     typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches && innerWidth < 768
   )
+}
+
+/**
+ * The open the SDK carried in the hello (`config.opening`: `open()` called before the handshake),
+ * checked; `undefined` when there is none or it is malformed.
+ *
+ * @example
+ * helloOpening({ config: { opening: { view: 'Networks' } } }) // { view: 'Networks' }
+ */
+export function helloOpening(hello: Pick<HelloMessage, 'config'>): OpenParams | undefined {
+  const opening = (hello.config as { opening?: unknown } | undefined)?.opening
+  const parsed = OpenParams.safeParse(opening)
+  return opening !== undefined && parsed.success ? parsed.data : undefined
 }
 
 /**

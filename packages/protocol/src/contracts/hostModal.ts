@@ -123,6 +123,13 @@ export const DefaultAccountTypes = z.partialRecord(
 )
 export type DefaultAccountTypes = z.infer<typeof DefaultAccountTypes>
 
+/** What `open()` asks for: a view, or Connect listing one namespace's wallets. */
+export const OpenParams = z.object({
+  view: z.optional(OpenableView),
+  namespace: z.optional(ChainNamespace),
+})
+export type OpenParams = z.infer<typeof OpenParams>
+
 /** Configuration the SDK hands to the modal in `hello.config` (spec §3 options). */
 export const ModalConfig = z.object({
   networks: z.array(z.union([CaipNetworkId, NetworkInput])).check(z.maxLength(100)),
@@ -163,6 +170,12 @@ export const ModalConfig = z.object({
    * no storage of its own (third-party storage blocked); see the `persist` event.
    */
   storage: z.optional(z.string().check(z.maxLength(100_000))),
+  /**
+   * Set by the SDK, not the dapp: an `open()` called before the modal's handshake (a visitor who
+   * clicked while the page loaded). The modal opens as the handshake completes, one round trip
+   * sooner than an `open` request would.
+   */
+  opening: z.optional(OpenParams),
 })
 export type ModalConfig = z.infer<typeof ModalConfig>
 
@@ -327,7 +340,7 @@ const Null = z.null()
 export const HostToModalSchema = {
   requests: {
     open: {
-      params: z.object({ view: z.optional(OpenableView), namespace: z.optional(ChainNamespace) }),
+      params: OpenParams,
       result: Null,
     },
     close: { params: z.object({}), result: Null },
