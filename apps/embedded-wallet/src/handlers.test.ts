@@ -487,7 +487,9 @@ describe('smart accounts in the frame', () => {
   })
 
   test('when the smart account deploys, the modal gets userChanged with the fresh user', async () => {
-    connect()
+    const modal = connect()
+    // The account can change only once its module loaded (the first getUser loads it).
+    await modal.request('getUser', {})
     const deployed = { ...USER, smartAccountDeployed: true }
     vi.mocked(SmartAccount.describeUser).mockResolvedValue(deployed)
     for (const listener of smart.listeners) listener()

@@ -12,9 +12,9 @@ import {
   type WalletToModal,
 } from '@porthole/protocol'
 import { pendingApprovals } from './approval.js'
+import { loadSmartAccount, onSmartAccountChange, warm } from './deferred.js'
 import * as Rpc from './rpc.js'
 import * as Session from './session.js'
-import * as SmartAccount from './smartAccount.js'
 
 /** What the handlers need from the page. */
 export type HandlerEnv = {
@@ -36,7 +36,8 @@ function connected() {
 
 /** The signed-in user with both accounts (the active one as `address`) and deployment state. */
 async function currentUser() {
-  return SmartAccount.describeUser(connected())
+  const user = connected()
+  return (await loadSmartAccount()).describeUser(user)
 }
 
 /** The answer of a sign-in: done, or the device step the modal must finish with connectDevice. */
@@ -56,7 +57,7 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     hide: () => env.emit('approvalDone', { approved: true }),
   }
   // The smart account deployed (its first user operation landed): the modal's state follows.
-  SmartAccount.onChange(() => {
+  onSmartAccountChange(() => {
     if (Session.user())
       currentUser().then(
         (user) => env.emit('userChanged', { user }),
@@ -75,7 +76,11 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
       Session.setChainId(id)
       return { chainId: id }
     },
-    connectEmail: async ({ email }) => ({ action: await Session.connectEmail(email) }),
+    connectEmail: async ({ email }) => {
+      // A sign-in began: what the signed-in user needs loads while the code is typed.
+      warm()
+      return { action: await Session.connectEmail(email) }
+    },
     connectDevice: async (_params, { signal }) => {
       await Session.connectDevice(signal, ui)
       return {}
@@ -83,22 +88,26 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     connectOtp: async ({ otp }) => deviceStep(await Session.connectOtp(otp)) ?? {},
     connectSocial: async ({ uri }) =>
       deviceStep(await Session.connectSocial(uri, env.walletOrigin)) ?? currentUser(),
-    getSocialRedirectUri: async ({ provider }) => ({
-      uri: await Session.socialRedirectUri(provider),
-    }),
-    getFarcasterUri: async () => ({ url: await Session.farcasterUri() }),
+    getSocialRedirectUri: async ({ provider }) => {
+      warm()
+      return { uri: await Session.socialRedirectUri(provider) }
+    },
+    getFarcasterUri: async () => {
+      warm()
+      return { url: await Session.farcasterUri() }
+    },
     connectFarcaster: async (_params, { signal }) =>
       deviceStep(await Session.connectFarcaster(signal)) ?? currentUser(),
     getUser: async ({ preferredAccountType }) => {
       await Session.refreshUser()
       connected()
       // The modal's remembered choice (or the project's default account type) for this user.
-      if (preferredAccountType) SmartAccount.setPreferredType(preferredAccountType)
+      if (preferredAccountType) (await loadSmartAccount()).setPreferredType(preferredAccountType)
       return currentUser()
     },
     signOut: async () => {
       Rpc.abortPending()
-      SmartAccount.reset()
+      ;(await loadSmartAccount()).reset()
       await Session.signOut()
       return {}
     },
@@ -149,18 +158,20 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
       if (networks) Rpc.setNetworks(networks)
       return {}
     },
-    getSmartAccountEnabledNetworks: () => ({
-      smartAccountEnabledNetworks: SmartAccount.enabledNetworks(),
+    getSmartAccountEnabledNetworks: async () => ({
+      smartAccountEnabledNetworks: (await loadSmartAccount()).enabledNetworks(),
     }),
     // Whether the smart account on the current chain has code (it deploys with its first use).
     initSmartAccount: async () => {
       connected()
+      const SmartAccount = await loadSmartAccount()
       return {
         isDeployed: await SmartAccount.isDeployed(Session.chainId()).catch(() => false),
       }
     },
     setPreferredAccount: async ({ type }) => {
       connected()
+      const SmartAccount = await loadSmartAccount()
       if (type === 'smartAccount' && !SmartAccount.isEnabled(Session.chainId()))
         throw new InternalRpcError('Smart accounts are not enabled on this network')
       SmartAccount.setPreferredType(type)

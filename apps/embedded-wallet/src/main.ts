@@ -11,13 +11,13 @@ import {
   type WalletToModal,
 } from '@porthole/protocol'
 import { configureApi } from './api.js'
+import { configureSmartAccounts, warm } from './deferred.js'
 import { createHandlers } from './handlers.js'
 import { loadLocale, localeOf } from './i18n/locales.js'
 import { readTrustedOrigins } from './inlineApprovals.js'
 import { configureRecovery } from './recovery.js'
 import { readRuntime } from './runtime.js'
 import * as Session from './session.js'
-import { configureSmartAccounts } from './smartAccount.js'
 import './styles.css'
 
 const runtime = readRuntime()
@@ -54,7 +54,11 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
   }),
   onChannel: (next) => {
     channel = next as unknown as typeof channel
-    void Promise.all([Session.restore(), localeLoaded, trustRead]).then(([user]) =>
+    const restored = Session.restore()
+    // A returning user: the modal asks for the user (the smart account) next, and the site for its
+    // accounts; their code loads now, beside the locale and the trusted origins.
+    restored.then((user) => user && warm())
+    void Promise.all([restored, localeLoaded, trustRead]).then(([user]) =>
       channel?.emit('ready', { isConnected: user !== null }),
     )
   },
