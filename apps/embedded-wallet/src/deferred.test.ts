@@ -1,0 +1,37 @@
+import { expect, test, vi } from 'vitest'
+
+// The frame's first download: a signed-out frame answers what needs no account without the
+// account code (accountRpc.ts, smartAccount.ts); an account request loads it.
+const loaded = vi.hoisted(() => ({ modules: [] as string[] }))
+vi.mock('./api.js', () => ({ rpc: async () => '0x2a' }))
+vi.mock('./session.js', () => ({ address: () => null, chainId: () => 31337 }))
+vi.mock('./signer.js', () => ({ signer: {} }))
+vi.mock('./approval.js', () => ({ requestApproval: async () => true }))
+vi.mock('./accountRpc.js', () => {
+  loaded.modules.push('accountRpc')
+  return { handleAccountRpc: async () => 'from the account module' }
+})
+vi.mock('./smartAccount.js', () => {
+  loaded.modules.push('smartAccount')
+  return { configureSmartAccounts: vi.fn(), onChange: vi.fn() }
+})
+
+const Rpc = await import('./rpc.js')
+const show = () => {}
+
+test('a signed-out frame answers the chain id, accounts, safe reads and refusals without the account code', async () => {
+  expect(await Rpc.handleRpc({ id: '1', method: 'eth_chainId', params: [] }, show)).toBe('0x7a69')
+  expect(await Rpc.handleRpc({ id: '2', method: 'eth_accounts', params: [] }, show)).toEqual([])
+  expect(await Rpc.handleRpc({ id: '3', method: 'eth_blockNumber', params: [] }, show)).toBe('0x2a')
+  await expect(Rpc.handleRpc({ id: '4', method: 'eth_sign', params: [] }, show)).rejects.toThrow(
+    'Requested RPC call is not allowed',
+  )
+  expect(loaded.modules).toEqual([])
+})
+
+test('a request that acts as the account loads the account code, with the smart account', async () => {
+  expect(await Rpc.handleRpc({ id: '5', method: 'personal_sign', params: ['0x00'] }, show)).toBe(
+    'from the account module',
+  )
+  expect(loaded.modules.sort()).toEqual(['accountRpc', 'smartAccount'])
+})
