@@ -51,6 +51,14 @@ try {
     },
   )
   if (allow.status !== 0) throw new Error(`Could not allow ${BENCH_ORIGIN}: ${allow.stderr}`)
+  // The approve → signature figure is for approvals in the page, which only an origin the
+  // operator trusts gets (elsewhere every approval opens the wallet's window: issue 25).
+  const trust = spawnSync(
+    'npm',
+    ['run', '--silent', 'admin', '--', 'project', 'trust', 'porthole-demo', BENCH_ORIGIN],
+    { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' },
+  )
+  if (trust.status !== 0) throw new Error(`Could not trust ${BENCH_ORIGIN}: ${trust.stderr}`)
   results = await browserBenchmarks(ROOT)
   if (only !== 'browser') {
     embedded = await embeddedBenchmarks(ROOT)
