@@ -292,7 +292,9 @@ async function tokenUnits(
       const { functionName } = decodeFunctionData({ abi: erc20Abi, data: call.data })
       if (['transfer', 'approve', 'transferFrom'].includes(functionName))
         targets.add(call.to.toLowerCase() as Hex)
-    } catch {}
+    } catch {
+      // Not an ERC-20 call: it has no token balance to read, nothing is lost.
+    }
   }
   const units = new Map<string, TokenUnit>()
   await Promise.all(

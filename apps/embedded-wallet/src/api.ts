@@ -223,7 +223,10 @@ export const logout = async (): Promise<void> => {
   }
   try {
     localStorage.setItem(LOGOUT_PENDING_KEY, '1')
-  } catch {}
+  } catch {
+    // No storage in this partition: the owed sign-out is kept in memory for this load only, and
+    // `signOut` still answers with the error, so the user sees it and can try again.
+  }
   throw new LogoutFailedError({ cause: last })
 }
 
@@ -244,7 +247,9 @@ export function hasPendingLogout(): boolean {
 function forgetPendingLogout(): void {
   try {
     localStorage.removeItem(LOGOUT_PENDING_KEY)
-  } catch {}
+  } catch {
+    // No storage: nothing was written there either.
+  }
 }
 export const getShares = () => call<StoredShares>('GET', '/shares')
 export const putShares = (shares: NewShares) => call<unknown>('PUT', '/shares', shares)

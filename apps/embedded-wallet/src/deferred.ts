@@ -87,5 +87,6 @@ export function loadAccountRpc(): Promise<AccountRpcModule> {
  * if (await Session.restore()) warm()
  */
 export function warm(): void {
+  // A failed warm-up only loses the head start: the first use imports again and reports its error.
   loadAccountRpc().catch(() => {})
 }

@@ -98,7 +98,9 @@ export function foreignSignInDomain(text: string, origin: string): string | null
   let asking: string | undefined
   try {
     asking = new URL(origin).host
-  } catch {}
+  } catch {
+    // No host to compare: `asking` stays undefined and every domain counts as another site's.
+  }
   return parsed.message.domain === asking ? null : parsed.message.domain
 }
 
@@ -146,7 +148,9 @@ export function decodeCall(data: Hex): string | null {
         typeof arg === 'bigint' ? arg.toString() : String(arg),
       )
       return `${call.functionName}(${args.join(', ')})`
-    } catch {}
+    } catch {
+      // Not a call of this ABI: try the next one, else the card shows the raw calldata.
+    }
   }
   return null
 }

@@ -122,6 +122,7 @@ export function startEarly(): void {
       for (const provider of EARLY_SOCIALS)
         if (list.includes(provider)) preload(url(`/public/getSocialImage/${provider}`))
     })
+    // Only a head start is lost: the app asks again itself and reports what fails.
     .catch(() => {})
   get('/getWallets', { page: '1', entries: String(EARLY_WALLET_ENTRIES) }, 'e2')
     .then(read)
@@ -129,6 +130,7 @@ export function startEarly(): void {
       for (const wallet of page?.data?.slice(0, EARLY_WALLET_ENTRIES) ?? [])
         preload(wallet.image_url)
     })
+    // Same: the app fetches the catalogue and its images itself when this fails.
     .catch(() => {})
 }
 
