@@ -355,7 +355,7 @@ describe('swapping with the built transactions', () => {
     expect(Number(deadline)).toBeLessThanOrEqual(now + 1260)
     // Estimated (×1.2), not the fixed figure.
     expect(Number(tx.eip155.gas)).toBeGreaterThan(90_000)
-    expect(tx.eip155.gas).not.toBe('130000')
+    expect(tx.eip155.gas).not.toBe('180000')
 
     const ethBefore = await client().getBalance({ address: user.account.address })
     const receipt = await send(user, tx)
@@ -397,7 +397,7 @@ describe('swapping with the built transactions', () => {
 
     // Before the approval the swap cannot be simulated: the build still answers, with a fixed gas.
     const early = await build(PUSD, PRT, amount, user.id)
-    expect(early.eip155.gas).toBe('130000')
+    expect(early.eip155.gas).toBe('180000')
     expect(early.amount).toBe('0')
 
     const approve = BuildApproveResponse.parse(
@@ -420,7 +420,7 @@ describe('swapping with the built transactions', () => {
     expect(decodeFunctionData({ abi: uniswapV2RouterAbi, data: tx.data as Hex }).functionName).toBe(
       'swapExactTokensForTokens',
     )
-    expect(tx.eip155.gas).not.toBe('130000')
+    expect(tx.eip155.gas).not.toBe('180000')
     expect((await send(user, tx)).status).toBe('success')
     expect(await balanceOf(PUSD_TOKEN.address, user.account.address)).toBe(0n)
     expect(await balanceOf(PRT_TOKEN.address, user.account.address)).toBe(BigInt(q.toAmount))
@@ -517,7 +517,7 @@ describe('POST /v1/convert/build-transaction input', () => {
     const user = await newUser('0.5')
     // disableEstimate: the fixed figure.
     const fixed = await build(ETH, PUSD, parseEther('0.1'), user.id, { disableEstimate: true })
-    expect(fixed.eip155.gas).toBe('130000')
+    expect(fixed.eip155.gas).toBe('180000')
     // Slippage 5 % lowers the minimum accordingly; left out it is the spec's 1 %.
     const q = await quote(ETH, PUSD, parseEther('0.1'), user.id)
     const minOut = async (body: Record<string, unknown>) => {
