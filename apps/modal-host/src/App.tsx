@@ -12,34 +12,35 @@ import { locale, t } from './i18n/en.js'
 import { socialName } from './rules/socials.js'
 import { useModal } from './store/store.js'
 import type { Screen } from './store/types.js'
-import { Account } from './views/Account.js'
-import { ApproveTransaction } from './views/ApproveTransaction.js'
 import { Connect } from './views/Connect.js'
 import { ConnectingExternal } from './views/ConnectingExternal.js'
 import { EmailLogin, EmailVerifyDevice, EmailVerifyOtp, UpdateEmailWallet } from './views/Email.js'
 import { ConnectingFarcasterView } from './views/lazyFarcasterView.js'
 import { RegisterAccountNameSuccessView, RegisterAccountNameView } from './views/lazyNameViews.js'
 import {
+  AccountView,
   AllWalletsView,
+  ApproveTransactionView,
   ConnectingWalletConnectView,
+  NetworksView,
   OnRampStatusView,
   OnRampView,
+  ProfileWalletsView,
+  preloadConnectedViews,
   ReceiveView,
+  SIWXSignMessageView,
   SwapPreviewView,
   SwapSelectTokenView,
   SwapView,
+  SwitchActiveChainView,
+  SwitchNetworkView,
+  UnsupportedChainView,
   WalletSendPreviewView,
   WalletSendSelectTokenView,
   WalletSendView,
+  WhatIsAWalletView,
 } from './views/lazyViews.js'
-import { Networks } from './views/Networks.js'
-import { ProfileWallets } from './views/ProfileWallets.js'
-import { SIWXSignMessage } from './views/SIWXSignMessage.js'
 import { ConnectingSocial } from './views/Social.js'
-import { SwitchActiveChain } from './views/SwitchActiveChain.js'
-import { SwitchNetwork } from './views/SwitchNetwork.js'
-import { UnsupportedChain } from './views/UnsupportedChain.js'
-import { WhatIsAWallet } from './views/WhatIsAWallet.js'
 
 function title(screen: Screen): string {
   switch (screen.view) {
@@ -125,7 +126,7 @@ function View({ screen }: { screen: Screen }) {
         </LegalGate>
       )
     case 'WhatIsAWallet':
-      return <WhatIsAWallet />
+      return <WhatIsAWalletView.View />
     case 'ConnectingExternal':
       return <ConnectingExternal wallet={screen.wallet} />
     case 'ConnectingWalletConnect':
@@ -137,14 +138,14 @@ function View({ screen }: { screen: Screen }) {
         <ConnectingWalletConnectView.View {...(screen.wallet ? { wallet: screen.wallet } : {})} />
       )
     case 'Account':
-      return <Account />
+      return <AccountView.View />
     case 'Networks':
-      return <Networks />
+      return <NetworksView.View />
     case 'SwitchNetwork':
-      return <SwitchNetwork network={screen.network} confirm={screen.confirm} />
+      return <SwitchNetworkView.View network={screen.network} confirm={screen.confirm} />
     case 'SwitchActiveChain':
       return (
-        <SwitchActiveChain
+        <SwitchActiveChainView.View
           switchToChain={screen.switchToChain}
           navigateTo={screen.navigateTo}
           navigateWithReplace={screen.navigateWithReplace}
@@ -152,7 +153,7 @@ function View({ screen }: { screen: Screen }) {
         />
       )
     case 'UnsupportedChain':
-      return <UnsupportedChain />
+      return <UnsupportedChainView.View />
     case 'EmailLogin':
       return <EmailLogin />
     case 'EmailVerifyOtp':
@@ -166,7 +167,7 @@ function View({ screen }: { screen: Screen }) {
     case 'UpdateEmailWallet':
       return <UpdateEmailWallet stage={screen.stage} email={screen.email} />
     case 'ApproveTransaction':
-      return <ApproveTransaction />
+      return <ApproveTransactionView.View />
     case 'WalletSend':
       return <WalletSendView.View />
     case 'WalletSendSelectToken':
@@ -174,7 +175,7 @@ function View({ screen }: { screen: Screen }) {
     case 'WalletSendPreview':
       return <WalletSendPreviewView.View />
     case 'ProfileWallets':
-      return <ProfileWallets />
+      return <ProfileWalletsView.View />
     case 'Receive':
       return <ReceiveView.View />
     case 'Swap':
@@ -188,7 +189,7 @@ function View({ screen }: { screen: Screen }) {
     case 'OnRampStatus':
       return <OnRampStatusView.View orderId={screen.orderId} provider={screen.provider} />
     case 'SIWXSignMessage':
-      return <SIWXSignMessage />
+      return <SIWXSignMessageView.View />
     case 'RegisterAccountName':
       return <RegisterAccountNameView.View name={screen.name} error={screen.error} />
     case 'RegisterAccountNameSuccess':
@@ -384,6 +385,9 @@ function Shell() {
   const inner = useRef<HTMLDivElement>(null)
   const screen = history.at(-1) ?? { view: 'Connect' as const }
   const height = useAnimatedHeight(inner)
+  useEffect(() => {
+    if (connected) preloadConnectedViews()
+  }, [connected])
   useFocus(card, `${history.length}:${screen.view}`, open)
   useOpenMark(open, screen.view)
 

@@ -12,7 +12,7 @@ import { isShortList, shownSections } from '../rules/connectList.js'
 import { detectPlatform, socialName, visibleSocials } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
 import { EmailForm } from './Email.js'
-import { AllWalletsView, ConnectingWalletConnectView } from './lazyViews.js'
+import { AllWalletsView, ConnectingWalletConnectView, preloadConnectedViews } from './lazyViews.js'
 import { SocialIcon, startSocial } from './Social.js'
 
 /** A social button pointed at or keyed starts the wallet frame's load (see Auth.warmUp). */
@@ -81,14 +81,15 @@ export function Legal() {
 export function Connect() {
   const { sections, count } = useConnectSections()
   // The WalletConnect provider (a large chunk and a socket), with the QR and All Wallets views,
-  // warms up once the user sees Connect, not while it is prepared behind a closed modal: none of
-  // it is part of the first view.
+  // and the views a connection leads to warm up once the user sees Connect, not while it is
+  // prepared behind a closed modal: none of it is part of the first view.
   const open = useModal((s) => s.open)
   useEffect(() => {
-    if (open)
-      WalletConnect.warmUpWalletConnect(() =>
-        Promise.all([ConnectingWalletConnectView.preload(), AllWalletsView.preload()]),
-      )
+    if (!open) return
+    WalletConnect.warmUpWalletConnect(() =>
+      Promise.all([ConnectingWalletConnectView.preload(), AllWalletsView.preload()]),
+    )
+    preloadConnectedViews()
   }, [open])
   const config = useModal((s) => s.config)
   const socials = visibleSocials(

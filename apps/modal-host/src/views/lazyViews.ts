@@ -1,7 +1,8 @@
 /**
- * Views that load on demand (their code is not in the modal's first download): the QR view,
- * All Wallets, the Account tabs and the Send views. Each is fetched ahead of time where the user is likely
- * to go next.
+ * Views that load on demand (their code is not in the modal's first download, issue 26): the QR
+ * view, All Wallets, what follows a connection (Account and its tabs, Networks, the sign-in
+ * card, the approval and network-switch cards) and the Send, Swap and Buy views. Each is fetched
+ * ahead of time where the user is likely to go next, so none shows its spinner in practice.
  */
 import { lazyView } from '../components/lazyView.js'
 
@@ -56,3 +57,65 @@ export const OnRampStatusView = lazyView(async () => (await onramp()).OnRampStat
 
 /** Receive: the address as a QR code (its encoder stays out of the first download). */
 export const ReceiveView = lazyView(async () => (await import('./Receive.js')).Receive)
+
+/** Account: the connected user's card. */
+export const AccountView = lazyView(async () => (await import('./Account.js')).Account)
+/** Networks: the network list. */
+export const NetworksView = lazyView(async () => (await import('./Networks.js')).Networks)
+/** The switch of network a host or the user asked for. */
+export const SwitchNetworkView = lazyView(
+  async () => (await import('./SwitchNetwork.js')).SwitchNetwork,
+)
+/** The switch between namespaces (EVM ↔ Solana ↔ Bitcoin). */
+export const SwitchActiveChainView = lazyView(
+  async () => (await import('./SwitchActiveChain.js')).SwitchActiveChain,
+)
+/** The wallet is on a network this app does not support. */
+export const UnsupportedChainView = lazyView(
+  async () => (await import('./UnsupportedChain.js')).UnsupportedChain,
+)
+/** The approval card of the embedded wallet's requests. */
+export const ApproveTransactionView = lazyView(
+  async () => (await import('./ApproveTransaction.js')).ApproveTransaction,
+)
+/** The wallets of a multi-wallet profile. */
+export const ProfileWalletsView = lazyView(
+  async () => (await import('./ProfileWallets.js')).ProfileWallets,
+)
+/** Sign in with the wallet (SIWX). */
+export const SIWXSignMessageView = lazyView(
+  async () => (await import('./SIWXSignMessage.js')).SIWXSignMessage,
+)
+/** What is a wallet?, from Connect's help link. */
+export const WhatIsAWalletView = lazyView(
+  async () => (await import('./WhatIsAWallet.js')).WhatIsAWallet,
+)
+
+/**
+ * Fetches, at the next idle moment, the views a connection leads to: called when Connect is
+ * on screen (the user may connect within seconds) and whenever the modal is connected (a
+ * returning visitor's restored session, a headless connect), so the view after a connection
+ * is drawn in the frame the connection lands in, not after a chunk's round trip.
+ *
+ * @example
+ * useEffect(() => { if (connected) preloadConnectedViews() }, [connected])
+ */
+export function preloadConnectedViews(): void {
+  const start = () => {
+    // A failed fetch is tried again when the view is shown (lazyView forgets it).
+    for (const view of [
+      AccountView,
+      SIWXSignMessageView,
+      NetworksView,
+      ApproveTransactionView,
+      SwitchNetworkView,
+      SwitchActiveChainView,
+      UnsupportedChainView,
+      ProfileWalletsView,
+      WhatIsAWalletView,
+    ])
+      void view.preload().catch(() => {})
+  }
+  if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 1000 })
+  else setTimeout(start, 50)
+}
