@@ -34,6 +34,10 @@ window.__clicks = []; window.__box = []; window.__long = []
 new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push([performance.timeOrigin + e.startTime, e.duration]) }).observe({ type: 'longtask', buffered: true })
 </script>
 <script src="${MODAL_ORIGIN}/sdk.js" data-project-id="porthole-demo" data-networks="eip155:31337,eip155:31338"></script>
+<script>
+// When this page first sees a connection (a returning visitor's restore: the restore bench).
+porthole.subscribe((s) => { if (s.status === 'connected' && window.__connectedAt === undefined) window.__connectedAt = performance.now() })
+</script>
 </head><body><button id="open" style="position:fixed;left:20px;top:20px;width:120px;height:40px">Open</button>
 <script>
 document.getElementById('open').addEventListener('click', (event) => {

@@ -1,7 +1,8 @@
 /**
  * Embedded-wallet benchmarks on the real stack in Debian's Chromium: the wallet frame's
  * first-load bytes, e-mail login to connected without the human's time (submit → code view,
- * code entered → connected), and Approve click → signature in the host page.
+ * code entered → connected), Approve click → signature in the host page, and a returning
+ * visitor's restore (the page loaded again → connected, no click).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -15,6 +16,7 @@ const WALLET_ORIGIN = 'http://wallet.localhost:4200'
 const MAIL_URL = 'http://127.0.0.1:4500'
 const LOGINS = 5
 const SIGNATURES = 20
+const RESTORES = 8
 
 async function waitForCode(email: string): Promise<string> {
   for (let i = 0; i < 200; i++) {
@@ -31,7 +33,7 @@ const modal = (page: Page) => page.frameLocator('iframe[title="Connect a wallet"
 const wallet = (page: Page) => modal(page).frameLocator('iframe[title="Porthole embedded wallet"]')
 
 /** One login on a fresh context; returns the two machine intervals and the page (still open). */
-async function login(page: Page, email: string, typingMs: number) {
+export async function login(page: Page, email: string, typingMs: number) {
   await page.goto(BENCH_ORIGIN)
   await page.waitForFunction('window.porthole && window.porthole.getState().caipNetworkId')
   await page.evaluate(`window.__connected = new Promise((done) => {
@@ -147,6 +149,23 @@ export async function embeddedBenchmarks(root: string) {
       approveToSignature.push(signedAt - clickAt)
       await page.waitForTimeout(50)
     }
+    // A returning visitor: the same browser loads the page again; the session is restored
+    // without a click. From the load event (and from navigation start) to the first state the
+    // page sees as connected, its address known.
+    const restoreAfterLoad: number[] = []
+    const restoreFromNavigation: number[] = []
+    for (let i = 0; i < RESTORES; i++) {
+      await page.reload()
+      await page.waitForFunction('window.__connectedAt !== undefined', undefined, {
+        timeout: 20_000,
+      })
+      const { connected, load } = (await page.evaluate(`(() => {
+        const n = performance.getEntriesByType('navigation')[0]
+        return { connected: window.__connectedAt, load: n.loadEventStart }
+      })()`)) as { connected: number; load: number }
+      restoreAfterLoad.push(Math.max(0, connected - load))
+      restoreFromNavigation.push(connected)
+    }
     const summary = (samples: number[]) => ({
       n: samples.length,
       median: quantile(samples, 0.5),
@@ -158,6 +177,8 @@ export async function embeddedBenchmarks(root: string) {
       toCodeViewTyped: summary(codeViewTyped),
       toConnected: summary(connected),
       approveToSignature: summary(approveToSignature),
+      restoreAfterLoad: summary(restoreAfterLoad),
+      restoreFromNavigation: summary(restoreFromNavigation),
     }
   } finally {
     await browser.close()

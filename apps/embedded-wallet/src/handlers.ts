@@ -34,8 +34,14 @@ function connected() {
   return user
 }
 
-/** The signed-in user with both accounts (the active one as `address`) and deployment state. */
-async function currentUser() {
+/**
+ * The signed-in user with both accounts (the active one as `address`) and deployment state: what
+ * `getUser` answers, and what `ready` names after a restore.
+ *
+ * @example
+ * await currentUser() // { address, accounts: [eoa, smartAccount], smartAccountDeployed, … }
+ */
+export async function currentUser() {
   const user = connected()
   return (await loadSmartAccount()).describeUser(user)
 }

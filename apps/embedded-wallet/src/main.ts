@@ -4,6 +4,7 @@
  */
 import {
   Child,
+  type EmbeddedUser,
   fromContract,
   type ModalToWallet,
   ModalToWalletSchema,
@@ -12,7 +13,7 @@ import {
 } from '@porthole/protocol'
 import { configureApi } from './api.js'
 import { configureSmartAccounts, warm } from './deferred.js'
-import { createHandlers } from './handlers.js'
+import { createHandlers, currentUser } from './handlers.js'
 import { loadLocale, localeOf } from './i18n/locales.js'
 import { readTrustedOrigins } from './inlineApprovals.js'
 import { configureRecovery } from './recovery.js'
@@ -39,6 +40,21 @@ const trustRead = readTrustedOrigins()
 const modalOrigin = new URL(runtime.modalUrl).origin
 const walletOrigin = location.origin
 
+/**
+ * A restored user as `getUser` answers it (the smart account read from the chain), for `ready`:
+ * the modal reports the returning visitor's connection from it without waiting for the settle
+ * delay. `undefined` when that takes over a second (a slow chain must not hold `ready` back, and
+ * the modal then asks `getUser` as before) or fails (the same `getUser` will report it).
+ */
+async function described(user: EmbeddedUser | null): Promise<EmbeddedUser | null | undefined> {
+  if (!user) return null
+  return Promise.race([
+    currentUser().catch(() => undefined),
+    new Promise<undefined>((resolve) => setTimeout(resolve, DESCRIBE_WAIT_MS)),
+  ])
+}
+const DESCRIBE_WAIT_MS = 1000
+
 const stop = Child.listen<WalletToModal, ModalToWallet>({
   parentOrigin: modalOrigin,
   validator: fromContract(ModalToWalletSchema),
@@ -58,8 +74,11 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
     // A returning user: the modal asks for the user (the smart account) next, and the site for its
     // accounts; their code loads now, beside the locale and the trusted origins.
     restored.then((user) => user && warm())
-    void Promise.all([restored, localeLoaded, trustRead]).then(([user]) =>
-      channel?.emit('ready', { isConnected: user !== null }),
+    void Promise.all([restored.then(described), localeLoaded, trustRead]).then(([user]) =>
+      channel?.emit(
+        'ready',
+        user === undefined ? { isConnected: true } : { isConnected: user !== null, user },
+      ),
     )
   },
 })

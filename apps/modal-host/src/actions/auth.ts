@@ -20,6 +20,7 @@ import { socialName } from '../rules/socials.js'
 import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
 import { store } from '../store/store.js'
 import {
+  announcedUser,
   onWalletChannel,
   showWalletFrame,
   walletFrame,
@@ -95,9 +96,17 @@ const embedded: Connector & { info: ConnectorInfo } = {
     throw new BaseError('Sign in with e-mail or a social account')
   },
   async getAccounts() {
-    const { isConnected } = await walletRequest('isConnected', {})
-    if (!isConnected) return []
-    const user = await walletRequest('getUser', {})
+    // A restore takes the user the frame named in its `ready`: the returning visitor's page sees
+    // the connection then, not after the 500 ms settle delay and two round trips (issue 26:
+    // 752 ms after the page's load event). Requests still wait for the settle delay.
+    const restoring = restored
+    restored = undefined
+    let user = restoring ? await restoring : undefined
+    if (user === undefined) {
+      const { isConnected } = await walletRequest('isConnected', {})
+      user = isConnected ? await walletRequest('getUser', {}) : null
+    }
+    if (!user) return []
     embedded.info = infoFor(user)
     store.setState({ authUser: user })
     return accountsFor(user)
@@ -124,8 +133,12 @@ const embedded: Connector & { info: ConnectorInfo } = {
   },
 }
 
+/** The frame's announced user, for the `getAccounts` that follows a restore (taken once). */
+let restored: Promise<EmbeddedUser | null | undefined> | undefined
+
 Connection.registerConnectorKind('AUTH', {
   async restore() {
+    restored = announcedUser()
     return embedded
   },
 })

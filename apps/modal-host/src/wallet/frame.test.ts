@@ -38,8 +38,8 @@ beforeEach(() => {
 test("a login request that times out shows 'Embedded Wallet Request Timed Out'", async () => {
   handshake.run = ({ onChannel }) =>
     onChannel({
-      on: (event: string, listener: () => void) => {
-        if (event === 'ready') listener()
+      on: (event: string, listener: (data: unknown) => void) => {
+        if (event === 'ready') listener({ isConnected: false })
       },
       request: async () => {
         // What the channel rejects with when its timeout passes.
@@ -64,8 +64,8 @@ test("a login request that times out shows 'Embedded Wallet Request Timed Out'",
 test('a request refused for another reason raises no alert', async () => {
   handshake.run = ({ onChannel }) =>
     onChannel({
-      on: (event: string, listener: () => void) => {
-        if (event === 'ready') listener()
+      on: (event: string, listener: (data: unknown) => void) => {
+        if (event === 'ready') listener({ isConnected: false })
       },
       request: async () => {
         throw Object.assign(new Error('Invalid code'), { code: -32602 })
@@ -84,4 +84,57 @@ test("the wallet refusing this site in its handshake shows 'Unverified Domain'",
   const { Frame, store } = await load()
   await expect(Frame.walletFrame()).rejects.toThrow('Invalid Project ID')
   expect(store.getState().alert).toEqual({ code: 4100, message: 'Unverified Domain', fatal: false })
+})
+
+test('the user named in ready is known at once; requests still wait for the settle delay', async () => {
+  vi.useFakeTimers()
+  try {
+    const user = { address: '0x0000000000000000000000000000000000000001', email: 'a@b.test' }
+    handshake.run = ({ onChannel }) =>
+      onChannel({
+        on: (event: string, listener: (data: unknown) => void) => {
+          if (event === 'ready') listener({ isConnected: true, user })
+        },
+        request: async () => ({ isConnected: true }),
+      })
+    const { Frame } = await load()
+    let settled = false
+    void Frame.walletFrame().then(() => {
+      settled = true
+    })
+    await vi.advanceTimersByTimeAsync(0)
+    expect(await Frame.announcedUser()).toEqual(user)
+    expect(settled).toBe(false)
+    await vi.advanceTimersByTimeAsync(499)
+    expect(settled).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(settled).toBe(true)
+  } finally {
+    vi.useRealTimers()
+  }
+})
+
+test('a frame with no session announces null; one that did not describe its user, undefined', async () => {
+  for (const [ready, expected] of [
+    [{ isConnected: false }, null],
+    [{ isConnected: false, user: null }, null],
+    [{ isConnected: true }, undefined],
+  ] as const) {
+    handshake.run = ({ onChannel }) =>
+      onChannel({
+        on: (event: string, listener: (data: unknown) => void) => {
+          if (event === 'ready') listener(ready)
+        },
+        request: async () => ({}),
+      })
+    const { Frame } = await load()
+    expect(await Frame.announcedUser()).toBe(expected)
+  }
+})
+
+test('a frame that fails to load announces undefined (the restore then asks and fails as before)', async () => {
+  handshake.run = ({ onError }) =>
+    onError(Object.assign(new Error('Invalid Project ID'), { code: 4100 }))
+  const { Frame } = await load()
+  expect(await Frame.announcedUser()).toBeUndefined()
 })

@@ -6,6 +6,7 @@
  */
 import {
   type Channel,
+  type EmbeddedUser,
   fromContract,
   type ModalToWallet,
   Parent,
@@ -34,6 +35,9 @@ const LOGIN_METHODS = new Set([
 
 let frame: HTMLIFrameElement | undefined
 let ready: Promise<WalletChannel> | undefined
+/** The user the frame's `ready` named (before the settle delay); see {@link announcedUser}. */
+let announced: Promise<EmbeddedUser | null | undefined> | undefined
+let announce: ((user: EmbeddedUser | null | undefined) => void) | undefined
 let current: WalletChannel | undefined
 const listeners: ((channel: WalletChannel) => void)[] = []
 
@@ -76,8 +80,12 @@ export function walletFrame(): Promise<WalletChannel> {
   node.allow = 'publickey-credentials-get;publickey-credentials-create;clipboard-write'
   node.hidden = true
   frame = node
+  announced = new Promise((resolve) => {
+    announce = resolve
+  })
   ready = new Promise<WalletChannel>((resolve, reject) => {
     const timer = setTimeout(() => {
+      announce?.(undefined)
       reject(fail('Network Error - Could not load embedded wallet', 'iframe_load_failed'))
       stop()
       node.remove()
@@ -93,7 +101,8 @@ export function walletFrame(): Promise<WalletChannel> {
         const typed = channel as unknown as WalletChannel
         current = typed
         for (const listener of listeners) listener(typed)
-        typed.on('ready', () => {
+        typed.on('ready', (event) => {
+          announce?.(event.isConnected ? event.user : null)
           setTimeout(() => {
             clearTimeout(timer)
             resolve(typed)
@@ -102,6 +111,7 @@ export function walletFrame(): Promise<WalletChannel> {
       },
       onError: (error) => {
         clearTimeout(timer)
+        announce?.(undefined)
         // The wallet refused this site in its handshake (4100): spec §8 'Unverified Domain'.
         const alert = walletAlertFor(error)
         if (alert) raiseAlert(alert)
@@ -113,6 +123,19 @@ export function walletFrame(): Promise<WalletChannel> {
   document.body.append(node)
   ready.catch(() => {})
   return ready
+}
+
+/**
+ * The user the wallet frame named in its `ready` event, as soon as it arrives (not after the
+ * 500 ms settle delay that gates requests): a restored session's user, `null` when the frame has
+ * no session, `undefined` when it did not say (or did not load). Creates the frame if needed.
+ *
+ * @example
+ * const user = await announcedUser() // then requests wait for walletFrame() as ever
+ */
+export function announcedUser(): Promise<EmbeddedUser | null | undefined> {
+  void walletFrame().catch(() => {})
+  return announced as Promise<EmbeddedUser | null | undefined>
 }
 
 /**

@@ -246,8 +246,13 @@ export type ModalToWallet = InferContract<typeof ModalToWalletSchema>
 export const WalletToModalSchema = {
   requests: {},
   events: {
-    /** The frame finished loading its state (the modal then waits the 500 ms settle delay). */
-    ready: z.object({ isConnected: z.boolean() }),
+    /**
+     * The frame finished loading its state (the modal then waits the 500 ms settle delay before
+     * it sends requests). `user`: a restored session's user as `getUser` would answer it, so the
+     * modal can report the restored connection at once; left out when the frame could not
+     * describe it in time (the modal then asks with `getUser` after the settle delay).
+     */
+    ready: z.object({ isConnected: z.boolean(), user: z.optional(z.nullable(EmbeddedUser)) }),
     /** A not-safe request waits for the user: show the frame (spec: ApproveTransaction). */
     approvalRequested: z.object({ method: Text(64) }),
     /** The user answered (or the request was aborted): hide the frame again. */
