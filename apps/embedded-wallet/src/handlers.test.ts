@@ -337,6 +337,21 @@ describe('the frame catalogue', () => {
     expect(Rpc.abortPending).not.toHaveBeenCalled()
   })
 
+  test('getUser with a chain id moves the wallet there first (one round trip), with the same guard as switchNetwork', async () => {
+    const modal = connect()
+    vi.mocked(Session.setChainId).mockClear()
+    await modal.request('getUser', { chainId: 31338 }).catch(() => {})
+    expect(Session.setChainId).toHaveBeenCalledWith(31338)
+    vi.mocked(Rpc.hasPending).mockReturnValue(true)
+    await modal.request('getUser', { chainId: 'eip155:5' }).catch(() => {})
+    expect(Rpc.abortPending).toHaveBeenCalledWith(
+      'The network changed while the request waited for approval',
+    )
+    await expect(modal.request('getUser', { chainId: 'eip155:x' })).rejects.toThrow(
+      'Invalid chainId',
+    )
+  })
+
   test('a Solana request reaches the RPC handler with its namespace and network', async () => {
     const modal = connect()
     vi.mocked(Rpc.handleRpc).mockResolvedValue({

@@ -46,6 +46,18 @@ export async function currentUser() {
   return (await loadSmartAccount()).describeUser(user)
 }
 
+/** Moves the wallet to an EVM chain (a number or `eip155:<n>`); returns its id. */
+function switchChain(chainId: number | string): number {
+  const id = typeof chainId === 'number' ? chainId : Number(String(chainId).replace(/^eip155:/, ''))
+  if (!Number.isSafeInteger(id) || id <= 0) throw new BaseError('Invalid chainId')
+  // A request on screen was shown for the old network: it is refused (4001), never sent to the
+  // new one.
+  if (id !== Session.chainId() && Rpc.hasPending())
+    Rpc.abortPending('The network changed while the request waited for approval')
+  Session.setChainId(id)
+  return id
+}
+
 /** The answer of a sign-in: done, or the device step the modal must finish with connectDevice. */
 const deviceStep = (step: Session.DeviceStep | null) =>
   step === null ? null : ({ action: 'VERIFY_DEVICE', method: step } as const)
@@ -71,17 +83,7 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
       )
   })
   return {
-    switchNetwork: ({ chainId }) => {
-      const id =
-        typeof chainId === 'number' ? chainId : Number(String(chainId).replace(/^eip155:/, ''))
-      if (!Number.isSafeInteger(id) || id <= 0) throw new BaseError('Invalid chainId')
-      // A request on screen was shown for the old network: it is refused (4001), never sent to
-      // the new one.
-      if (id !== Session.chainId() && Rpc.hasPending())
-        Rpc.abortPending('The network changed while the request waited for approval')
-      Session.setChainId(id)
-      return { chainId: id }
-    },
+    switchNetwork: ({ chainId }) => ({ chainId: switchChain(chainId) }),
     connectEmail: async ({ email }) => {
       // A sign-in began: what the signed-in user needs loads while the code is typed.
       warm()
@@ -104,7 +106,10 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     },
     connectFarcaster: async (_params, { signal }) =>
       deviceStep(await Session.connectFarcaster(signal)) ?? currentUser(),
-    getUser: async ({ preferredAccountType }) => {
+    getUser: async ({ chainId, preferredAccountType }) => {
+      // The modal names its network: the user comes back on it in one round trip (a sign-in
+      // otherwise switched and asked again).
+      if (chainId !== undefined) switchChain(chainId)
       await Session.refreshUser()
       connected()
       // The modal's remembered choice (or the project's default account type) for this user.

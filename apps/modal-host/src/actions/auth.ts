@@ -51,6 +51,16 @@ function infoFor(user: EmbeddedUser | null): ConnectorInfo {
   }
 }
 
+/** The network of `namespace` the embedded wallet is on: the active one, else the first configured. */
+function embeddedNetwork(namespace: ChainNamespace) {
+  const { activeNetworkId, config } = store.getState()
+  return (
+    config.networks.find(
+      (n) => n.caipNetworkId === activeNetworkId && n.chainNamespace === namespace,
+    ) ?? config.networks.find((n) => n.chainNamespace === namespace)
+  )
+}
+
 /**
  * The embedded wallet's accounts: EVM on the active (else first configured) eip155 network,
  * moving the wallet there first; Solana on the active (else first configured) solana network
@@ -58,11 +68,7 @@ function infoFor(user: EmbeddedUser | null): ConnectorInfo {
  */
 async function accountsFor(given: EmbeddedUser): Promise<ConnectorAccount[]> {
   let user = given
-  const { activeNetworkId, config } = store.getState()
-  const pick = (namespace: ChainNamespace) =>
-    config.networks.find(
-      (n) => n.caipNetworkId === activeNetworkId && n.chainNamespace === namespace,
-    ) ?? config.networks.find((n) => n.chainNamespace === namespace)
+  const pick = (namespace: ChainNamespace) => embeddedNetwork(namespace)
   const evm = pick('eip155')
   let chainId = Number(user.chainId)
   if (evm && Number(evm.id) !== chainId) {
@@ -223,7 +229,13 @@ async function finish(silent: boolean): Promise<void> {
   try {
     // A new user starts with the host's account type (spec §6); one who chose keeps theirs.
     const preferredAccountType = store.getState().config.evmAccountType
-    await connected(await walletRequest('getUser', { preferredAccountType }), silent)
+    // On the modal's network at once (else `accountsFor` switches and asks again).
+    const evm = embeddedNetwork('eip155')
+    const user = await walletRequest('getUser', {
+      preferredAccountType,
+      ...(evm ? { chainId: Number(evm.id) } : {}),
+    })
+    await connected(user, silent)
     Modal.hideToast()
   } catch (error) {
     Modal.showToast('A problem occurred while trying initialize authentication', 'error')
