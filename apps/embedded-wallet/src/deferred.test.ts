@@ -5,7 +5,7 @@ import { expect, test, vi } from 'vitest'
 const loaded = vi.hoisted(() => ({ modules: [] as string[] }))
 vi.mock('./api.js', () => ({ rpc: async () => '0x2a' }))
 vi.mock('./session.js', () => ({ address: () => null, chainId: () => 31337 }))
-vi.mock('./signer.js', () => ({ signer: {} }))
+vi.mock('./signer.js', () => ({ signer: {}, startSigner: vi.fn() }))
 vi.mock('./approval.js', () => ({ requestApproval: async () => true }))
 vi.mock('./accountRpc.js', () => {
   loaded.modules.push('accountRpc')
@@ -17,6 +17,8 @@ vi.mock('./smartAccount.js', () => {
 })
 
 const Rpc = await import('./rpc.js')
+const { startSigner } = await import('./signer.js')
+const Deferred = await import('./deferred.js')
 const show = () => {}
 
 test('a signed-out frame answers the chain id, accounts, safe reads and refusals without the account code', async () => {
@@ -27,6 +29,13 @@ test('a signed-out frame answers the chain id, accounts, safe reads and refusals
     'Requested RPC call is not allowed',
   )
   expect(loaded.modules).toEqual([])
+  // Nor the signer Worker (~32 KB): a visitor who only looks gets neither.
+  expect(startSigner).not.toHaveBeenCalled()
+})
+
+test('a sign-in starting (warm) starts the signer Worker with the account code', () => {
+  Deferred.warm()
+  expect(startSigner).toHaveBeenCalledTimes(1)
 })
 
 test('a request that acts as the account loads the account code, with the smart account', async () => {

@@ -5,6 +5,8 @@
  * smart sessions). Each loads on its first use; {@link warm} starts both as soon as a user is
  * signed in or signing in, so no request of theirs waits for the download.
  */
+
+import { startSigner } from './signer.js'
 import type { ConfigureSmartAccountsParameters } from './smartAccount.js'
 
 type SmartAccountModule = typeof import('./smartAccount.js')
@@ -80,13 +82,15 @@ export function loadAccountRpc(): Promise<AccountRpcModule> {
 }
 
 /**
- * Starts loading both modules, without waiting: a session was restored or a sign-in began, so
- * the modal's `getUser` and the site's first account requests follow shortly.
+ * Starts loading both modules and the signer Worker, without waiting: a session was restored or
+ * a sign-in began, so the key, the modal's `getUser` and the site's first account requests
+ * follow shortly.
  *
  * @example
  * if (await Session.restore()) warm()
  */
 export function warm(): void {
+  startSigner()
   // A failed warm-up only loses the head start: the first use imports again and reports its error.
   loadAccountRpc().catch(() => {})
 }

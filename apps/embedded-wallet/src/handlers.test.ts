@@ -34,6 +34,8 @@ vi.mock('./session.js', () => ({
   removeDevice: vi.fn(),
   setSite: vi.fn(),
 }))
+// The signer Worker (started by a sign-in's warm-up) needs a browser.
+vi.mock('./signer.js', () => ({ signer: {}, startSigner: vi.fn() }))
 vi.mock('./rpc.js', () => ({
   handleRpc: vi.fn(),
   abortPending: vi.fn(() => []),

@@ -30,7 +30,7 @@ import { t } from './i18n/en.js'
 import { freshX, xOf } from './keys.js'
 import * as Passkey from './passkey.js'
 import * as Recovery from './recovery.js'
-import { signer } from './signer.js'
+import { signer, startSigner } from './signer.js'
 import { clearDeviceShare, getDeviceId, loadDeviceShare, saveDeviceShare } from './storage.js'
 
 /** The frame's default chain (spec §9: eip155:1) until the modal switches it. */
@@ -408,6 +408,8 @@ export async function restore(): Promise<EmbeddedUser | null> {
     // Every sign-in here leaves a device share: without one there is no session to ask about
     // (and no 401 in the console of a first visit).
     if (!(await loadDeviceShare())) throw new BaseError('No session on this device')
+    // The key is rebuilt once the API answers: the Worker loads meanwhile.
+    startSigner()
     // The user signed out and the API did not hear it: end it now, never restore it.
     if (Api.hasPendingLogout()) {
       await Api.logout().catch(() => undefined)

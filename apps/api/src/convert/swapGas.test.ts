@@ -4,7 +4,7 @@
  * its last update, so an estimate run in that same second is short by two storage writes.
  * A real anvil with fresh pools (their accumulators still zero) and the API in process.
  */
-import { type StartDevnetReturnType, startDevnet, TEST_TOKENS } from '@porthole/devnet'
+import { devnetChain, type StartDevnetReturnType, startDevnet, TEST_TOKENS } from '@porthole/devnet'
 import { DEVNET_AMM, uniswapV2FactoryAbi, uniswapV2PairAbi } from '@porthole/shared/devnet'
 import {
   type Address,
@@ -79,7 +79,11 @@ test('a swap built in the same second as its pool’s last update still lands wh
 
   // The wallet signs a few seconds later: the swap's block is in a later second.
   await rpc('evm_setNextBlockTimestamp', [lastUpdate + 5])
-  const wallet = createWalletClient({ account, transport: http(devnet.rpcUrl), chain: null })
+  const wallet = createWalletClient({
+    account,
+    transport: http(devnet.rpcUrl),
+    chain: devnetChain({ chainId: 31337, rpcUrl: devnet.rpcUrl }),
+  })
   const hash = await wallet.sendTransaction({
     to: tx.to.split(':')[2] as Address,
     data: tx.data as Hex,
