@@ -161,7 +161,10 @@ console.log(
 for (const file of frameLoad.files.slice(0, 6))
   console.log(`    ${bytes(file.brotli).padStart(9)}  ${file.url}`)
 console.log(
-  `  + signer Worker ${bytes(frameLoad.workerBrotli)} as served with brotli, fetched by the frame as it starts (read from dist/)`,
+  `  signer Worker ${bytes(frameLoad.workerBrotli)} as served with brotli, fetched once a sign-in starts or a session is to be restored, not with the frame (read from dist/)`,
+)
+console.log(
+  `  then, once a sign-in starts (the account's code, warmed while the code is typed): ${frameLoad.signIn.requests} requests, ${bytes(frameLoad.signIn.brotli)}`,
 )
 console.log(`E-mail login, machine time only (n=${toCodeView.n}, new user each)`)
 console.log(
