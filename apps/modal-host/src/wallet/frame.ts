@@ -6,13 +6,12 @@
  */
 import {
   type Channel,
-  fromContract,
+  Checks,
   type ModalToWallet,
   Parent,
   ResourceUnavailableError,
   WALLET_TIMEOUTS,
   type WalletToModal,
-  WalletToModalSchema,
 } from '@porthole/protocol'
 import { raiseAlert } from '../actions/alerts.js'
 import { reportError } from '../actions/analytics.js'
@@ -88,7 +87,7 @@ export function walletFrame(): Promise<WalletChannel> {
       frame: node,
       origin: new URL(runtime.walletUrl).origin,
       hello: { projectId, metadata: store.getState().config.metadata },
-      validator: fromContract(WalletToModalSchema),
+      validator: Checks.validator(Checks.WalletToModal),
       onChannel: (channel) => {
         const typed = channel as unknown as WalletChannel
         current = typed
