@@ -35,6 +35,21 @@ describe('host options, one at a time', () => {
     ])
   })
 
+  test('an option named like an Object method is unknown, not a crash of the handshake', () => {
+    const { options, errors } = readOptions({
+      networks: [],
+      constructor: 1,
+      toString: 'x',
+      features: { hasOwnProperty: true, email: false },
+    })
+    expect(options).toEqual({ networks: [], features: { email: false } })
+    expect(errors).toEqual([
+      'Unknown option "constructor" ignored',
+      'Unknown option "toString" ignored',
+      'Unknown option "features.hasOwnProperty" ignored',
+    ])
+  })
+
   test('an unknown option is refused by name, never dropped silently', () => {
     const { options, errors } = readOptions({ networks: [], sendAnalytics: true })
     expect(options).toEqual({ networks: [] })

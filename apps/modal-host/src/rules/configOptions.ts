@@ -62,7 +62,7 @@ function readGroup(
     .shape as unknown as Record<string, Schema>
   const out: Record<string, unknown> = {}
   for (const [key, entry] of Object.entries(group)) {
-    const schema = shape[key]
+    const schema = Object.hasOwn(shape, key) ? shape[key] : undefined
     const option = `${name}.${key}`
     if (!schema) {
       errors.push(`Unknown option "${option}" ignored`)
@@ -110,7 +110,8 @@ export function readOptions(raw: unknown): ReadOptionsReturnType {
   const shape = Checks.ModalConfig.shape as unknown as Record<string, Schema>
   for (const [key, value] of Object.entries(raw)) {
     if (value === undefined) continue
-    const schema = shape[key]
+    // Own keys only: `constructor` or `toString` would find Object's and throw.
+    const schema = Object.hasOwn(shape, key) ? shape[key] : undefined
     if (!schema) {
       errors.push(`Unknown option "${key}" ignored`)
       continue
