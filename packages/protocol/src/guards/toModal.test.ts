@@ -60,12 +60,13 @@ function layout(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(layout)
   if (value && typeof value === 'object')
     // The prototype too: an own `__proto__` key copied by assignment would replace it.
-    return [Object.getPrototypeOf(value) === Object.prototype].concat(
-      Reflect.ownKeys(value).map((key) => [
+    return [
+      Object.getPrototypeOf(value) === Object.prototype,
+      ...Reflect.ownKeys(value).map((key) => [
         String(key),
         layout((value as Record<PropertyKey, unknown>)[key]),
       ]),
-    )
+    ]
   return value
 }
 
