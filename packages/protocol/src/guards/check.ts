@@ -131,7 +131,12 @@ export const regex =
       ? undefined
       : { message: `Invalid string: must match pattern ${pattern}`, path: [], continue: true }
 
-/** A string passing `rules` in order (all run; their problems are not final). */
+/**
+ * A string passing `rules` in order (all run; their problems are not final).
+ *
+ * @example
+ * const Text = (max: number) => string(maxLength(max))
+ */
 export function string(...rules: Rule<string>[]): Check<string> {
   return make((x) => {
     if (typeof x !== 'string') return wrongType('string', x)
@@ -175,7 +180,12 @@ export const maximum =
   (n) =>
     n <= max ? undefined : bound(`Too big: expected number to be <=${max}`)
 
-/** A finite number passing `rules` in order, stopping at a final problem. */
+/**
+ * A finite number passing `rules` in order, stopping at a final problem.
+ *
+ * @example
+ * const decimals = number(int, minimum(0), maximum(36))
+ */
 export function number(...rules: NumberRule[]): Check<number> {
   return make((x) => {
     if (typeof x !== 'number' || !Number.isFinite(x)) return wrongType('number', x)
@@ -198,7 +208,12 @@ export const boolean: Check<boolean> = make((x) =>
 /** Anything (an object key checked with it must still be there). */
 export const unknown: Check<unknown> = make(ok)
 
-/** One of `values` (zod's `enum` and `literal`). */
+/**
+ * One of `values` (zod's `enum` and `literal`).
+ *
+ * @example
+ * const themeMode = oneOf('light', 'dark')
+ */
 export function oneOf<const V extends readonly (string | number | boolean)[]>(
   ...values: V
 ): Check<V[number]> {
@@ -209,7 +224,12 @@ export function oneOf<const V extends readonly (string | number | boolean)[]>(
   return make((x) => (values.includes(x as never) ? ok(x) : fail(x, message)))
 }
 
-/** `undefined` or what `inner` accepts; an object may leave the key out. */
+/**
+ * `undefined` or what `inner` accepts; an object may leave the key out.
+ *
+ * @example
+ * object({ view: optional(oneOf('Connect', 'Account')) })
+ */
 export function optional<T>(inner: Check<T>): Check<T | undefined> {
   return make((x) => (x === undefined ? ok(x) : inner.run(x)), true)
 }
@@ -219,7 +239,12 @@ export function nullable<T>(inner: Check<T>): Check<T | null> {
   return make((x) => (x === null ? ok(x) : inner.run(x)), inner.optional)
 }
 
-/** The first option that accepts; when none does, zod's choice of problem (see the top). */
+/**
+ * The first option that accepts; when none does, zod's choice of problem (see the top).
+ *
+ * @example
+ * const socials = union(array(string(maxLength(16)), 16), oneOf(false))
+ */
 export function union<T>(...options: Check[]): Check<T> {
   return make((x) => {
     const outcomes: Outcome[] = []
@@ -233,7 +258,12 @@ export function union<T>(...options: Check[]): Check<T> {
   })
 }
 
-/** An array of `item`s, `min`–`max` long; one over `max` is refused before its items. */
+/**
+ * An array of `item`s, `min`–`max` long; one over `max` is refused before its items.
+ *
+ * @example
+ * const versions = array(number(int, positive), 16, 1)
+ */
 export function array<T>(item: Check<T>, max: number, min = 0): Check<T[]> {
   return make((x) => {
     if (!Array.isArray(x)) return wrongType('array', x)
@@ -256,6 +286,10 @@ type Extra = 'strip' | 'strict' | 'loose'
 /**
  * An object with `shape`'s keys, in its order. Unknown keys: `strip` leaves them out (zod's
  * `object`), `strict` refuses them (`strictObject`), `loose` keeps them (`looseObject`).
+ *
+ * @example
+ * const parsed = object({ name: string(maxLength(100)) }).safeParse({ name: 'Dapp', x: 1 })
+ * // { success: true, data: { name: 'Dapp' } }
  */
 export function object<T>(shape: Record<string, Check>, extra: Extra = 'strip'): ObjectCheck<T> {
   const keys = Object.keys(shape)
@@ -317,6 +351,9 @@ function isPlainObject(x: unknown): x is Record<PropertyKey, unknown> {
  * A record: each own enumerable key passes `key`, its value `entry`. A key that fails is an
  * error (`Invalid key in record`), or with `known` (zod's `partialRecord` of an enum) an
  * unrecognized key.
+ *
+ * @example
+ * const themeVariables = record(string(maxLength(64)), union(string(maxLength(256)), number()))
  */
 export function record<T>(key: Check, entry: Check, known = false): Check<T> {
   return make((x) => {
