@@ -7,7 +7,8 @@ import * as Channel from './Channel.js'
 import { parseText } from './Channel.js'
 import { NS, SUPPORTED_VERSIONS, VERSION } from './constants.js'
 import { InvalidRequestError, toErrorObject } from './errors.js'
-import { HelloMessage } from './schemas.js'
+import * as Checks from './guards/toModal.js'
+import type { HelloMessage } from './schemas.js'
 import type { Contract, Validator } from './types.js'
 
 /** Parameters of {@link listen}. */
@@ -40,7 +41,7 @@ export function listen<Out extends Contract, In extends Contract>(
 
   const onMessage = async (event: MessageEvent) => {
     if (event.source !== parent || event.origin !== parentOrigin) return
-    const parsed = HelloMessage.safeParse(parseText(event.data))
+    const parsed = Checks.HelloMessage.safeParse(parseText(event.data))
     const port = event.ports[0]
     if (!parsed.success || !port) return
     const hello = parsed.data

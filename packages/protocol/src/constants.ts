@@ -15,7 +15,7 @@ export const MAX_MESSAGE_SIZE = 1_048_576
 
 /**
  * Frame timeouts (spec §9, DESIGN §2), in milliseconds. The embedded wallet's login timeouts
- * are `WALLET_TIMEOUTS` (contracts/modalWallet.ts); these ship in sdk.js, so only what the
+ * are `WALLET_TIMEOUTS` (contracts/walletConstants.ts); these ship in sdk.js, so only what the
  * SDK and the handshake use is here.
  */
 export const TIMEOUTS = {

@@ -3,10 +3,10 @@
  * networks resolved (spec §3 "Configuration options", §9 defaults).
  */
 import {
+  Checks,
   type HelloMessage,
   LOCALES,
-  Metadata,
-  OpenParams,
+  type OpenParams,
   type RemoteFeatures,
 } from '@porthole/protocol'
 import { resolveNetworks } from '@porthole/shared'
@@ -40,7 +40,7 @@ export function detectMobile(): boolean {
  */
 export function helloOpening(hello: Pick<HelloMessage, 'config'>): OpenParams | undefined {
   const opening = (hello.config as { opening?: unknown } | undefined)?.opening
-  const parsed = OpenParams.safeParse(opening)
+  const parsed = Checks.OpenParams.safeParse(opening)
   return opening !== undefined && parsed.success ? parsed.data : undefined
 }
 
@@ -65,7 +65,7 @@ export function resolveConfig(
 } {
   const warnings: string[] = []
   const { options, errors } = readOptions(hello.config ?? { networks: [] })
-  const metadata = Metadata.safeParse(hello.metadata)
+  const metadata = Checks.Metadata.safeParse(hello.metadata)
   const { networks, unknown } = resolveNetworks(
     options.networks.length ? options.networks : ['eip155:1'],
   )

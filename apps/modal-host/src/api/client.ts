@@ -2,7 +2,7 @@
  * The modal's API calls (spec §7 "Wallet provider configuration service"), with failures
  * mapped to the spec's alerts.
  */
-import { type LoginProvider, RemoteFeatures } from '@porthole/protocol'
+import { Checks, type LoginProvider, type RemoteFeatures } from '@porthole/protocol'
 import { createHttpClient, type HttpClient, HttpError } from '@porthole/shared'
 import { takeEarly } from '../early.js'
 import type { CatalogueWallet } from '../rules/walletLists.js'
@@ -73,7 +73,9 @@ export async function getRemoteFeatures(): Promise<RemoteFeatures> {
   const out: Record<string, unknown> = {}
   if (features && typeof features === 'object')
     for (const [key, value] of Object.entries(features)) {
-      const schema = RemoteFeatures.shape[key as keyof typeof RemoteFeatures.shape]
+      const schema = Object.hasOwn(Checks.RemoteFeatures.shape, key)
+        ? Checks.RemoteFeatures.shape[key]
+        : undefined
       const parsed = schema?.safeParse(value)
       if (parsed?.success) out[key] = parsed.data
       // Spec §5: an on-ramp provider list that is not a list of strings is empty.

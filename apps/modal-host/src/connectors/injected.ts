@@ -6,8 +6,9 @@
  */
 import {
   BaseError,
+  Checks,
   type ConnectorInfo,
-  InjectedProviderInfo,
+  type InjectedProviderInfo,
   UserRejectedRequestError,
 } from '@porthole/protocol'
 import {
@@ -45,7 +46,7 @@ export function setInjectedProviders(list: readonly unknown[]): void {
   for (const item of list) {
     // The host sends the legacy `window.ethereum` entry bare: it is the 'Browser Wallet'.
     const legacy = (item as { legacy?: unknown } | null)?.legacy === true
-    const parsed = InjectedProviderInfo.safeParse(
+    const parsed = Checks.InjectedProviderInfo.safeParse(
       legacy ? { name: 'Browser Wallet', rdns: '', icon: '', ...(item as object) } : item,
     )
     if (!parsed.success || valid.some((v) => v.uuid === parsed.data.uuid)) continue

@@ -18,6 +18,38 @@ describe('host options, one at a time', () => {
     expect(errors[0]).toMatch(/^Invalid option "themeMode" ignored: /)
   })
 
+  test("a refused option names zod's first problem word for word (the checks mirror it)", () => {
+    const { errors } = readOptions({
+      networks: ['eip155:1', { id: 1 }],
+      themeMode: 'blue',
+      locale: 'x'.repeat(36),
+      features: { socials: ['x'.repeat(17)] },
+      customWallets: [{ id: 'a', name: 'A', desktop_link: 'a://' }],
+    })
+    expect(errors).toEqual([
+      'Invalid option "networks" ignored: Invalid input at 1',
+      'Invalid option "themeMode" ignored: Invalid option: expected one of "light"|"dark"',
+      'Invalid option "locale" ignored: Too big: expected string to have <=35 characters',
+      'Invalid option "features.socials" ignored: Too big: expected string to have <=16 characters at 0',
+      'Invalid option "customWallets[0]" ignored: Unrecognized key: "desktop_link"',
+    ])
+  })
+
+  test('an option named like an Object method is unknown, not a crash of the handshake', () => {
+    const { options, errors } = readOptions({
+      networks: [],
+      constructor: 1,
+      toString: 'x',
+      features: { hasOwnProperty: true, email: false },
+    })
+    expect(options).toEqual({ networks: [], features: { email: false } })
+    expect(errors).toEqual([
+      'Unknown option "constructor" ignored',
+      'Unknown option "toString" ignored',
+      'Unknown option "features.hasOwnProperty" ignored',
+    ])
+  })
+
   test('an unknown option is refused by name, never dropped silently', () => {
     const { options, errors } = readOptions({ networks: [], sendAnalytics: true })
     expect(options).toEqual({ networks: [] })

@@ -6,9 +6,12 @@
  * The script tag gives every option as text (`data-features='{"email":false}'`): an object or
  * list option that arrives as JSON text is parsed first.
  */
-import { CustomWallet, Features, ModalConfig, RemoteFeatures } from '@porthole/protocol'
+import { Checks, type CustomWallet, type ModalConfig } from '@porthole/protocol'
 
-/** The part of a zod schema used here (the app reaches zod only through the protocol). */
+/**
+ * The part of a check used here: `Checks` mirror the zod schemas, first problem's text included
+ * (the modal reaches neither zod nor the checks' internals).
+ */
 type Schema = {
   safeParse(
     value: unknown,
@@ -55,13 +58,11 @@ function readGroup(
     errors.push(`Option "${name}" must be an object; ignored`)
     return undefined
   }
-  const shape = (name === 'features' ? Features : RemoteFeatures).shape as unknown as Record<
-    string,
-    Schema
-  >
+  const shape = (name === 'features' ? Checks.Features : Checks.RemoteFeatures)
+    .shape as unknown as Record<string, Schema>
   const out: Record<string, unknown> = {}
   for (const [key, entry] of Object.entries(group)) {
-    const schema = shape[key]
+    const schema = Object.hasOwn(shape, key) ? shape[key] : undefined
     const option = `${name}.${key}`
     if (!schema) {
       errors.push(`Unknown option "${option}" ignored`)
@@ -82,7 +83,7 @@ function readCustomWallets(value: unknown, errors: string[]): CustomWallet[] | u
   }
   const out: CustomWallet[] = []
   list.slice(0, 50).forEach((entry, index) => {
-    const parsed = CustomWallet.safeParse(entry)
+    const parsed = Checks.CustomWallet.safeParse(entry)
     if (parsed.success) out.push(parsed.data)
     else errors.push(`Invalid option "customWallets[${index}]" ignored: ${describe(parsed.error)}`)
   })
@@ -106,10 +107,11 @@ export function readOptions(raw: unknown): ReadOptionsReturnType {
     if (raw !== undefined) errors.push('Invalid configuration ignored: not an object')
     return { options: options as ModalConfig, errors }
   }
-  const shape = ModalConfig.shape as unknown as Record<string, Schema>
+  const shape = Checks.ModalConfig.shape as unknown as Record<string, Schema>
   for (const [key, value] of Object.entries(raw)) {
     if (value === undefined) continue
-    const schema = shape[key]
+    // Own keys only: `constructor` or `toString` would find Object's and throw.
+    const schema = Object.hasOwn(shape, key) ? shape[key] : undefined
     if (!schema) {
       errors.push(`Unknown option "${key}" ignored`)
       continue

@@ -6,14 +6,13 @@
  */
 import {
   type Channel,
+  Checks,
   type EmbeddedUser,
-  fromContract,
   type ModalToWallet,
   Parent,
   ResourceUnavailableError,
   WALLET_TIMEOUTS,
   type WalletToModal,
-  WalletToModalSchema,
 } from '@porthole/protocol'
 import { raiseAlert } from '../actions/alerts.js'
 import { reportError } from '../actions/analytics.js'
@@ -96,7 +95,7 @@ export function walletFrame(): Promise<WalletChannel> {
       frame: node,
       origin: new URL(runtime.walletUrl).origin,
       hello: { projectId, metadata: store.getState().config.metadata },
-      validator: fromContract(WalletToModalSchema),
+      validator: Checks.validator(Checks.WalletToModal),
       onChannel: (channel) => {
         const typed = channel as unknown as WalletChannel
         current = typed
