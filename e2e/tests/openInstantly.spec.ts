@@ -296,6 +296,50 @@ ${clickAt === 'dcl' ? "document.addEventListener('DOMContentLoaded', () => docum
   return { host, scripts }
 }
 
+type FirstOpenFrame = { view: string; rows: string[]; at: number }
+
+test('issue 26: a visitor with an extension wallet who clicks at DOMContentLoaded sees its row in the first frame the modal shows; sdk-calls.js comes after the click', async ({
+  page,
+}) => {
+  const port = Number(new URL(DEMO_URL).port) + 17
+  const { host, scripts } = await extensionWalletPage(page, port, 'dcl')
+  try {
+    await page.goto(host.url)
+    await expect.poll(() => state(page)).toMatchObject({ open: true })
+    const frame = modalFrame(page)
+    await expect
+      .poll(() =>
+        frame.evaluate(() => !!(window as { __firstOpenFrame?: unknown }).__firstOpenFrame),
+      )
+      .toBe(true)
+    const shown = (await frame.evaluate(
+      () => (window as unknown as { __firstOpenFrame: FirstOpenFrame }).__firstOpenFrame,
+    )) as FirstOpenFrame
+    expect(shown.view).toBe('Connect')
+    expect(
+      shown.rows.some((row) => row.includes('Porthole Dev Wallet')),
+      shown.rows.join(' | '),
+    ).toBe(true)
+    // (Its images may still be on their way on a cold first visit: the modal's part of issue 26.)
+    // The wallet's row works: picking it runs the call on the extension (through sdk-calls.js).
+    const connected = page.evaluate(() =>
+      (
+        window as unknown as { porthole: { connect(): Promise<{ address: string }> } }
+      ).porthole.connect(),
+    )
+    await frame.getByRole('button', { name: 'Porthole Dev Wallet' }).click()
+    expect((await connected).address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
+    const click = (
+      await page.evaluate(() => (window as unknown as { __clicks: number[] }).__clicks)
+    )[0] as number
+    const calls = scripts.find((s) => s.path === 'sdk-calls.js')
+    expect(calls, 'sdk-calls.js loaded for the connection').toBeDefined()
+    expect(calls?.startTime).toBeGreaterThan(click)
+  } finally {
+    await host.close()
+  }
+})
+
 test('issue 26: before the click a host page fetches at most 7 KiB of SDK script on the wire (sdk.js and sdk-chains.js), however long the visitor waits; the extension wallet is in the first frame after the click', async ({
   page,
 }) => {

@@ -90,7 +90,8 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   // modal opens as the handshake completes instead of one more round trip later, behind its
   // first render. `sentOpening` is what the last hello carried; `channelOpened` is true while
   // the current channel's hello opened the modal and no request has followed yet. (`connect()`
-  // still asks by request: the modal must first know whether a session is being restored.)
+  // still asks by request: the modal must first know whether a session is being restored. So
+  // does an `open()` on a page with browser wallets: see `hello`.)
   let pendingOpening: { view?: OpenableView } | undefined
   let sentOpening: typeof pendingOpening
   let channelOpened = false
@@ -211,7 +212,9 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     frame: dialog.frame,
     origin: base.origin,
     hello: () => {
-      sentOpening = pendingOpening
+      // Not when the page has browser wallets: their list goes first, on the port, and the open
+      // follows it there (in order), so the first frame the modal shows open lists them.
+      sentOpening = calls?.list().length ? undefined : pendingOpening
       return {
         projectId,
         metadata: metadata ?? {
