@@ -151,12 +151,12 @@ test('the same page does not run a tampered sdk.js: the browser refuses it for i
   }
 })
 
-test('nor a tampered sdk-chains.js (the part sdk.js loads later): its hash is pinned inside sdk.js', async ({
+test('nor a tampered sdk-chains.js (the part sdk.js loads at start): its hash is pinned inside sdk.js', async ({
   page,
 }) => {
   const errors = collectErrors(page)
   const tampered = await serveTampered(page, 'sdk-chains.js', 'window.__tampered = true;')
-  // A page with a Solana network loads sdk-chains.js at once (its wallets are listed in Connect).
+  // Every page loads sdk-chains.js at once (wallet discovery: they are listed in Connect).
   const tag = pinnedScriptTag().replace(
     /data-networks="[^"]*"/,
     'data-networks="eip155:31337,solana:DQeEdFrFHNT1L46iyNhv8eQs1rHsUi8P"',
@@ -190,6 +190,42 @@ test('nor a tampered sdk-chains.js (the part sdk.js loads later): its hash is pi
     )
     expect(tampered.served).toBe(true)
     expect(outcome).toBe('Could not load sdk-chains.js')
+    expect(errors.find((e) => /integrity/i.test(e))).toMatch(/sha-?256/i)
+    expect(await page.evaluate(() => (window as { __tampered?: boolean }).__tampered)).toBe(
+      undefined,
+    )
+  } finally {
+    await host.close()
+  }
+})
+
+test('nor a tampered sdk-calls.js (the part sdk-chains.js loads on the first call): its hash is pinned inside sdk-chains.js', async ({
+  page,
+}) => {
+  const errors = collectErrors(page)
+  const tampered = await serveTampered(page, 'sdk-calls.js', 'window.__tampered = true;')
+  const host = await startHost(pinnedScriptTag())
+  try {
+    await page.goto(host.url)
+    await expect.poll(() => hasPorthole(page)).toBe(true)
+    // The first provider call needs sdk-calls.js; the browser refuses the other bytes.
+    const outcome = await page.evaluate(() =>
+      (
+        window as unknown as {
+          porthole: {
+            getProvider(ns: string): { request(a: { method: string }): Promise<unknown> }
+          }
+        }
+      ).porthole
+        .getProvider('eip155')
+        .request({ method: 'eth_accounts' })
+        .then(
+          () => 'answered',
+          (error: Error) => error.message,
+        ),
+    )
+    expect(tampered.served).toBe(true)
+    expect(outcome).toBe('Could not load sdk-calls.js')
     expect(errors.find((e) => /integrity/i.test(e))).toMatch(/sha-?256/i)
     expect(await page.evaluate(() => (window as { __tampered?: boolean }).__tampered)).toBe(
       undefined,

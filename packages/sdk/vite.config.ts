@@ -10,8 +10,10 @@ import { subresourceIntegrity } from './scripts/embedSnippet.ts'
 
 const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, 'package.json'), 'utf8'))
 
-/** The lazily loaded part of the script-tag SDK (Solana and Bitcoin), beside sdk.js. */
+/** The part of the script-tag SDK that sdk.js loads at start (wallet discovery), beside sdk.js. */
 const CHAINS_FILE = 'sdk-chains.js'
+/** The part sdk-chains.js loads on the first call or the click (where calls run), beside it. */
+const CALLS_FILE = 'sdk-calls.js'
 
 /**
  * Property names that exist only inside sdk.js (the protocol's `Parent` / `Channel` options and
@@ -23,7 +25,8 @@ const INTERNAL_PROPERTIES =
 
 /**
  * Two builds: `dist/sdk.js`, one minified IIFE for the script tag (under the size budget) with
- * `dist/sdk-chains.js`, the IIFE it loads when a page needs Solana or Bitcoin; and with
+ * `dist/sdk-chains.js`, the IIFE it loads at start (wallet discovery), and `dist/sdk-calls.js`,
+ * the IIFE that one loads when calls are needed; and with
  * `--mode esm` `dist/index.js`, the ES module entry of the npm package (which imports the same
  * code dynamically). The script files are served precompressed (`.br`, `.gz`); the npm entry is
  * not.
@@ -32,7 +35,11 @@ export default defineConfig(({ mode }) => ({
   plugins: mode === 'esm' ? [] : [squeeze(INTERNAL_PROPERTIES), chains(), precompress()],
   define:
     mode === 'esm'
-      ? { __PORTHOLE_CHAINS_SRI__: 'undefined', __PORTHOLE_SDK_VERSION__: JSON.stringify(version) }
+      ? {
+          __PORTHOLE_CHAINS_SRI__: 'undefined',
+          __PORTHOLE_CALLS_SRI__: 'undefined',
+          __PORTHOLE_SDK_VERSION__: JSON.stringify(version),
+        }
       : {},
   build: {
     target: 'es2022',
@@ -82,39 +89,51 @@ function squeeze(mangleProperties?: RegExp): Plugin {
   }
 }
 
+/** Builds one more IIFE entry of the script-tag SDK, minified as sdk.js is; returns its code. */
+async function buildPart(entry: string, name: string, fileName: string, define = {}) {
+  const output = await build({
+    configFile: false,
+    root: import.meta.dirname,
+    logLevel: 'warn',
+    plugins: [squeeze()],
+    define,
+    build: {
+      write: false,
+      target: 'es2022',
+      minify: true,
+      lib: {
+        entry: resolve(import.meta.dirname, entry),
+        formats: ['iife'],
+        name,
+        fileName: () => fileName,
+      },
+    },
+  })
+  const [result] = Array.isArray(output) ? output : [output]
+  const chunk = result && 'output' in result ? result.output[0] : undefined
+  if (!chunk) throw new Error(`${fileName}: the build produced nothing`)
+  return chunk.code
+}
+
 /**
- * Builds `sdk-chains.js` (`src/chains.ts`, an IIFE setting `window.PortholeChains`) first, then
- * bakes its version path and SHA-256 into sdk.js (`__PORTHOLE_SDK_VERSION__`,
- * `__PORTHOLE_CHAINS_SRI__`) and writes it beside sdk.js: sdk.js loads it with `integrity`, so
- * pinning sdk.js pins both.
+ * Builds `sdk-calls.js` (`src/calls.ts`, an IIFE setting `window.PortholeCalls`), then
+ * `sdk-chains.js` (`src/chains.ts`, setting `window.PortholeChains`) with the SHA-256 of the
+ * first baked in (`__PORTHOLE_CALLS_SRI__`), then bakes the version path and SHA-256 of
+ * sdk-chains.js into sdk.js (`__PORTHOLE_SDK_VERSION__`, `__PORTHOLE_CHAINS_SRI__`), and writes
+ * both beside sdk.js: each file loads the next with `integrity`, so pinning sdk.js pins all
+ * three.
  */
 function chains(): Plugin {
+  let calls = ''
   let code = ''
   return {
     name: 'porthole-sdk-chains',
     apply: 'build',
     async config() {
-      const output = await build({
-        configFile: false,
-        root: import.meta.dirname,
-        logLevel: 'warn',
-        plugins: [squeeze()],
-        build: {
-          write: false,
-          target: 'es2022',
-          minify: true,
-          lib: {
-            entry: resolve(import.meta.dirname, 'src/chains.ts'),
-            formats: ['iife'],
-            name: 'PortholeChains',
-            fileName: () => CHAINS_FILE,
-          },
-        },
+      calls = await buildPart('src/calls.ts', 'PortholeCalls', CALLS_FILE)
+      code = await buildPart('src/chains.ts', 'PortholeChains', CHAINS_FILE, {
+        __PORTHOLE_CALLS_SRI__: JSON.stringify(subresourceIntegrity(Buffer.from(calls), 'sha256')),
       })
-      const [result] = Array.isArray(output) ? output : [output]
-      const chunk = result && 'output' in result ? result.output[0] : undefined
-      if (!chunk) throw new Error(`${CHAINS_FILE}: the build produced nothing`)
-      code = chunk.code
       return {
         define: {
           // SHA-256, not the snippet's SHA-384: as strong against a substituted file (a second
@@ -127,6 +146,7 @@ function chains(): Plugin {
       }
     },
     generateBundle() {
+      this.emitFile({ type: 'asset', fileName: CALLS_FILE, source: calls })
       this.emitFile({ type: 'asset', fileName: CHAINS_FILE, source: code })
     },
   }

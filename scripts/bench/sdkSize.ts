@@ -1,4 +1,4 @@
-/** sdk.js size: raw, gzip and brotli, against the 5 KiB brotli budget; and its lazy part's. */
+/** sdk.js size: raw, gzip and brotli, against the 5 KiB brotli budget; and its two other parts'. */
 import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
@@ -18,13 +18,15 @@ function sizes(path: string) {
 }
 
 /**
- * Measures packages/sdk/dist/sdk.js (on the budget) and `sdk-chains.js`, the part sdk.js loads
- * lazily (Solana and Bitcoin wallets, provider routing; pinned by its hash).
+ * Measures packages/sdk/dist/sdk.js (on the budget), `sdk-chains.js`, the part sdk.js loads at
+ * start (wallet discovery; pinned by its hash), and `sdk-calls.js`, the part that one loads on
+ * the first call or after the click (provider routing, Solana and Bitcoin wallets).
  */
 export function sdkSize(root: string) {
   const result = sizes(resolve(root, 'packages/sdk/dist/sdk.js'))
   const chains = sizes(resolve(root, 'packages/sdk/dist/sdk-chains.js'))
-  return { ...result, chains, withinBudget: result.brotli <= SDK_BROTLI_BUDGET }
+  const calls = sizes(resolve(root, 'packages/sdk/dist/sdk-calls.js'))
+  return { ...result, chains, calls, withinBudget: result.brotli <= SDK_BROTLI_BUDGET }
 }
 
 /**

@@ -388,7 +388,7 @@ function startNginx(parameters: StartNginxParameters) {
   const sdkBuild = dirname(BUILD_OUTPUTS.sdk)
   for (const suffix of ['', '.br', '.gz']) {
     link(join(sdkBuild, `sdk.js${suffix}`), join(sdkDir, `sdk.js${suffix}`))
-    for (const file of ['sdk.js', 'sdk-chains.js'])
+    for (const file of ['sdk.js', 'sdk-chains.js', 'sdk-calls.js'])
       link(join(sdkBuild, file + suffix), join(sdkDir, version, file + suffix))
   }
   chmodSync(join(dir, 'srv'), 0o755)

@@ -43,6 +43,8 @@ const SDK_JS_GZ = gzipSync(SDK_JS)
 const SDK_JS_1_2_3_BR = brotliCompressSync(SDK_JS_1_2_3)
 const SDK_CHAINS_JS_1_2_3 = 'var PortholeChains = { version: "1.2.3" };\n'.repeat(60)
 const SDK_CHAINS_JS_1_2_3_BR = brotliCompressSync(SDK_CHAINS_JS_1_2_3)
+const SDK_CALLS_JS_1_2_3 = 'var PortholeCalls = { version: "1.2.3" };\n'.repeat(60)
+const SDK_CALLS_JS_1_2_3_BR = brotliCompressSync(SDK_CALLS_JS_1_2_3)
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -146,6 +148,8 @@ describe('nginx/porthole.conf', () => {
       writeFile(join(dir, 'sdk', '1.2.3', 'sdk.js.br'), SDK_JS_1_2_3_BR),
       writeFile(join(dir, 'sdk', '1.2.3', 'sdk-chains.js'), SDK_CHAINS_JS_1_2_3),
       writeFile(join(dir, 'sdk', '1.2.3', 'sdk-chains.js.br'), SDK_CHAINS_JS_1_2_3_BR),
+      writeFile(join(dir, 'sdk', '1.2.3', 'sdk-calls.js'), SDK_CALLS_JS_1_2_3),
+      writeFile(join(dir, 'sdk', '1.2.3', 'sdk-calls.js.br'), SDK_CALLS_JS_1_2_3_BR),
       // A document's siblings would skip sub_filter: they must never be sent.
       writeFile(join(dir, 'modal', 'index.html.br'), brotliCompressSync(INDEX)),
       writeFile(join(dir, 'modal', 'index.html.gz'), gzipSync(INDEX)),
@@ -393,6 +397,7 @@ http {
       ['/sdk.js', SDK_JS_BR],
       ['/sdk/1.2.3/sdk.js', SDK_JS_1_2_3_BR],
       ['/sdk/1.2.3/sdk-chains.js', SDK_CHAINS_JS_1_2_3_BR],
+      ['/sdk/1.2.3/sdk-calls.js', SDK_CALLS_JS_1_2_3_BR],
     ] as const) {
       const br = await request(modalPort, path, { headers: { 'accept-encoding': 'gzip, br' } })
       expect(br.headers['content-encoding'], path).toBe('br')
@@ -420,10 +425,11 @@ http {
     }
   })
 
-  test('each SDK release (and its sdk-chains.js) is served at its own immutable path, to any origin', async () => {
+  test('each SDK release (and its sdk-chains.js and sdk-calls.js) is served at its own immutable path, to any origin', async () => {
     for (const [path, body] of [
       ['/sdk/1.2.3/sdk.js', SDK_JS_1_2_3],
       ['/sdk/1.2.3/sdk-chains.js', SDK_CHAINS_JS_1_2_3],
+      ['/sdk/1.2.3/sdk-calls.js', SDK_CALLS_JS_1_2_3],
     ] as const) {
       const release = await request(modalPort, path, {
         headers: { origin: 'https://any-host.example' },
@@ -441,6 +447,8 @@ http {
       '/sdk/1.2.3/other.js',
       '/sdk/1.2.4/sdk-chains.js',
       '/sdk-chains.js',
+      '/sdk/1.2.4/sdk-calls.js',
+      '/sdk-calls.js',
     ]) {
       const missing = await request(modalPort, path)
       expect(missing.status, path).toBe(404)

@@ -23,6 +23,9 @@ test('each file class gets its cache lifetime', () => {
   expect(cacheControl('/sdk/0.1.2/sdk-chains.js', 'text/javascript')).toBe(
     'public, max-age=31536000, immutable',
   )
+  expect(cacheControl('/sdk/0.1.8/sdk-calls.js', 'text/javascript')).toBe(
+    'public, max-age=31536000, immutable',
+  )
   expect(cacheControl('/sdk/latest/sdk.js', 'text/javascript')).toBe('public, max-age=3600')
   expect(cacheControl('/favicon.svg', 'image/svg+xml')).toBe('public, max-age=3600')
 })

@@ -20,7 +20,7 @@ export function isHashedAsset(urlPath: string): boolean {
 
 /**
  * The Cache-Control of a response: HTML is revalidated every time, hashed assets and
- * `/sdk/<version>/sdk.js` (and its `sdk-chains.js`) are immutable, `/sdk.js` is short-lived so hosts get fixes quickly,
+ * `/sdk/<version>/sdk.js` (and its `sdk-chains.js`, `sdk-calls.js`) are immutable, `/sdk.js` is short-lived so hosts get fixes quickly,
  * the rest lives an hour.
  *
  * @example

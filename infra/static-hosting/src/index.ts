@@ -63,11 +63,13 @@ export {
   isSdkPath,
   isVersionedSdkPath,
   readSdkVersion,
+  SDK_CALLS_FILE,
   SDK_CHAINS_FILE,
   SDK_PACKAGE_JSON,
   SDK_PATH,
   type SdkFilesParameters,
   sdkFiles,
+  versionedSdkCallsPath,
   versionedSdkChainsPath,
   versionedSdkPath,
 } from './sdkFiles.ts'

@@ -8,6 +8,7 @@ import {
   isVersionedSdkPath,
   readSdkVersion,
   sdkFiles,
+  versionedSdkCallsPath,
   versionedSdkChainsPath,
   versionedSdkPath,
 } from './sdkFiles.ts'
@@ -19,9 +20,12 @@ test('a release has one immutable path; nothing path-like is a version', () => {
     expect(() => versionedSdkPath(version), version).toThrow(InvalidSdkVersionError)
 })
 
-test('recognises the SDK paths, sdk-chains.js only at a version', () => {
+test('recognises the SDK paths, sdk-chains.js and sdk-calls.js only at a version', () => {
   expect(isVersionedSdkPath('/sdk/0.1.0/sdk.js')).toBe(true)
   expect(isVersionedSdkPath('/sdk/0.1.0/sdk-chains.js')).toBe(true)
+  expect(isVersionedSdkPath('/sdk/0.1.0/sdk-calls.js')).toBe(true)
+  expect(isVersionedSdkPath('/sdk/latest/sdk-calls.js')).toBe(false)
+  expect(isSdkPath('/sdk-calls.js')).toBe(false)
   expect(isVersionedSdkPath('/sdk/latest/sdk.js')).toBe(false)
   expect(isVersionedSdkPath('/sdk/latest/sdk-chains.js')).toBe(false)
   expect(isVersionedSdkPath('/sdk/0.1.0/other.js')).toBe(false)
@@ -32,13 +36,16 @@ test('recognises the SDK paths, sdk-chains.js only at a version', () => {
   expect(isSdkPath('/assets/sdk.js')).toBe(false)
   expect(versionedSdkChainsPath('0.1.2')).toBe('/sdk/0.1.2/sdk-chains.js')
   expect(() => versionedSdkChainsPath('../x')).toThrow(InvalidSdkVersionError)
+  expect(versionedSdkCallsPath('0.1.8')).toBe('/sdk/0.1.8/sdk-calls.js')
+  expect(() => versionedSdkCallsPath('../x')).toThrow(InvalidSdkVersionError)
 })
 
-test('sdkFiles maps both paths to the built file and the release’s sdk-chains.js to the file beside it, at the package version by default', () => {
+test('sdkFiles maps both paths to the built file and the release’s sdk-chains.js and sdk-calls.js to the files beside it, at the package version by default', () => {
   expect(sdkFiles({ file: '/x/sdk.js', version: '1.2.3' })).toEqual({
     '/sdk.js': '/x/sdk.js',
     '/sdk/1.2.3/sdk.js': '/x/sdk.js',
     '/sdk/1.2.3/sdk-chains.js': '/x/sdk-chains.js',
+    '/sdk/1.2.3/sdk-calls.js': '/x/sdk-calls.js',
   })
   const version = readSdkVersion()
   expect(version).toMatch(/^\d+\.\d+\.\d+/)
@@ -46,6 +53,7 @@ test('sdkFiles maps both paths to the built file and the release’s sdk-chains.
     '/sdk.js',
     `/sdk/${version}/sdk.js`,
     `/sdk/${version}/sdk-chains.js`,
+    `/sdk/${version}/sdk-calls.js`,
   ])
 })
 

@@ -2,9 +2,10 @@
  * Where the host SDK is served: `/sdk.js`, the latest build (five-minute cache, so hosts get
  * fixes quickly), and `/sdk/<version>/sdk.js`, one release that never changes (cached a year,
  * `immutable`), which host pages pin with Subresource Integrity. Beside each release,
- * `/sdk/<version>/sdk-chains.js`: the part sdk.js loads when a page needs it (Solana and Bitcoin
- * wallets, where calls run), pinned by a hash inside sdk.js; both sdk.js paths load their own
- * version's.
+ * `/sdk/<version>/sdk-chains.js`, the part sdk.js loads at start (injected-wallet discovery),
+ * pinned by a hash inside sdk.js, and `/sdk/<version>/sdk-calls.js`, the part sdk-chains.js loads
+ * on the first call or click (where calls run), pinned by a hash inside sdk-chains.js; both
+ * sdk.js paths load their own version's.
  */
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -13,8 +14,11 @@ import { fileURLToPath } from 'node:url'
 /** URL path of the latest SDK build. */
 export const SDK_PATH = '/sdk.js'
 
-/** File name of the SDK's lazily loaded part, beside sdk.js in the build and on the server. */
+/** File name of the SDK's part loaded at start, beside sdk.js in the build and on the server. */
 export const SDK_CHAINS_FILE = 'sdk-chains.js'
+
+/** File name of the SDK's part loaded on the first call or click, beside sdk-chains.js. */
+export const SDK_CALLS_FILE = 'sdk-calls.js'
 
 /** A release version: `1.2.3` or `1.2.3-rc.1` (no build metadata, nothing path-like). */
 const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?$/
@@ -59,7 +63,17 @@ export function versionedSdkChainsPath(version: string): string {
 }
 
 /**
- * True for `/sdk/<version>/sdk.js` and `/sdk/<version>/sdk-chains.js` (immutable).
+ * The immutable URL path of one release's part loaded on the first call or click.
+ *
+ * @example
+ * versionedSdkCallsPath('0.1.8') // '/sdk/0.1.8/sdk-calls.js'
+ */
+export function versionedSdkCallsPath(version: string): string {
+  return versionedSdkPath(version).replace(/sdk\.js$/, SDK_CALLS_FILE)
+}
+
+/**
+ * True for `/sdk/<version>/sdk.js`, `…/sdk-chains.js` and `…/sdk-calls.js` (immutable).
  *
  * @example
  * isVersionedSdkPath('/sdk/0.1.0/sdk.js') // true
@@ -67,7 +81,7 @@ export function versionedSdkChainsPath(version: string): string {
  * isVersionedSdkPath('/sdk.js') // false
  */
 export function isVersionedSdkPath(urlPath: string): boolean {
-  const match = /^\/sdk\/([^/]+)\/sdk(?:-chains)?\.js$/.exec(urlPath)
+  const match = /^\/sdk\/([^/]+)\/sdk(?:-chains|-calls)?\.js$/.exec(urlPath)
   return match !== null && VERSION.test(match[1] as string)
 }
 
@@ -83,7 +97,7 @@ export function isSdkPath(urlPath: string): boolean {
 
 /** Options of {@link sdkFiles}. */
 export type SdkFilesParameters = {
-  /** The built `sdk.js` (its `sdk-chains.js` beside it). */
+  /** The built `sdk.js` (its `sdk-chains.js` and `sdk-calls.js` beside it). */
   file: string
   /** Its release version; default the `version` of packages/sdk/package.json. */
   version?: string
@@ -91,12 +105,13 @@ export type SdkFilesParameters = {
 
 /**
  * The `extraFiles` of a modal server that serves the SDK at both paths, and the release's
- * `sdk-chains.js` (the file beside `file`).
+ * `sdk-chains.js` and `sdk-calls.js` (the files beside `file`).
  *
  * @example
  * sdkFiles({ file: 'packages/sdk/dist/sdk.js', version: '0.1.2' })
  * // { '/sdk.js': 'packages/sdk/dist/sdk.js', '/sdk/0.1.2/sdk.js': 'packages/sdk/dist/sdk.js',
- * //   '/sdk/0.1.2/sdk-chains.js': 'packages/sdk/dist/sdk-chains.js' }
+ * //   '/sdk/0.1.2/sdk-chains.js': 'packages/sdk/dist/sdk-chains.js',
+ * //   '/sdk/0.1.2/sdk-calls.js': 'packages/sdk/dist/sdk-calls.js' }
  */
 export function sdkFiles(parameters: SdkFilesParameters): Record<string, string> {
   const { file, version = readSdkVersion() } = parameters
@@ -104,6 +119,7 @@ export function sdkFiles(parameters: SdkFilesParameters): Record<string, string>
     [SDK_PATH]: file,
     [versionedSdkPath(version)]: file,
     [versionedSdkChainsPath(version)]: join(dirname(file), SDK_CHAINS_FILE),
+    [versionedSdkCallsPath(version)]: join(dirname(file), SDK_CALLS_FILE),
   }
 }
 

@@ -29,7 +29,8 @@ const INDEX = `<!doctype html>
 `
 const APP_JS = 'console.log("porthole modal");\n'.repeat(200)
 const SDK_JS = 'window.Porthole = { createPorthole() {} };\n'.repeat(50)
-const SDK_CHAINS_JS = 'var PortholeChains = { createCalls() {} };\n'.repeat(50)
+const SDK_CHAINS_JS = 'var PortholeChains = { startChains() {} };\n'.repeat(50)
+const SDK_CALLS_JS = 'var PortholeCalls = { createCalls() {} };\n'.repeat(50)
 const SECRET = 'TOP SECRET: outside the root'
 /** A built file with `.br`/`.gz` siblings (low levels: unlike what the server makes). */
 const PRE_JS = 'export const greeting = "precompressed at build time";\n'.repeat(40)
@@ -73,6 +74,7 @@ beforeAll(async () => {
     writeFile(join(dir, 'secret.txt'), SECRET),
     writeFile(join(dir, 'sdk', 'sdk.js'), SDK_JS),
     writeFile(join(dir, 'sdk', 'sdk-chains.js'), SDK_CHAINS_JS),
+    writeFile(join(dir, 'sdk', 'sdk-calls.js'), SDK_CALLS_JS),
     writeFile(join(dist, 'page.html'), PAGE),
   ])
   // Siblings are written after their file, as precompress() does.
@@ -80,6 +82,7 @@ beforeAll(async () => {
     writeFile(join(dist, 'assets', 'pre-Ab12Cd34.js'), PRE_JS),
     writeFile(join(dir, 'sdk', 'sdk.js.br'), lowBrotli(SDK_JS)),
     writeFile(join(dir, 'sdk', 'sdk-chains.js.br'), lowBrotli(SDK_CHAINS_JS)),
+    writeFile(join(dir, 'sdk', 'sdk-calls.js.br'), lowBrotli(SDK_CALLS_JS)),
   ])
   await Promise.all([
     writeFile(join(dist, 'assets', 'pre-Ab12Cd34.js.br'), lowBrotli(PRE_JS)),
@@ -266,6 +269,7 @@ describe('static files', () => {
       ['/sdk.js', 'public, max-age=300', 'text/javascript'],
       ['/sdk/1.2.3/sdk.js', 'public, max-age=31536000, immutable', 'text/javascript'],
       ['/sdk/1.2.3/sdk-chains.js', 'public, max-age=31536000, immutable', 'text/javascript'],
+      ['/sdk/1.2.3/sdk-calls.js', 'public, max-age=31536000, immutable', 'text/javascript'],
       ['/favicon.svg', 'public, max-age=3600', 'image/svg+xml'],
       ['/robots.txt', 'public, max-age=3600', 'text/plain'],
     ]
@@ -283,6 +287,7 @@ describe('static files', () => {
       ['/sdk.js', SDK_JS],
       ['/sdk/1.2.3/sdk.js', SDK_JS],
       ['/sdk/1.2.3/sdk-chains.js', SDK_CHAINS_JS],
+      ['/sdk/1.2.3/sdk-calls.js', SDK_CALLS_JS],
     ] as const) {
       const response = await request(modal.url, path, {
         headers: { origin: 'https://any-host.example' },
@@ -300,6 +305,8 @@ describe('static files', () => {
       '/sdk/1.2.3/sdk.js/x',
       '/sdk/1.2.4/sdk-chains.js',
       '/sdk-chains.js',
+      '/sdk-calls.js',
+      '/sdk/1.2.4/sdk-calls.js',
     ]) {
       const response = await request(modal.url, path)
       expect(response.status, path).toBe(404)
@@ -366,11 +373,13 @@ describe('static files', () => {
     expect(again.status).toBe(304)
   })
 
-  test('the SDK is sent from sdk.js.br at both of its paths, sdk-chains.js from its own sibling', async () => {
+  test('the SDK is sent from sdk.js.br at both of its paths, sdk-chains.js and sdk-calls.js from their own siblings', async () => {
     for (const [path, body] of [
       ['/sdk.js', SDK_JS],
       ['/sdk/1.2.3/sdk.js', SDK_JS],
       ['/sdk/1.2.3/sdk-chains.js', SDK_CHAINS_JS],
+      ['/sdk/1.2.3/sdk-calls.js', SDK_CALLS_JS],
+      ['/sdk/1.2.3/sdk-calls.js', SDK_CALLS_JS],
     ] as const) {
       const response = await request(modal.url, path, { headers: { 'accept-encoding': 'br' } })
       expect(response.headers['content-encoding'], path).toBe('br')

@@ -3,8 +3,9 @@
  * injected wallets, and exposes the instance API and one provider per namespace (EIP-1193 for
  * eip155; WalletConnect's methods for solana and bip122). Decisions (which view, when a
  * connection counts, which events the providers emit) belong to the modal; the SDK stays small:
- * what no page needs before its first click (where calls run, the Solana and Bitcoin wallet
- * bridges) is `sdk-chains.js`, loaded on demand (`internal/loadChains.ts`).
+ * injected-wallet discovery is `sdk-chains.js`, loaded at start (`internal/loadChains.ts`), and
+ * what no page needs before its visitor's click (where calls run, the Solana and Bitcoin wallet
+ * bridges) is `sdk-calls.js`, which that one loads on the first call or the click.
  */
 import {
   type Channel,
@@ -89,7 +90,8 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   // modal opens as the handshake completes instead of one more round trip later, behind its
   // first render. `sentOpening` is what the last hello carried; `channelOpened` is true while
   // the current channel's hello opened the modal and no request has followed yet. (`connect()`
-  // still asks by request: the modal must first know whether a session is being restored.)
+  // still asks by request: the modal must first know whether a session is being restored. So
+  // does an `open()` on a page with browser wallets: see `hello`.)
   let pendingOpening: { view?: OpenableView } | undefined
   let sentOpening: typeof pendingOpening
   let channelOpened = false
@@ -172,9 +174,10 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     void close()
   })
 
-  // Injected wallets (EIP-6963, window.ethereum, Wallet Standard) are found, and every call
-  // runs, in sdk-chains.js: loaded at once, beside the modal frame, so wallets are listed
-  // before the first click and sdk.js stays within its budget.
+  // Injected wallets (EIP-6963, window.ethereum, Wallet Standard) are found in sdk-chains.js:
+  // loaded at once, beside the modal frame, so wallets are listed before the first click and
+  // sdk.js stays within its budget. Every call runs in sdk-calls.js, which it loads on the
+  // first call, when the modal opens, or when an injected wallet is connected.
   const sendInjected = () => channel?.emit('injectedProviders', { providers: calls?.list() ?? [] })
   let calls: Chains | undefined
   let loading: Promise<Chains> | undefined
@@ -209,7 +212,9 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     frame: dialog.frame,
     origin: base.origin,
     hello: () => {
-      sentOpening = pendingOpening
+      // Not when the page has browser wallets: their list goes first, on the port, and the open
+      // follows it there (in order), so the first frame the modal shows open lists them.
+      sentOpening = calls?.list().length ? undefined : pendingOpening
       return {
         projectId,
         metadata: metadata ?? {
@@ -270,7 +275,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
       await show('open', openOptions)
     },
     close,
-    // Headless mode (wallets, connect({ wallet }) / connect({ email })) lives in sdk-chains.js.
+    // Headless mode (wallets, connect({ wallet }) / connect({ email })) lives in sdk-calls.js.
     wallets: async () => (await load()).wallets(),
     async connect(connectOptions = {}) {
       if ('wallet' in connectOptions || 'email' in connectOptions)

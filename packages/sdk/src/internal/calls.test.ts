@@ -5,6 +5,7 @@ import { type CallsHost, createCalls } from './calls.js'
 import { base58Encode } from './encoding.js'
 import { fakeSignature, fakeSolanaWallet } from './fakeStandardWallet.js'
 import type { InjectedWallet } from './injected.js'
+import { discoverStandardWallets } from './walletStandard.js'
 
 const EVM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const SOL = 'SoLAddress1'
@@ -74,12 +75,11 @@ function setup(state: Partial<PortholeState> = {}, evmWallets: InjectedWallet[] 
       get: (id) => evmWallets.find((w) => w.info.uuid === id || w.info.rdns === id),
       list: () => evmWallets.map((w) => w.info),
     },
+    standard: discoverStandardWallets({ onChange: () => calls.follow(), target }),
     ready: async () => channel as never,
-    onChange: vi.fn(),
-    target,
   }
   const calls = createCalls(host)
-  /** Registers a Solana wallet the Wallet Standard way. */
+  /** Registers a Solana wallet the Wallet Standard way (found at start, in sdk-chains.js). */
   const addSolanaWallet = async (wallet = fakeSolanaWallet('Porthole Solana Dev Wallet')) => {
     target.dispatchEvent(
       new CustomEvent('wallet-standard:register-wallet', {
@@ -87,7 +87,7 @@ function setup(state: Partial<PortholeState> = {}, evmWallets: InjectedWallet[] 
       }),
     )
     await tick()
-    return { wallet, info: calls.list()[0] }
+    return { wallet, info: host.standard.entries()[0]?.info }
   }
   return {
     calls,
@@ -241,8 +241,8 @@ describe('the modal’s calls on injected wallets', () => {
       ],
       ['injectedEvent', { uuid: info?.uuid, event: 'accountsChanged', data: [] }],
     ])
-    // Listing again does not follow a wallet twice.
-    calls.list()
+    // Following again (the list changed) does not follow a wallet twice.
+    calls.follow()
     expect(evm.provider.on).toHaveBeenCalledTimes(4)
   })
 })

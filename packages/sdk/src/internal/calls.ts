@@ -1,8 +1,9 @@
 /**
  * Where the SDK's calls run, in the host page: the dapp's provider calls (every namespace) and
- * the modal's calls on injected wallets. Part of the lazily loaded `sdk-chains.js`, with
- * Wallet Standard discovery (started here): none of it is needed before the first click of a
- * page that has only EVM networks.
+ * the modal's calls on injected wallets, with the Solana and Bitcoin adapters. It is
+ * `sdk-calls.js`, which sdk-chains.js loads on the first call, when the modal opens or when an
+ * injected wallet is connected: no page needs it before its visitor's click. The wallets it
+ * calls were found at start (`injected.ts`, `walletStandard.ts`, in sdk-chains.js).
  *
  * Provider routing: a call for an injected connection (the active one of its namespace in
  * `getState().connections`) goes straight to that wallet; the account methods are answered from
@@ -24,7 +25,7 @@ import {
 } from '@porthole/protocol/lite'
 import type { EIP1193Provider, Porthole, ProviderNamespace, RequestArguments } from '../types.js'
 import type { InjectedWallet } from './injected.js'
-import { discoverStandardWallets } from './walletStandard.js'
+import { bridgeStandardWallets, type DiscoverStandardWalletsReturnType } from './walletStandard.js'
 
 /** Methods the modal may run on an injected EVM wallet (defence in depth: the modal is trusted). */
 export const MODAL_METHODS =
@@ -39,12 +40,10 @@ export type CallsHost = {
   porthole: Pick<Porthole, 'getState' | 'connect'>
   /** The EIP-6963 wallets (`discoverInjected`): their list, each by uuid or connector id. */
   evm: { get(id: string): InjectedWallet | undefined; list(): InjectedProviderInfo[] }
+  /** The Wallet Standard wallets (`discoverStandardWallets`). */
+  standard: Pick<DiscoverStandardWalletsReturnType, 'get' | 'entries'>
   /** The channel to the modal, once it is up: provider calls the modal holds, wallet events. */
   ready(): Promise<Pick<Channel.Channel<HostToModal, ModalToHost>, 'request' | 'emit'>>
-  /** The Wallet Standard wallet list changed (the instance sends the whole list again). */
-  onChange(): void
-  /** Where Wallet Standard events are exchanged; default `window`. */
-  target?: EventTarget
 }
 
 /** What {@link createCalls} returns. */
@@ -53,19 +52,15 @@ export type Calls = {
   route(namespace: ProviderNamespace, args: RequestArguments): Promise<unknown>
   /** Runs one call of the modal on the injected wallet with this uuid. */
   injectedRequest(params: { uuid: string; method: string; params?: unknown }): Promise<unknown>
-  /**
-   * The Wallet Standard wallets' descriptors. The instance calls it whenever the injected list
-   * changes, so it also starts following the events of EVM wallets found since.
-   */
-  list(): InjectedProviderInfo[]
-  stop(): void
+  /** Follows the events of the wallets found since (called whenever the list changes). */
+  follow(): void
 }
 
 /**
- * Starts Wallet Standard discovery and returns the call router.
+ * Returns the call router, following the events of every wallet found.
  *
  * @example
- * const calls = createCalls({ porthole, evm: injected, ready, onChange })
+ * const calls = createCalls({ porthole, evm, standard, ready })
  * await calls.route('solana', { method: 'solana_getAccounts' }) // [{ pubkey }]
  */
 export function createCalls(host: CallsHost): Calls {
@@ -74,11 +69,7 @@ export function createCalls(host: CallsHost): Calls {
       (channel) => channel.emit('injectedEvent', { uuid, event, data }),
       () => {}, // the instance failed or was destroyed: nobody to tell
     )
-  const standard = discoverStandardWallets({
-    onChange: host.onChange,
-    onEvent,
-    ...(host.target ? { target: host.target } : {}),
-  })
+  const standard = bridgeStandardWallets(host.standard, onEvent)
   const wallet = (
     namespace: ProviderNamespace,
     id: string,
@@ -86,6 +77,7 @@ export function createCalls(host: CallsHost): Calls {
     namespace === 'eip155' ? host.evm.get(id)?.provider : standard.get(id)
   const followed = new Set<string>()
   const follow = () => {
+    standard.follow()
     for (const { uuid } of host.evm.list()) {
       const provider = host.evm.get(uuid)?.provider
       if (!provider || followed.has(uuid)) continue
@@ -143,10 +135,6 @@ export function createCalls(host: CallsHost): Calls {
           : { method, params: params as RequestArguments['params'] },
       )
     },
-    list() {
-      follow()
-      return standard.list()
-    },
-    stop: standard.stop,
+    follow,
   }
 }

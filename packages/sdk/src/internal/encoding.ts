@@ -1,6 +1,6 @@
 /**
  * base58 (Bitcoin's alphabet, as Solana uses it) and base64, the encodings of WalletConnect's
- * Solana methods. Small on purpose: part of the lazily loaded `sdk-chains.js`.
+ * Solana methods. Small on purpose: part of the lazily loaded `sdk-calls.js`.
  */
 import { InvalidParamsError } from '@porthole/protocol/lite'
 

@@ -1,5 +1,5 @@
 /**
- * Headless mode, in `sdk-chains.js` (sdk.js only forwards to it): `wallets()` and
+ * Headless mode, in `sdk-calls.js` (sdk.js and sdk-chains.js only forward to it): `wallets()` and
  * `connect({ wallet })` / `connect({ email })` ask the modal, which never shows Connect for
  * them, and the answers are checked before the page sees them (a frame's answer is input too).
  */

@@ -1,5 +1,5 @@
 /**
- * Loads the Solana and Bitcoin part of the SDK (`src/chains.ts`) once per page. In `sdk.js`
+ * Loads the wallet-discovery part of the SDK (`src/chains.ts`) once per page. In `sdk.js`
  * (the script tag) it is a second file, `/sdk/<version>/sdk-chains.js` on the origin sdk.js
  * came from, pinned with Subresource Integrity: the build bakes its SHA-256 into sdk.js, so a
  * host page that pins sdk.js pins both. Elsewhere (the npm entry, tests) it is a dynamic import.

@@ -1,6 +1,6 @@
 /**
  * The dapp-facing providers, one per namespace (EIP-1193 for eip155; WalletConnect's JSON-RPC
- * methods for solana and bip122). Their calls are routed by `calls.ts` (in sdk-chains.js);
+ * methods for solana and bip122). Their calls are routed by `calls.ts` (in sdk-calls.js);
  * their events come from the modal (`providerEvent`), so they are the same for every
  * connector.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from 'vitest'
 import { fakeBitcoinWallet, fakeSolanaWallet } from './fakeStandardWallet.js'
 import type { StandardWallet } from './standardTypes.js'
-import { discoverStandardWallets } from './walletStandard.js'
+import { bridgeStandardWallets, discoverStandardWallets } from './walletStandard.js'
 
 type Api = { register(...wallets: StandardWallet[]): () => void }
 
@@ -23,8 +23,10 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
 function start(target = new EventTarget()) {
   const onChange = vi.fn()
   const onEvent = vi.fn()
-  const standard = discoverStandardWallets({ onChange, onEvent, target })
-  return { standard, onChange, onEvent, target }
+  const standard = discoverStandardWallets({ onChange, target })
+  // The calls' side (sdk-calls.js): adapters, made when the instance follows a changed list.
+  const bridge = bridgeStandardWallets(standard, onEvent)
+  return { standard, bridge, onChange, onEvent, target }
 }
 
 describe('Wallet Standard discovery', () => {
@@ -90,11 +92,12 @@ describe('Wallet Standard discovery', () => {
   })
 
   test('unregister removes the wallet and stops following it', async () => {
-    const { standard, target, onChange, onEvent } = start()
+    const { standard, bridge, target, onChange, onEvent } = start()
     const wallet = fakeSolanaWallet()
     const unregister = registerWallet(target, wallet)
     await tick()
     expect(standard.list()).toHaveLength(1)
+    bridge.follow()
     unregister()
     await tick()
     expect(standard.list()).toEqual([])
@@ -103,12 +106,16 @@ describe('Wallet Standard discovery', () => {
     expect(onEvent).not.toHaveBeenCalled()
   })
 
-  test('forwards account changes as accountsChanged with the addresses of the namespace', async () => {
-    const { standard, target, onEvent } = start()
+  test('discovery alone makes no adapter; the bridge forwards account changes as accountsChanged with the addresses of the namespace', async () => {
+    const { standard, bridge, target, onEvent } = start()
     const wallet = fakeSolanaWallet()
     registerWallet(target, wallet)
     await tick()
     const [info] = standard.list()
+    expect(standard.entries()[0]?.adapter).toBeUndefined()
+    wallet.setAccounts([])
+    expect(onEvent).not.toHaveBeenCalled()
+    bridge.follow()
     wallet.setAccounts([
       { address: 'NewSol', publicKey: new Uint8Array(32), chains: ['solana:devnet'], features: [] },
       { address: '0xabc', publicKey: new Uint8Array(20), chains: ['eip155:1'], features: [] },
@@ -117,13 +124,13 @@ describe('Wallet Standard discovery', () => {
   })
 
   test('finds the adapter by uuid or by the modal’s connector id (namespace:name, any case)', async () => {
-    const { standard, target } = start()
+    const { standard, bridge, target } = start()
     registerWallet(target, fakeSolanaWallet('Porthole Solana Dev Wallet'))
     await tick()
     const [info] = standard.list()
-    expect(standard.get(info?.uuid ?? '')).toBeDefined()
-    expect(standard.get('solana:porthole solana dev wallet')).toBe(standard.get(info?.uuid ?? ''))
-    expect(standard.get('bip122:Porthole Solana Dev Wallet')).toBeUndefined()
+    expect(bridge.get(info?.uuid ?? '')).toBeDefined()
+    expect(bridge.get('solana:porthole solana dev wallet')).toBe(bridge.get(info?.uuid ?? ''))
+    expect(bridge.get('bip122:Porthole Solana Dev Wallet')).toBeUndefined()
   })
 
   test('stop: no more registrations are taken', async () => {
