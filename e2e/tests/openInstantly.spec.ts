@@ -175,7 +175,7 @@ test('the view shown is current after a change while hidden: connected in anothe
   expect((await firstFrame(dapp)).view).toBe('Account')
 })
 
-test('budget on the wire: sdk.js at most 5,120 B, everything until the first usable view at most 150 KiB', async ({
+test('budget on the wire: sdk.js at most 5,120 B, everything until the first usable view at most 138 KiB (issue 26's goal is 120 KiB; 132 KiB now)', async ({
   browser,
 }) => {
   const context = await browser.newContext()
@@ -231,8 +231,10 @@ test('budget on the wire: sdk.js at most 5,120 B, everything until the first usa
     .slice(0, 6)
     .map((r) => `${r.bytes} ${r.url}`)
   expect(sdkBody, 'sdk.js body on the wire').toBeLessThanOrEqual(5120)
+  // What issue 26 has reached, with ~5 KiB of room for response headers' variation: a change
+  // that adds to the first view fails here (the goal, 120 KiB, is not reached yet).
   expect(total, `bytes on the wire; largest:\n${largest.join('\n')}`).toBeLessThanOrEqual(
-    150 * 1024,
+    138 * 1024,
   )
   await context.close()
 })
