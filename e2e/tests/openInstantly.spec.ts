@@ -175,7 +175,7 @@ test('the view shown is current after a change while hidden: connected in anothe
   expect((await firstFrame(dapp)).view).toBe('Account')
 })
 
-test('budget on the wire: sdk.js at most 5,120 B, everything until the first usable view at most 138 KiB (issue 26's goal is 120 KiB; 132 KiB now)', async ({
+test('budget on the wire: sdk.js at most 5,120 B, everything until the first usable view at most 138 KiB (the goal of issue 26 is 120 KiB; 132 KiB now)', async ({
   browser,
 }) => {
   const context = await browser.newContext()
