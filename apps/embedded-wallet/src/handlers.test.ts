@@ -342,6 +342,8 @@ describe('the frame catalogue', () => {
   test('getUser with a chain id moves the wallet there first (one round trip), with the same guard as switchNetwork', async () => {
     const modal = connect()
     vi.mocked(Session.setChainId).mockClear()
+    // What getUser answers is not under test here (the mocked session may refuse it); the
+    // chain switch before it is.
     await modal.request('getUser', { chainId: 31338 }).catch(() => {})
     expect(Session.setChainId).toHaveBeenCalledWith(31338)
     vi.mocked(Rpc.hasPending).mockReturnValue(true)

@@ -133,6 +133,8 @@ export function walletFrame(): Promise<WalletChannel> {
  * const user = await announcedUser() // then requests wait for walletFrame() as ever
  */
 export function announcedUser(): Promise<EmbeddedUser | null | undefined> {
+  // A frame that fails to load raises its own alert (see walletFrame) and announces undefined:
+  // nothing is lost here.
   void walletFrame().catch(() => {})
   return announced as Promise<EmbeddedUser | null | undefined>
 }
