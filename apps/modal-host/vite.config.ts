@@ -104,7 +104,7 @@ export default defineConfig({
             {
               name: 'core',
               priority: 1,
-              test: /modal-host\/src\/(runtime|store\/(store|defaults|persist|sendState|activityState)|host\/bridge|rules\/(socials|alerts|unsupportedChain|caches|adapters|backTarget|openingScreen|networkSwitchView)|actions\/(alerts|balance|connection|waiters|modal|analytics|network|auth)|analytics\/(errors|rateLimiter|createAnalytics)|wallet\/frame|components\/Images|i18n\/en|api\/client)\.tsx?|protocol\/src\/(errors|constants|Channel|Parent|guards\/(envelope|check|toModal)|contracts\/walletConstants)\.ts|shared\/src\/(endpoints|bitcoinLocal|caip|format|solanaLocal|networks|http|validation)\.ts|node_modules\/(react\/|zustand\/|@noble\/hashes\/esm\/(_u64|crypto|utils|sha3)|viem\/_esm\/(errors\/(version|base|data|encoding|address)|utils\/(lru|unit\/Value|data\/(isHex|size|pad)|encoding\/(fromHex|toHex|toBytes)|hash\/keccak256|address\/(getAddress|isAddress)|unit\/parseUnits)))/,
+              test: /modal-host\/src\/(runtime|store\/(store|defaults|persist|sendState|activityState)|host\/bridge|rules\/(socials|alerts|unsupportedChain|caches|adapters|backTarget|openingScreen|networkSwitchView)|actions\/(alerts|balance|connection|waiters|modal|analytics|network|auth)|analytics\/(errors|rateLimiter|createAnalytics)|wallet\/frame|components\/Images|i18n\/en|api\/client)\.tsx?|protocol\/src\/(errors|constants|Channel|Parent|guards\/(envelope|check|toModal)|contracts\/walletConstants)\.ts|shared\/src\/(endpoints|bitcoinLocal|caip|format|solanaLocal|networks|http|validation)\.ts|node_modules\/(react\/|zustand\/)/,
             },
           ],
         },
