@@ -117,10 +117,17 @@ function recordRequests(context: BrowserContext): { url: string; at: number }[] 
   return requests
 }
 
-function modalFrame(page: Page): Frame {
-  const frame = page.frames().find((f) => f.url().startsWith(`${MODAL_ORIGIN}/`))
-  if (!frame) throw new Error('No modal frame')
-  return frame
+/**
+ * The modal's frame. On a loaded machine the SDK can report the modal open before the frame's
+ * document has committed (the frame is still about:blank), so this waits for it (up to 10 s).
+ */
+async function modalFrame(page: Page): Promise<Frame> {
+  for (const until = Date.now() + 10_000; Date.now() < until; ) {
+    const frame = page.frames().find((f) => f.url().startsWith(`${MODAL_ORIGIN}/`))
+    if (frame) return frame
+    await page.waitForTimeout(5)
+  }
+  throw new Error('No modal frame')
 }
 
 /** Starts recording the modal frame's long tasks (epoch ms), earlier ones included. */
@@ -147,7 +154,7 @@ async function prepared(page: Page, view: 'Connect' | 'Account'): Promise<void> 
   await page.waitForFunction(
     () => (window as unknown as W).porthole?.getState().caipNetworkId !== null,
   )
-  const frame = modalFrame(page)
+  const frame = await modalFrame(page)
   // Polled by a timer: a hidden frame runs no animation frames.
   await frame.waitForFunction(
     (v) => {
@@ -293,7 +300,7 @@ async function clickSamples(
   count: number,
   expected: string,
 ): Promise<ClickSample[]> {
-  const frame = modalFrame(page)
+  const frame = await modalFrame(page)
   await watchFrameLongTasks(frame)
   // Where the card is (the frame fills the viewport): learnt on one open, then watched on screen.
   await page.evaluate(() => (window as unknown as W).porthole.open())
@@ -453,7 +460,7 @@ export async function browserBenchmarks(root: string) {
       await p.goto(BENCH_ORIGIN, { waitUntil: 'domcontentloaded' })
       await p.locator('#open').click()
       await p.waitForFunction(() => (window as unknown as W).porthole?.getState().open)
-      const frame = modalFrame(p)
+      const frame = await modalFrame(p)
       await frame.waitForFunction(() =>
         performance
           .getEntriesByName('porthole:view-visible')

@@ -99,7 +99,7 @@ console.log(
 console.log(
   `  ${beforeClick.requests} responses, ${bytes(beforeClick.bytes)} (${beforeClick.bytes} B)`,
 )
-for (const file of beforeClick.files.slice(0, 10))
+for (const file of beforeClick.files.slice(0, 40))
   console.log(`    ${bytes(file.bytes).padStart(9)}  ${file.url}`)
 const line = (label: string, s: typeof connect) =>
   console.log(
