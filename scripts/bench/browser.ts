@@ -449,6 +449,19 @@ export async function browserBenchmarks(root: string) {
     })
     await context.close()
 
+    // 1b. What the modal fetches ahead once Connect is ready and the page idles (the code of the
+    // views a visitor is likely to open next): not part of the first view, reported apart.
+    const idleContext = await browser.newContext()
+    const idleTransfers = recordTransfers(idleContext)
+    const idlePage = await idleContext.newPage()
+    await idlePage.goto(BENCH_ORIGIN)
+    await prepared(idlePage, 'Connect')
+    const preparedAt = Date.now()
+    await idlePage.waitForLoadState('networkidle')
+    await idlePage.waitForTimeout(2000)
+    const ahead = onTheWire(idleTransfers.filter((t) => t.at > preparedAt))
+    await idleContext.close()
+
     // 3. Cold: a fresh context (empty cache) per sample, clicked as soon as the page has parsed.
     const cold: ClickSample[] = []
     const coldBytes: number[] = []
@@ -526,6 +539,7 @@ export async function browserBenchmarks(root: string) {
     return {
       sdkOnTheWire: sdk ? { body: sdk.body, headers: sdk.headers } : undefined,
       beforeClick,
+      ahead,
       connect: clickSummary(connect),
       account: clickSummary(account),
       cold: { ...clickSummary(cold), bytesToUsable: summary(coldBytes) },
