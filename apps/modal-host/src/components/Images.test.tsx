@@ -4,6 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { configureApi } from '../api/client.js'
 import { fromCustomWallet } from '../rules/customWallets.js'
+import { DEFAULT_SOCIALS } from '../rules/socials.js'
 import { fromCatalogue, fromInjected } from '../rules/walletLists.js'
 import { SocialIcon } from '../views/Social.js'
 import { NetworkImage, Picture, reportImageError } from './Images.js'
@@ -47,15 +48,7 @@ describe('Picture', () => {
       new URL('../../../api/assets/socials/google.svg', import.meta.url),
       'utf8',
     )
-    for (const provider of [
-      'google',
-      'x',
-      'farcaster',
-      'discord',
-      'apple',
-      'github',
-      'facebook',
-    ] as const) {
+    for (const provider of DEFAULT_SOCIALS) {
       const src = /src="([^"]*)"/.exec(html(<SocialIcon provider={provider} />))?.[1] ?? ''
       expect(src.startsWith('data:image/svg+xml,%3Csvg'), provider).toBe(true)
     }
