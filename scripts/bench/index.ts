@@ -106,7 +106,7 @@ console.log(
   `  goal ≤ 120 KiB (issue 26): ${beforeClick.bytes <= 120 * 1024 ? 'within' : 'OVER'}; the navigation figures below count the same until their usable frame`,
 )
 console.log(
-  `Fetched ahead once Connect is ready and the page idles (the views a visitor may open next; not part of the first view): ${ahead.requests} responses, ${bytes(ahead.bytes)}`,
+  `Fetched ahead once Connect is open and idles (the views a visitor may open next, the WalletConnect provider; after the first view): ${ahead.requests} responses, ${bytes(ahead.bytes)}`,
 )
 for (const file of ahead.files.slice(0, 12))
   console.log(`    ${bytes(file.bytes).padStart(9)}  ${file.url}`)
