@@ -18,6 +18,7 @@ import {
   waitForPorthole,
 } from '../support/fixtures.js'
 import { startHostPage } from '../support/hostPage.js'
+import { trackRequests } from '../support/network.js'
 
 type W = Window & { porthole: { open(): Promise<void> } }
 
@@ -95,6 +96,7 @@ test("locale 'ja': only the Japanese chunk is fetched, and Connect is in Japanes
   page,
 }) => {
   const fetched = recordLocaleChunks(page)
+  const network = trackRequests(page)
   await page.goto(hostUrl('ja'))
   await waitForPorthole(page)
   await openModal(page)
@@ -103,7 +105,7 @@ test("locale 'ja': only the Japanese chunk is fetched, and Connect is in Japanes
   await expect(frame.getByRole('button', { name: 'すべてのウォレット' })).toBeVisible()
   await expect(frame.locator('.ph-root')).toHaveAttribute('dir', 'ltr')
   // Lazy views the idle modal fetches ahead (the QR view) bring no other locale either.
-  await page.waitForLoadState('networkidle')
+  await network.settled()
   expect(fetched).toEqual(['ja'])
 })
 
@@ -127,11 +129,12 @@ test('without the option, a German browser gets German; an English one fetches n
   try {
     const page = await english.newPage()
     const fetched = recordLocaleChunks(page)
+    const network = trackRequests(page)
     await page.goto(DEMO_URL)
     await waitForPorthole(page)
     await openModal(page)
     await expect(modal(page).getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
-    await page.waitForLoadState('networkidle')
+    await network.settled()
     expect(fetched).toEqual([])
   } finally {
     await english.close()

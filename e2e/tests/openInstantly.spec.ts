@@ -16,6 +16,7 @@ import {
   waitForPorthole,
 } from '../support/fixtures.js'
 import { startHostPage } from '../support/hostPage.js'
+import { trackRequests } from '../support/network.js'
 
 type W = Window & { porthole: { open(): Promise<void>; close(): Promise<void> } }
 
@@ -90,14 +91,18 @@ async function preparedView(page: Page, view: string): Promise<void> {
 }
 
 test('open: the wallet list, the e-mail field and every social logo are in the first frame after the click, with focus', async ({
-  dapp,
+  page: dapp,
 }) => {
+  const network = trackRequests(dapp)
+  await dapp.addInitScript(devWalletScript())
+  await dapp.goto(DEMO_URL)
+  await waitForPorthole(dapp)
   await preparedView(dapp, 'Connect')
   await expect
     .poll(() => modalFrame(dapp).evaluate(() => document.querySelectorAll('ul.ph-list li').length))
     .toBeGreaterThan(2)
   // The page has settled: everything the prepared view fetches has arrived.
-  await dapp.waitForLoadState('networkidle')
+  await network.settled()
   await armFirstFrameProbe(dapp)
   await dapp.locator('#connect').click()
   const shown = await firstFrame(dapp)
@@ -214,11 +219,12 @@ test('budget on the wire: sdk.js at most 5,120 B, everything until the first usa
       startTime: request.timing().startTime,
     })
   })
+  const network = trackRequests(page)
   await page.goto(DEMO_URL)
   await waitForPorthole(page)
   await preparedView(page, 'Connect')
   phase = 'idle'
-  await page.waitForLoadState('networkidle')
+  await network.settled()
   await armFirstFrameProbe(page)
   phase = 'click'
   await page.locator('#connect').click()
@@ -351,12 +357,13 @@ test('issue 26: before the click a host page fetches at most 7 KiB of SDK script
 }) => {
   const port = Number(new URL(DEMO_URL).port) + 18
   const { host, scripts } = await extensionWalletPage(page, port, 'never')
+  const network = trackRequests(page)
   try {
     await page.goto(host.url)
     await waitForPorthole(page)
     await preparedView(page, 'Connect')
     // A visitor who clicks late: everything the page would fetch while idle has been fetched.
-    await page.waitForLoadState('networkidle')
+    await network.settled()
     await page.waitForTimeout(500)
     const beforeClick = [...scripts]
     await armFirstFrameProbe(page)

@@ -4,6 +4,7 @@
  * dapp does meanwhile; after it opened, events go out as configured.
  */
 import { DEMO_URL, expect, test, waitForPorthole } from '../support/fixtures.js'
+import { trackRequests } from '../support/network.js'
 
 const ANALYTICS = /\/(e|getAnalyticsConfig)(\?|$)/
 
@@ -12,12 +13,13 @@ test('no analytics before the first open; events after it', async ({ page }) => 
   page.on('request', (request) => {
     if (ANALYTICS.test(new URL(request.url()).pathname + '?')) sent.push(request.url())
   })
+  const network = trackRequests(page)
   await page.goto(DEMO_URL)
   await waitForPorthole(page)
   // The dapp acts before the user opens anything: a network switch is tracked once opened.
   await page.evaluate("window.porthole.switchNetwork('eip155:31338')")
   await page.evaluate("window.porthole.switchNetwork('eip155:31337')")
-  await page.waitForLoadState('networkidle')
+  await network.settled()
   await page.waitForTimeout(1000)
   expect(sent).toEqual([])
 
