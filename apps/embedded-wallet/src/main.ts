@@ -6,14 +6,15 @@ import {
   Child,
   type EmbeddedUser,
   fromContract,
+  type Locale,
   type ModalToWallet,
   ModalToWalletSchema,
   UnauthorizedError,
   type WalletToModal,
 } from '@porthole/protocol'
 import { configureApi } from './api.js'
-import { configureSmartAccounts, warm } from './deferred.js'
-import { createHandlers, currentUser } from './handlers.js'
+import { configureSmartAccounts, loadSmartAccount, warm } from './deferred.js'
+import { createHandlers } from './handlers.js'
 import { loadLocale, localeOf } from './i18n/locales.js'
 import { readTrustedOrigins } from './inlineApprovals.js'
 import { configureRecovery } from './recovery.js'
@@ -29,16 +30,26 @@ configureSmartAccounts({
   networks: runtime.smartAccountNetworks,
   factory: runtime.smartAccountFactory,
 })
-// The modal's language, in before the frame says it is ready (so before any card); a chunk that
-// cannot be fetched leaves the cards in English.
-const localeLoaded = loadLocale(localeOf(new URL(location.href).searchParams.get('locale'))).catch(
-  () => {},
-)
 // The sites trusted for approvals in the page, in before the frame says it is ready (so before
 // any card); a failed read sends every card to the popup window.
 const trustRead = readTrustedOrigins()
 const modalOrigin = new URL(runtime.modalUrl).origin
 const walletOrigin = location.origin
+
+// A returning user's session is restored from the start, not from the modal's handshake: the
+// modal may create this frame before its own handshake with the host (issue 26), and the API's
+// answers, the signer Worker and the account's code load meanwhile. Nothing of it reaches
+// anyone before the handshake below (only the modal origin passes it).
+const restoring = Session.restore()
+// The account's code (and the Worker) load as soon as this device holds a share, and the smart
+// account is read from the chain beside the API's answer.
+const accounts = restoring.owner.then((owner) => {
+  if (!owner) return undefined
+  warm()
+  return loadSmartAccount().then((module) => module.describeAccounts(owner as `0x${string}`))
+})
+// A failed read leaves the user to `getUser` (see described): nothing is lost here.
+accounts.catch(() => undefined)
 
 /**
  * A restored user as `getUser` answers it (the smart account read from the chain), for `ready`:
@@ -49,11 +60,50 @@ const walletOrigin = location.origin
 async function described(user: EmbeddedUser | null): Promise<EmbeddedUser | null | undefined> {
   if (!user) return null
   return Promise.race([
-    currentUser().catch(() => undefined),
+    accounts.then((described) => (described ? { ...user, ...described } : undefined)),
     new Promise<undefined>((resolve) => setTimeout(resolve, DESCRIBE_WAIT_MS)),
-  ])
+  ]).catch(() => undefined)
 }
 const DESCRIBE_WAIT_MS = 1000
+const announced = restoring.confirmed.then(described)
+
+/** The frame's language: the URL's, then the one the modal names in `syncDappData`. */
+let language: Locale = localeOf(new URL(location.href).searchParams.get('locale'))
+/**
+ * The language's strings, in before the frame says it is ready (so before any card); a chunk that
+ * cannot be fetched leaves the cards in English.
+ */
+let localeLoaded = loadLocale(language).catch(() => {})
+function setLocale(locale: Locale): void {
+  if (locale === language) return
+  language = locale
+  localeLoaded = loadLocale(locale).catch(() => {})
+}
+
+const handlers = createHandlers({
+  walletOrigin,
+  emit: (event, data) => channel?.emit(event, data),
+  root: document.documentElement,
+  reload: () => location.reload(),
+  setLocale,
+})
+
+/**
+ * Requests wait for the restore under way (its key) and for the language the modal named
+ * (`syncDappData`, answered at once, starts loading it): no request acts on a half-restored
+ * session, and no card shows in the wrong language.
+ */
+const gated = Object.fromEntries(
+  Object.entries(handlers).map(([method, handler]) => [
+    method,
+    method === 'syncDappData' || method === 'syncTheme'
+      ? handler
+      : async (...args: Parameters<typeof handler>) => {
+          await Promise.all([restoring.done, localeLoaded])
+          return (handler as (...a: typeof args) => unknown)(...args)
+        },
+  ]),
+) as typeof handlers
 
 const stop = Child.listen<WalletToModal, ModalToWallet>({
   parentOrigin: modalOrigin,
@@ -62,24 +112,18 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
     if (!runtime.projectId || hello.projectId !== runtime.projectId)
       throw new UnauthorizedError('Invalid Project ID')
   },
-  handlers: createHandlers({
-    walletOrigin,
-    emit: (event, data) => channel?.emit(event, data),
-    root: document.documentElement,
-    reload: () => location.reload(),
-  }),
+  handlers: gated,
   onChannel: (next) => {
     channel = next as unknown as typeof channel
-    const restored = Session.restore()
-    // A returning user: the modal asks for the user (the smart account) next, and the site for its
-    // accounts; their code loads now, beside the locale and the trusted origins.
-    restored.then((user) => user && warm())
-    void Promise.all([restored.then(described), localeLoaded, trustRead]).then(([user]) =>
+    void Promise.all([announced, localeLoaded, trustRead]).then(([user]) => {
       channel?.emit(
         'ready',
         user === undefined ? { isConnected: true } : { isConnected: user !== null, user },
-      ),
-    )
+      )
+      // Named before its key was rebuilt, and the rebuild failed: the session ends for the modal.
+      if (user)
+        void restoring.done.then((loaded) => loaded || channel?.emit('userChanged', { user: null }))
+    })
   },
 })
 

@@ -57,6 +57,7 @@ const RECEIPT_POLL_MS = 1_000
 export const NO_GAS_MESSAGE = 'Gas sponsorship is unavailable and the account has no ETH for gas'
 
 const PREFERENCE_KEY = 'porthole-wallet:preferredAccountType:'
+const ADDRESS_KEY = 'porthole-wallet:smartAccountAddress:'
 
 let networks: readonly number[] = DEFAULT_SMART_ACCOUNT_NETWORKS
 let factoryAddress: Address = DEVNET_AA.accountFactory
@@ -142,9 +143,9 @@ function owner(): Address {
  * @example
  * preferredType() // 'smartAccount'
  */
-export function preferredType(): AccountType {
+export function preferredType(ownerAddress: Address = owner()): AccountType {
   try {
-    const stored = localStorage.getItem(PREFERENCE_KEY + owner().toLowerCase())
+    const stored = localStorage.getItem(PREFERENCE_KEY + ownerAddress.toLowerCase())
     if (stored === 'eoa' || stored === 'smartAccount') return stored
   } catch {}
   return 'smartAccount'
@@ -165,12 +166,18 @@ export function setPreferredType(type: AccountType): void {
 
 /**
  * The account type in use on `chainId`: the preferred one where smart accounts exist, else eoa.
+ * `ownerAddress`: the wallet's (default: the loaded one).
  *
  * @example
  * activeType(1) // 'eoa'
  */
-export function activeType(chainId: number = Session.chainId()): AccountType {
-  return isEnabled(chainId) && preferredType() === 'smartAccount' ? 'smartAccount' : 'eoa'
+export function activeType(
+  chainId: number = Session.chainId(),
+  ownerAddress?: Address,
+): AccountType {
+  return isEnabled(chainId) && preferredType(ownerAddress) === 'smartAccount'
+    ? 'smartAccount'
+    : 'eoa'
 }
 
 const caipOf = (chainId: number) => `eip155:${chainId}`
@@ -208,22 +215,30 @@ function workerOwner(address: Address): SimpleAccountOwner {
 
 /**
  * The user's smart account on `chainId` (its counterfactual address read from the factory).
+ * `ownerAddress`: the wallet's (default: the loaded one; a restore names it before the key is
+ * rebuilt, and the account signs only once it is).
  *
  * @example
  * const account = await smartAccount(31337)
  */
-export function smartAccount(chainId: number): Promise<ToSimpleAccountReturnType> {
-  const key = `${chainId}:${owner().toLowerCase()}`
+export function smartAccount(
+  chainId: number,
+  ownerAddress: Address = owner(),
+): Promise<ToSimpleAccountReturnType> {
+  const key = `${chainId}:${ownerAddress.toLowerCase()}`
   let account = accounts.get(key)
   if (!account) {
     account = toSimpleAccount({
       client: proxyClient(chainId),
-      owner: workerOwner(owner()),
+      owner: workerOwner(ownerAddress),
       factoryAddress,
     })
     accounts.set(key, account)
     account.then(
-      () => unavailable.delete(chainId),
+      ({ address }) => {
+        unavailable.delete(chainId)
+        remember(chainId, ownerAddress, address)
+      },
       () => {
         // No factory there (or the chain is unreachable): eoa until asked again.
         accounts.delete(key)
@@ -236,20 +251,52 @@ export function smartAccount(chainId: number): Promise<ToSimpleAccountReturnType
 
 /**
  * Whether the smart account on `chainId` has code (it deploys with its first user operation).
+ * `ownerAddress`: as for {@link smartAccount}.
  *
  * @example
  * await isDeployed(31337) // false for a new user
  */
-export async function isDeployed(chainId: number): Promise<boolean> {
+export async function isDeployed(chainId: number, ownerAddress?: Address): Promise<boolean> {
   if (!isEnabled(chainId)) return false
-  const { address } = await smartAccount(chainId)
+  const { address } = await smartAccount(chainId, ownerAddress)
+  return hasCode(chainId, address)
+}
+
+/** Whether `address` has code on `chainId` (a deployment seen once is remembered). */
+async function hasCode(chainId: number, address: Address): Promise<boolean> {
   const key = `${chainId}:${address.toLowerCase()}`
   if (deployed.has(key)) return true
   const code = await Api.rpc<Hex | null>(caipOf(chainId), 'eth_getCode', [address, 'latest'])
   if (!code || code === '0x') return false
+  if (deployed.has(key)) return true
   deployed.add(key)
   for (const listener of listeners) listener()
   return true
+}
+
+const addressKey = (chainId: number, ownerAddress: Address) =>
+  `${ADDRESS_KEY}${chainId}:${factoryAddress.toLowerCase()}:${ownerAddress.toLowerCase()}`
+
+/**
+ * The smart account's address this device saw before for the owner on `chainId` (with this
+ * factory): only a hint, so that its deployment is read beside the factory's answer. What the
+ * factory answers is the address; a hint that differs is not used.
+ */
+function rememberedAddress(chainId: number, ownerAddress: Address): Address | undefined {
+  try {
+    const stored = localStorage.getItem(addressKey(chainId, ownerAddress))
+    return stored && /^0x[0-9a-fA-F]{40}$/.test(stored) ? (stored as Address) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function remember(chainId: number, ownerAddress: Address, address: Address): void {
+  try {
+    localStorage.setItem(addressKey(chainId, ownerAddress), address)
+  } catch {
+    // No storage here: the next restore reads the factory, then the deployment, one after the other.
+  }
 }
 
 /** The account the frame acts as on `chainId` (the one `eth_accounts` names). */
@@ -304,23 +351,44 @@ export async function accountNamed(
  * await describeUser(Session.user())
  */
 export async function describeUser(user: EmbeddedUser): Promise<EmbeddedUser> {
+  return { ...user, ...(await describeAccounts(user.address as Address)) }
+}
+
+/** The account fields of {@link describeUser}: what the chain says of `ownerAddress`'s accounts. */
+export type AccountsDescription = Pick<
+  EmbeddedUser,
+  'address' | 'accounts' | 'preferredAccountType' | 'smartAccountDeployed'
+>
+
+/**
+ * The account fields of the user whose wallet is `ownerAddress` (its EOA) on the current chain:
+ * a restore reads them while the API confirms the session (see `main.ts`).
+ *
+ * @example
+ * await describeAccounts('0x…') // { address, accounts: [eoa, smartAccount], … }
+ */
+export async function describeAccounts(ownerAddress: Address): Promise<AccountsDescription> {
   const chainId = Session.chainId()
-  const eoa = { address: user.address, type: 'eoa' as const }
+  const eoa = { address: ownerAddress, type: 'eoa' as const }
   if (networks.includes(chainId)) {
     try {
-      const { address } = await smartAccount(chainId)
-      const isSmart = activeType(chainId) === 'smartAccount'
+      // The address (the factory's answer), then its deployment; an account this device saw
+      // before has its deployment read at the same time (one round trip instead of two).
+      const hint = rememberedAddress(chainId, ownerAddress)
+      const early = hint && hasCode(chainId, hint).catch(() => undefined)
+      const { address } = await smartAccount(chainId, ownerAddress)
+      const isSmart = activeType(chainId, ownerAddress) === 'smartAccount'
+      const known = hint && isAddressEqual(hint, address) ? await early : undefined
       return {
-        ...user,
-        address: isSmart ? address : user.address,
+        address: isSmart ? address : ownerAddress,
         accounts: [eoa, { address, type: 'smartAccount' }],
         preferredAccountType: isSmart ? 'smartAccount' : 'eoa',
-        smartAccountDeployed: await isDeployed(chainId),
+        smartAccountDeployed: known ?? (await isDeployed(chainId, ownerAddress)),
       }
     } catch {}
   }
   return {
-    ...user,
+    address: ownerAddress,
     accounts: [eoa],
     preferredAccountType: 'eoa',
     smartAccountDeployed: false,

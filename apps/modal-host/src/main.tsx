@@ -34,10 +34,25 @@ import { runtime } from './runtime.js'
 import { frameStorageAvailable, keepStateInHost, STORAGE_KEY } from './store/persist.js'
 import { store } from './store/store.js'
 import './theme/styles.css'
+import { dropWalletFrame, hostConfiguredNow } from './wallet/frame.js'
 
 const NOT_CONFIGURED = t('projectIdNotConfigured')
 
 async function accept(hello: { projectId: string }): Promise<void> {
+  // A returning e-mail or social user: the wallet frame starts restoring now, beside the rest of
+  // the handshake. Not earlier: a frame made while this page loads would hold back the host
+  // page's load event until it loaded too.
+  if (hello.projectId === runtime.projectId && runtime.projectId) Auth.preloadIfEmbedded()
+  try {
+    await check(hello)
+  } catch (error) {
+    // A wallet frame made before this handshake (a returning user's) goes with the refusal.
+    dropWalletFrame()
+    throw error
+  }
+}
+
+async function check(hello: { projectId: string }): Promise<void> {
   if (hello.projectId !== runtime.projectId) throw new UnauthorizedError('Invalid Project ID')
   if (!runtime.projectId) return
   configureApi(runtime.apiUrl, runtime.projectId, runtime.trace)
@@ -125,6 +140,7 @@ function start(): void {
       // storage holds it.
       void store.persist.rehydrate()
       const { locale } = Config.applyHello(hello)
+      hostConfiguredNow()
       Alerts.watchAlerts()
       Analytics.startAnalytics()
       if (!runtime.projectId)
