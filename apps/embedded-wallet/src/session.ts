@@ -26,6 +26,7 @@ import {
 } from '@porthole/shared'
 import * as Api from './api.js'
 import { showCustodyCard } from './custodyCard.js'
+import { takeEarly } from './early.js'
 import { t } from './i18n/en.js'
 import { freshX, xOf } from './keys.js'
 import * as Passkey from './passkey.js'
@@ -39,6 +40,7 @@ import {
   openDeviceShare,
   readDeviceShare,
   saveDeviceShare,
+  shareNoted,
 } from './storage.js'
 
 /** The frame's default chain (spec §9: eip155:1) until the modal switches it. */
@@ -435,8 +437,9 @@ async function signedIn(login: Api.Login, owner: Recovery.Owner): Promise<Device
 /** A restore under way (see {@link restore}). */
 export type Restoring = {
   /**
-   * The wallet this device holds a share of (its EOA), as its record names it before the share is
-   * decrypted: for reads that need no trust (the chain's view of the account); null without one.
+   * The wallet this device holds a share of (its EOA), as noted beside the share or as its record
+   * names it, before the share is decrypted: for reads that need no trust (the chain's view of the
+   * account); null without one.
    */
   owner: Promise<string | null>
   /**
@@ -463,13 +466,15 @@ export function restore(): Restoring {
   const confirmed = new Promise<EmbeddedUser | null>((resolve) => {
     confirm = resolve
   })
-  const record = readDeviceShare()
+  // What the frame's early script already read and asked (early.ts), else read and ask now.
+  const early = takeEarly()
+  const record = early?.record ?? readDeviceShare()
   const done = (async () => {
     try {
       // Every sign-in here leaves a device share: without one there is no session to ask about
       // (and no 401 in the console of a first visit).
-      const share = await openDeviceShare(await record)
-      if (!share) throw new BaseError('No session on this device')
+      const stored = await record
+      if (!stored) throw new BaseError('No session on this device')
       // The key is rebuilt once the API answers: the Worker loads meanwhile.
       startSigner()
       // The user signed out and the API did not hear it: end it now, never restore it.
@@ -477,21 +482,27 @@ export function restore(): Restoring {
         await Api.logout().catch(() => undefined)
         throw new BaseError('Signed out')
       }
-      const shares = Api.getShares()
-      // Read below and by loadWallet, which reports its failure; a session the API refuses fails
-      // `me` first, and this rejection is then the same refusal.
+      // The session and the share set are asked at once, while the share is decrypted.
+      const asked = await early?.answers
+      const session = Api.me(asked?.me)
+      const shares = Api.getShares(asked?.shares)
+      // Both are read below (and `shares` by loadWallet, which reports its failure): a refusal is
+      // seen there, not lost.
+      session.catch(() => undefined)
       shares.catch(() => undefined)
-      const me = await Api.me()
+      const share = await openDeviceShare(stored)
+      if (!share) throw new BaseError('No session on this device')
+      const me = await session
       state.user = me.user
       state.policy = me.recovery
       state.authenticatedAt = me.authenticatedAt
       state.owner = null
-      const stored = await shares.catch(() => undefined)
+      const set = await shares.catch(() => undefined)
       if (
-        stored &&
+        set &&
         share.solanaAddress &&
-        stored.address.toLowerCase() === share.address.toLowerCase() &&
-        stored.deviceX === xOf(share.share)
+        set.address.toLowerCase() === share.address.toLowerCase() &&
+        set.deviceX === xOf(share.share)
       )
         confirm(userOf(me.user, share.address, share.solanaAddress))
       if ((await loadWallet({ shares, local: share })) !== null)
@@ -510,7 +521,13 @@ export function restore(): Restoring {
   })()
   // Unconfirmed until here (an older device share, or no session): the outcome says it.
   void done.then(confirm)
-  return { owner: record.then((stored) => stored?.address ?? null), confirmed, done }
+  // The owner as noted beside the share (at once), else as its record names it.
+  const noted = shareNoted()
+  return {
+    owner: noted ? Promise.resolve(noted) : record.then((stored) => stored?.address ?? null),
+    confirmed,
+    done,
+  }
 }
 
 /**

@@ -123,6 +123,7 @@ export async function saveDeviceShare(value: DeviceShare): Promise<void> {
     await wrappingKey(),
     value.share,
   )
+  noteShare(value.address)
   await set('deviceShare', {
     setId: value.setId,
     address: value.address,
@@ -150,8 +151,39 @@ export type StoredDeviceShare = {
  */
 export async function readDeviceShare(): Promise<StoredDeviceShare | undefined> {
   const stored = await get<StoredDeviceShare>('deviceShare')
-  if (!stored || typeof stored !== 'object' || !('data' in stored)) return undefined
-  return stored
+  const found = !!stored && typeof stored === 'object' && 'data' in stored
+  noteShare(found ? stored.address : undefined)
+  return found ? stored : undefined
+}
+
+/** localStorage's note of the device share IndexedDB holds (see {@link shareNoted}). */
+const SHARE_NOTE_KEY = 'porthole-wallet:deviceShare'
+
+/**
+ * The wallet address of the device share this origin's storage notes, or `undefined`: read at
+ * once (IndexedDB takes a while to open), so a returning user's session check and the chain's
+ * reads of the account can start before the share itself is read. Only a hint for requests that
+ * need no trust: the share decides. Kept in step by every read, write and removal of the share.
+ *
+ * @example
+ * if (shareNoted()) void fetch(me)
+ */
+export function shareNoted(): string | undefined {
+  try {
+    const noted = localStorage.getItem(SHARE_NOTE_KEY)
+    return noted && /^0x[0-9a-fA-F]{40}$/.test(noted) ? noted : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function noteShare(address: string | undefined): void {
+  try {
+    if (address) localStorage.setItem(SHARE_NOTE_KEY, address)
+    else localStorage.removeItem(SHARE_NOTE_KEY)
+  } catch {
+    // No storage here: the next load waits for IndexedDB before its session check.
+  }
 }
 
 /**
@@ -194,5 +226,6 @@ export async function loadDeviceShare(): Promise<DeviceShare | undefined> {
 
 /** Forgets the device share. */
 export function clearDeviceShare(): Promise<void> {
+  noteShare(undefined)
   return remove('deviceShare')
 }

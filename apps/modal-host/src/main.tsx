@@ -38,18 +38,37 @@ import { dropWalletFrame, hostConfiguredNow } from './wallet/frame.js'
 
 const NOT_CONFIGURED = t('projectIdNotConfigured')
 
+/** Whether the host's last hello was refused (a wallet frame made for it is dropped). */
+let refused = false
+
 async function accept(hello: { projectId: string }): Promise<void> {
+  refused = false
   // A returning e-mail or social user: the wallet frame starts restoring now, beside the rest of
-  // the handshake. Not earlier: a frame made while this page loads would hold back the host
-  // page's load event until it loaded too.
-  if (hello.projectId === runtime.projectId && runtime.projectId) Auth.preloadIfEmbedded()
+  // the handshake. Not while this page is still loading (a hello can come first): a frame made
+  // then holds back the host page's load event until it has loaded too.
+  if (hello.projectId === runtime.projectId && runtime.projectId)
+    afterLoad(() => {
+      if (!refused) Auth.preloadIfEmbedded()
+    })
   try {
     await check(hello)
   } catch (error) {
     // A wallet frame made before this handshake (a returning user's) goes with the refusal.
+    refused = true
     dropWalletFrame()
     throw error
   }
+}
+
+/**
+ * Runs `run` once this page has loaded, a task after its load event: by then the browser has told
+ * the host page that this frame finished loading, so a frame made in `run` no longer delays the
+ * host's load event.
+ */
+function afterLoad(run: () => void): void {
+  const later = () => setTimeout(run, 0)
+  if (document.readyState === 'complete') later()
+  else addEventListener('load', later, { once: true })
 }
 
 async function check(hello: { projectId: string }): Promise<void> {

@@ -1,0 +1,111 @@
+/**
+ * A returning user's first requests, started by this small script as soon as it arrives (an
+ * `async` module in index.html) while the frame's own code is still being evaluated (issue 26):
+ * this device's share record (IndexedDB) and, when there is one (or this origin's localStorage
+ * notes one: IndexedDB is slow to open) and no sign-out is owed, the session check and the share
+ * set (`GET /auth/v1/me` and `GET /auth/v1/shares`, with the API's partitioned cookie). The
+ * restore (`session.ts`) takes them once ({@link takeEarly}) and decides what they mean, as if it
+ * had asked itself. A frame with no device share asks nothing here.
+ *
+ * It imports only `storage.ts` (which imports nothing), so the two are a small file of their own.
+ * It starts only in the frame's page (its `<meta name="porthole-early">`), not in the popup window
+ * or the social callback page, which share modules with it.
+ */
+import { readDeviceShare, type StoredDeviceShare, shareNoted } from './storage.js'
+
+/** SDK type and version sent with API calls (runtime.ts exports them). */
+export const EARLY_SDK_TYPE = 'porthole-wallet'
+export const EARLY_SDK_VERSION = '0.1.0'
+/** Where a sign-out the API did not confirm is remembered (`api.ts`'s logout). */
+export const LOGOUT_PENDING_KEY = 'porthole-wallet:logoutPending'
+
+/** The API's answers the restore needs first (not awaited: each is read where it is needed). */
+export type EarlyAnswers = { me: Promise<Response>; shares: Promise<Response> }
+
+/** What the restore asks first: this device's share record, then the API's answers. */
+export type Early = {
+  record: Promise<StoredDeviceShare | undefined>
+  /** `undefined`: not asked (no share, a sign-out owed, no API configured). */
+  answers: Promise<EarlyAnswers | undefined>
+}
+let early: Early | undefined
+let started = false
+
+/**
+ * Whether a sign-out the API did not confirm is still owed here (then nothing is restored).
+ *
+ * @example
+ * if (pendingLogout()) await logout()
+ */
+export function pendingLogout(): boolean {
+  try {
+    return localStorage.getItem(LOGOUT_PENDING_KEY) === '1'
+  } catch {
+    return false
+  }
+}
+
+/** The API URL (the page's runtime config) and the frame URL's project id, or `undefined`. */
+function settings(): { api: string; projectId: string } | undefined {
+  try {
+    const content = document.querySelector('meta[name="porthole-config"]')?.getAttribute('content')
+    const api = content && content !== '__PORTHOLE_CONFIG__' ? JSON.parse(content).apiUrl : ''
+    const projectId = (new URL(location.href).searchParams.get('projectId') ?? '').slice(0, 128)
+    return typeof api === 'string' && api && projectId ? { api, projectId } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Starts the early reads (once). The requests carry what `api.ts` would send: the project id, the
+ * SDK type and version, the cookie; a failed one is asked again, as the restore would.
+ *
+ * @example
+ * startEarly()
+ */
+export function startEarly(): void {
+  if (started) return
+  started = true
+  const record = readDeviceShare()
+  const config = settings()
+  const get = (api: string, projectId: string, path: string) => {
+    const url = new URL(`/auth/v1${path}`, api)
+    url.searchParams.set('projectId', projectId)
+    url.searchParams.set('st', EARLY_SDK_TYPE)
+    url.searchParams.set('sv', EARLY_SDK_VERSION)
+    const init: RequestInit = { credentials: 'include' }
+    return fetch(url, init).catch(() => fetch(url, init))
+  }
+  // A share noted in localStorage (read at once) starts the session check before IndexedDB
+  // answers; else the share itself is waited for.
+  const held = shareNoted() ? Promise.resolve(true) : record.then((stored) => !!stored)
+  early = {
+    record,
+    answers: held.then((has) =>
+      has && config && !pendingLogout()
+        ? {
+            me: get(config.api, config.projectId, '/me'),
+            shares: get(config.api, config.projectId, '/shares'),
+          }
+        : undefined,
+    ),
+  }
+}
+
+/**
+ * What was read early, once (`undefined` when nothing started early, or it was taken: read and
+ * ask yourself). The record and both answers are taken together, so no answer is left for a later
+ * request.
+ *
+ * @example
+ * const taken = takeEarly()
+ */
+export function takeEarly(): Early | undefined {
+  const taken = early
+  early = undefined
+  return taken
+}
+
+if (typeof document !== 'undefined' && document.querySelector('meta[name="porthole-early"]'))
+  startEarly()
