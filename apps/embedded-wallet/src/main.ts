@@ -41,11 +41,12 @@ const walletOrigin = location.origin
 // answers, the signer Worker and the account's code load meanwhile. Nothing of it reaches
 // anyone before the handshake below (only the modal origin passes it).
 const restoring = Session.restore()
-// The account's code (and the Worker) load as soon as this device holds a share, and the smart
-// account is read from the chain beside the API's answer.
+// The smart account is read from the chain beside the API's answer, as soon as this device is
+// known to hold a share. The rest of the account's code and the signer Worker load once the user
+// is named (the Worker sooner when the key's rebuild asks for it): on a small machine their
+// compiling competed with the reads the user waits for.
 const accounts = restoring.owner.then((owner) => {
   if (!owner) return undefined
-  warm()
   return loadSmartAccount().then((module) => module.describeAccounts(owner as `0x${string}`))
 })
 // A failed read leaves the user to `getUser` (see described): nothing is lost here.
@@ -116,6 +117,8 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
   onChannel: (next) => {
     channel = next as unknown as typeof channel
     void Promise.all([announced, localeLoaded, trustRead]).then(([user]) => {
+      // A returning user: what the site's first account requests need loads now.
+      if (user !== null) setTimeout(warm, 0)
       channel?.emit(
         'ready',
         user === undefined ? { isConnected: true } : { isConnected: user !== null, user },

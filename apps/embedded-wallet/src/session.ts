@@ -31,7 +31,7 @@ import { t } from './i18n/en.js'
 import { freshX, xOf } from './keys.js'
 import * as Passkey from './passkey.js'
 import * as Recovery from './recovery.js'
-import { signer, startSigner } from './signer.js'
+import { signer } from './signer.js'
 import {
   clearDeviceShare,
   type DeviceShare,
@@ -475,8 +475,6 @@ export function restore(): Restoring {
       // (and no 401 in the console of a first visit).
       const stored = await record
       if (!stored) throw new BaseError('No session on this device')
-      // The key is rebuilt once the API answers: the Worker loads meanwhile.
-      startSigner()
       // The user signed out and the API did not hear it: end it now, never restore it.
       if (Api.hasPendingLogout()) {
         await Api.logout().catch(() => undefined)
@@ -505,6 +503,7 @@ export function restore(): Restoring {
         set.deviceX === xOf(share.share)
       )
         confirm(userOf(me.user, share.address, share.solanaAddress))
+      // The key is rebuilt now (the signer Worker starts with the request).
       if ((await loadWallet({ shares, local: share })) !== null)
         throw new BaseError('This device needs to sign in again')
       if (!share.solanaAddress && state.address === share.address)
