@@ -38,6 +38,7 @@ function earlyScript(): Plugin {
           {
             tag: 'script',
             attrs: { type: 'module', async: true, crossorigin: true, src: `/${chunk.fileName}` },
+            // After the meta tags it reads (the runtime config, its own switch).
             injectTo: 'head',
           },
         ]

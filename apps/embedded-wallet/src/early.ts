@@ -77,19 +77,18 @@ export function startEarly(): void {
     const init: RequestInit = { credentials: 'include' }
     return fetch(url, init).catch(() => fetch(url, init))
   }
-  // A share noted in localStorage (read at once) starts the session check before IndexedDB
+  const ask = (has: boolean): EarlyAnswers | undefined =>
+    has && config && !pendingLogout()
+      ? {
+          me: get(config.api, config.projectId, '/me'),
+          shares: get(config.api, config.projectId, '/shares'),
+        }
+      : undefined
+  // A share noted in localStorage (read at once) starts the session check now, before IndexedDB
   // answers; else the share itself is waited for.
-  const held = shareNoted() ? Promise.resolve(true) : record.then((stored) => !!stored)
   early = {
     record,
-    answers: held.then((has) =>
-      has && config && !pendingLogout()
-        ? {
-            me: get(config.api, config.projectId, '/me'),
-            shares: get(config.api, config.projectId, '/shares'),
-          }
-        : undefined,
-    ),
+    answers: shareNoted() ? Promise.resolve(ask(true)) : record.then((stored) => ask(!!stored)),
   }
 }
 

@@ -12,6 +12,7 @@ import {
   UnauthorizedError,
   type WalletToModal,
 } from '@porthole/protocol'
+import { describeRemembered } from './accountHint.js'
 import { configureApi } from './api.js'
 import { configureSmartAccounts, loadSmartAccount, warm } from './deferred.js'
 import { createHandlers } from './handlers.js'
@@ -35,36 +36,56 @@ configureSmartAccounts({
 const trustRead = readTrustedOrigins()
 const modalOrigin = new URL(runtime.modalUrl).origin
 const walletOrigin = location.origin
+type Address = `0x${string}`
 
 // A returning user's session is restored from the start, not from the modal's handshake: the
 // modal may create this frame before its own handshake with the host (issue 26), and the API's
 // answers, the signer Worker and the account's code load meanwhile. Nothing of it reaches
 // anyone before the handshake below (only the modal origin passes it).
 const restoring = Session.restore()
-// The smart account is read from the chain beside the API's answer, as soon as this device is
-// known to hold a share. The rest of the account's code and the signer Worker load once the user
-// is named (the Worker sooner when the key's rebuild asks for it): on a small machine their
-// compiling competed with the reads the user waits for.
-const accounts = restoring.owner.then((owner) => {
-  if (!owner) return undefined
-  return loadSmartAccount().then((module) => module.describeAccounts(owner as `0x${string}`))
-})
-// A failed read leaves the user to `getUser` (see described): nothing is lost here.
-accounts.catch(() => undefined)
+// The user's accounts as this device remembers them, with the smart account's deployment read
+// from the chain beside the API's answer, as soon as this device is known to hold a share
+// (accountHint.ts). The account's code, which asks the factory, loads only when nothing is
+// remembered; else once the user is named, with the signer Worker (sooner when the key's rebuild
+// asks for it): on a small machine their compiling competed with the reads the user waits for.
+const smartAccounts = {
+  networks: runtime.smartAccountNetworks,
+  factory: runtime.smartAccountFactory,
+}
+const remembered = restoring.owner.then((owner) =>
+  owner ? describeRemembered(owner as Address, Session.chainId(), smartAccounts) : undefined,
+)
+// A failed read is asked again by the account's code (see described): nothing is lost here.
+remembered.catch(() => undefined)
+/** The user's accounts from the account's code: the factory's address, the chain's deployment. */
+const describeFully = (owner: string) =>
+  loadSmartAccount().then((module) => module.describeAccounts(owner as Address))
 
 /**
- * A restored user as `getUser` answers it (the smart account read from the chain), for `ready`:
- * the modal reports the returning visitor's connection from it without waiting for the settle
- * delay. `undefined` when that takes over a second (a slow chain must not hold `ready` back, and
- * the modal then asks `getUser` as before) or fails (the same `getUser` will report it).
+ * A restored user as `getUser` answers it, for `ready`: its accounts as this device remembers them
+ * (the deployment read from the chain), else from the account's code. The modal reports the
+ * returning visitor's connection from it without waiting for the settle delay. `undefined` when
+ * that takes over a second (a slow chain must not hold `ready` back, and the modal then asks
+ * `getUser` as before) or fails (the same `getUser` will report it).
  */
 async function described(user: EmbeddedUser | null): Promise<EmbeddedUser | null | undefined> {
   if (!user) return null
+  const accounts = remembered
+    .catch(() => undefined)
+    .then((quick) => quick ?? describeFully(user.address))
   return Promise.race([
-    accounts.then((described) => (described ? { ...user, ...described } : undefined)),
+    accounts.then((described) => ({ ...user, ...described })),
     new Promise<undefined>((resolve) => setTimeout(resolve, DESCRIBE_WAIT_MS)),
   ]).catch(() => undefined)
 }
+
+/** Whether two users name the same accounts (the active one, both addresses, the deployment). */
+const sameAccounts = (a: EmbeddedUser, b: EmbeddedUser) =>
+  a.address === b.address &&
+  a.preferredAccountType === b.preferredAccountType &&
+  a.smartAccountDeployed === b.smartAccountDeployed &&
+  JSON.stringify(a.accounts) === JSON.stringify(b.accounts)
+
 const DESCRIBE_WAIT_MS = 1000
 const announced = restoring.confirmed.then(described)
 
@@ -123,9 +144,17 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
         'ready',
         user === undefined ? { isConnected: true } : { isConnected: user !== null, user },
       )
-      // Named before its key was rebuilt, and the rebuild failed: the session ends for the modal.
-      if (user)
-        void restoring.done.then((loaded) => loaded || channel?.emit('userChanged', { user: null }))
+      if (!user) return
+      void restoring.done.then(async (loaded) => {
+        // Named before its key was rebuilt, and the rebuild failed: the session ends for the modal.
+        if (!loaded) return channel?.emit('userChanged', { user: null })
+        // Named from what this device remembered: the factory's answer is checked, and a
+        // difference is the user's change.
+        const owner = user.accounts.find((account) => account.type === 'eoa')?.address
+        const full = owner && (await describeFully(owner).catch(() => undefined))
+        if (full && !sameAccounts({ ...user, ...full }, user))
+          channel?.emit('userChanged', { user: { ...user, ...full } })
+      })
     })
   },
 })

@@ -156,6 +156,34 @@ describe('the account a user has', () => {
     expect(edge.reads.filter((m) => m === 'eth_getCode')).toHaveLength(2)
   })
 
+  test("a restore names the accounts from this device's memory with one chain read (the deployment), as the factory would", async () => {
+    const { describeRemembered } = await import('./accountHint.js')
+    const settings = { networks: [31337], factory: devnet.factory }
+    const owner = signIn()
+    edge.reads = []
+    // Nothing remembered of a new owner: the account's code must ask the factory.
+    expect(await describeRemembered(owner.address, 31337, settings)).toBeUndefined()
+    expect(edge.reads).toEqual([])
+    const full = await SmartAccount.describeAccounts(owner.address)
+    edge.reads = []
+    expect(await describeRemembered(owner.address, 31337, settings)).toEqual(full)
+    expect(edge.reads).toEqual(['eth_getCode'])
+    // The owner's choice of the EOA is remembered too.
+    SmartAccount.setPreferredType('eoa')
+    expect(await describeRemembered(owner.address, 31337, settings)).toEqual(
+      await SmartAccount.describeAccounts(owner.address),
+    )
+    // A network without smart accounts: the EOA alone, nothing read.
+    edge.reads = []
+    expect(await describeRemembered(owner.address, 1, settings)).toEqual({
+      address: owner.address,
+      accounts: [{ address: owner.address, type: 'eoa' }],
+      preferredAccountType: 'eoa',
+      smartAccountDeployed: false,
+    })
+    expect(edge.reads).toEqual([])
+  })
+
   test('the preferred type is remembered per user; the active account follows it', async () => {
     const ada = signIn()
     SmartAccount.setPreferredType('eoa')

@@ -12,7 +12,6 @@
 import { type AccountType, BaseError, type EmbeddedUser, walk } from '@porthole/protocol'
 import {
   DEVNET_AA,
-  DEVNET_CHAIN_IDS,
   type SimpleAccountOwner,
   sessionNonceKey,
   sessionStubSignature,
@@ -39,15 +38,19 @@ import {
   type GetPaymasterStubDataParameters,
   type UserOperation,
 } from 'viem/account-abstraction'
+import {
+  type AccountsDescription,
+  accountsOf,
+  DEFAULT_SMART_ACCOUNT_NETWORKS,
+  preferredTypeOf,
+  rememberAddress,
+  rememberedAddress,
+  rememberPreferredType,
+} from './accountHint.js'
 import * as Api from './api.js'
 import * as Session from './session.js'
 import { signer } from './signer.js'
 import type { RpcUserOperationReceipt, WalletCall } from './walletCalls.js'
-
-/** The networks with smart accounts unless the runtime config names others: the devnets. */
-export const DEFAULT_SMART_ACCOUNT_NETWORKS: readonly number[] = DEVNET_CHAIN_IDS.map((id) =>
-  Number(id.split(':')[1]),
-)
 
 /** How long a sent user operation may take to be included (eth_sendTransaction waits for it). */
 export const RECEIPT_TIMEOUT_MS = 60_000
@@ -55,9 +58,6 @@ const RECEIPT_POLL_MS = 1_000
 
 /** The error when nobody can pay for gas (spec of issue 15). */
 export const NO_GAS_MESSAGE = 'Gas sponsorship is unavailable and the account has no ETH for gas'
-
-const PREFERENCE_KEY = 'porthole-wallet:preferredAccountType:'
-const ADDRESS_KEY = 'porthole-wallet:smartAccountAddress:'
 
 let networks: readonly number[] = DEFAULT_SMART_ACCOUNT_NETWORKS
 let factoryAddress: Address = DEVNET_AA.accountFactory
@@ -144,11 +144,7 @@ function owner(): Address {
  * preferredType() // 'smartAccount'
  */
 export function preferredType(ownerAddress: Address = owner()): AccountType {
-  try {
-    const stored = localStorage.getItem(PREFERENCE_KEY + ownerAddress.toLowerCase())
-    if (stored === 'eoa' || stored === 'smartAccount') return stored
-  } catch {}
-  return 'smartAccount'
+  return preferredTypeOf(ownerAddress)
 }
 
 /**
@@ -158,10 +154,7 @@ export function preferredType(ownerAddress: Address = owner()): AccountType {
  * setPreferredType('eoa')
  */
 export function setPreferredType(type: AccountType): void {
-  const key = PREFERENCE_KEY + owner().toLowerCase()
-  try {
-    localStorage.setItem(key, type)
-  } catch {}
+  rememberPreferredType(owner(), type)
 }
 
 /**
@@ -237,7 +230,8 @@ export function smartAccount(
     account.then(
       ({ address }) => {
         unavailable.delete(chainId)
-        remember(chainId, ownerAddress, address)
+        // A hint for the next restore (accountHint.ts): the factory's answer stays the address.
+        rememberAddress(chainId, factoryAddress, ownerAddress, address)
       },
       () => {
         // No factory there (or the chain is unreachable): eoa until asked again.
@@ -272,31 +266,6 @@ async function hasCode(chainId: number, address: Address): Promise<boolean> {
   deployed.add(key)
   for (const listener of listeners) listener()
   return true
-}
-
-const addressKey = (chainId: number, ownerAddress: Address) =>
-  `${ADDRESS_KEY}${chainId}:${factoryAddress.toLowerCase()}:${ownerAddress.toLowerCase()}`
-
-/**
- * The smart account's address this device saw before for the owner on `chainId` (with this
- * factory): only a hint, so that its deployment is read beside the factory's answer. What the
- * factory answers is the address; a hint that differs is not used.
- */
-function rememberedAddress(chainId: number, ownerAddress: Address): Address | undefined {
-  try {
-    const stored = localStorage.getItem(addressKey(chainId, ownerAddress))
-    return stored && /^0x[0-9a-fA-F]{40}$/.test(stored) ? (stored as Address) : undefined
-  } catch {
-    return undefined
-  }
-}
-
-function remember(chainId: number, ownerAddress: Address, address: Address): void {
-  try {
-    localStorage.setItem(addressKey(chainId, ownerAddress), address)
-  } catch {
-    // No storage here: the next restore reads the factory, then the deployment, one after the other.
-  }
 }
 
 /** The account the frame acts as on `chainId` (the one `eth_accounts` names). */
@@ -354,45 +323,31 @@ export async function describeUser(user: EmbeddedUser): Promise<EmbeddedUser> {
   return { ...user, ...(await describeAccounts(user.address as Address)) }
 }
 
-/** The account fields of {@link describeUser}: what the chain says of `ownerAddress`'s accounts. */
-export type AccountsDescription = Pick<
-  EmbeddedUser,
-  'address' | 'accounts' | 'preferredAccountType' | 'smartAccountDeployed'
->
-
 /**
- * The account fields of the user whose wallet is `ownerAddress` (its EOA) on the current chain:
- * a restore reads them while the API confirms the session (see `main.ts`).
+ * The account fields of the user whose wallet is `ownerAddress` (its EOA) on the current chain,
+ * from the factory and the chain.
  *
  * @example
  * await describeAccounts('0x…') // { address, accounts: [eoa, smartAccount], … }
  */
 export async function describeAccounts(ownerAddress: Address): Promise<AccountsDescription> {
   const chainId = Session.chainId()
-  const eoa = { address: ownerAddress, type: 'eoa' as const }
   if (networks.includes(chainId)) {
     try {
       // The address (the factory's answer), then its deployment; an account this device saw
       // before has its deployment read at the same time (one round trip instead of two).
-      const hint = rememberedAddress(chainId, ownerAddress)
+      const hint = rememberedAddress(chainId, factoryAddress, ownerAddress)
       const early = hint && hasCode(chainId, hint).catch(() => undefined)
       const { address } = await smartAccount(chainId, ownerAddress)
-      const isSmart = activeType(chainId, ownerAddress) === 'smartAccount'
       const known = hint && isAddressEqual(hint, address) ? await early : undefined
-      return {
-        address: isSmart ? address : ownerAddress,
-        accounts: [eoa, { address, type: 'smartAccount' }],
-        preferredAccountType: isSmart ? 'smartAccount' : 'eoa',
-        smartAccountDeployed: known ?? (await isDeployed(chainId, ownerAddress)),
-      }
+      return accountsOf(ownerAddress, {
+        address,
+        active: activeType(chainId, ownerAddress) === 'smartAccount',
+        deployed: known ?? (await isDeployed(chainId, ownerAddress)),
+      })
     } catch {}
   }
-  return {
-    address: ownerAddress,
-    accounts: [eoa],
-    preferredAccountType: 'eoa',
-    smartAccountDeployed: false,
-  }
+  return accountsOf(ownerAddress)
 }
 
 /**

@@ -61,14 +61,13 @@ async function accept(hello: { projectId: string }): Promise<void> {
 }
 
 /**
- * Runs `run` once this page has loaded, a task after its load event: by then the browser has told
- * the host page that this frame finished loading, so a frame made in `run` no longer delays the
- * host's load event.
+ * Runs `run` now when this page has loaded (a task after its load event), else a task after its
+ * load event: by then the browser has told the host page that this frame finished loading, so a
+ * frame made in `run` no longer delays the host's load event (made in the load event, it did).
  */
 function afterLoad(run: () => void): void {
-  const later = () => setTimeout(run, 0)
-  if (document.readyState === 'complete') later()
-  else addEventListener('load', later, { once: true })
+  if (document.readyState === 'complete') run()
+  else addEventListener('load', () => setTimeout(run, 0), { once: true })
 }
 
 async function check(hello: { projectId: string }): Promise<void> {

@@ -190,3 +190,14 @@ test('a restored user whose key the wallet could not rebuild (userChanged null) 
   expect(store.getState().authUser).toBeNull()
   expect(store.getState().connection.status).toBe('disconnected')
 })
+
+test('a user the wallet changed (another active account) moves the connection, and the dapp with it', async () => {
+  Auth.watchWalletFrame()
+  const frame = walletChannel()
+  await Auth.emailLogin('ada@example.com')
+  expect(store.getState().connection.address).toBe(SMART)
+  const user = store.getState().authUser
+  frame.emit('userChanged', { user: { ...user, address: OWNER, preferredAccountType: 'eoa' } })
+  expect(store.getState().authUser?.address).toBe(OWNER)
+  expect(store.getState().connection).toMatchObject({ status: 'connected', address: OWNER })
+})

@@ -470,7 +470,17 @@ export function watchWalletFrame(): void {
     })
     // The smart account deployed (or the user changed otherwise): the state follows.
     channel.on('userChanged', ({ user }) => {
-      if (user && store.getState().authUser) store.setState({ authUser: user })
+      const current = store.getState().authUser
+      if (user && current) {
+        store.setState({ authUser: user })
+        // Another active account (the wallet checked what it named from memory): the dapp follows.
+        if (user.address !== current.address)
+          Connection.onConnectorEvent('AUTH', {
+            event: 'accountsChanged',
+            data: [user.address],
+            namespace: 'eip155',
+          })
+      }
       // A restored session the frame named but could not load (its key did not rebuild): it ends.
       if (user === null && store.getState().authUser) {
         store.setState({ authUser: null })
