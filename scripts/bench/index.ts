@@ -95,7 +95,8 @@ if (restoreOnly) {
   process.exit(0)
 }
 if (!results) throw new Error('unreachable')
-const { sdkOnTheWire, beforeClick, connect, account, cold, visit, roundTrip, chainId } = results
+const { sdkOnTheWire, beforeClick, ahead, connect, account, cold, visit, roundTrip, chainId } =
+  results
 const sdkServed = sdkOnTheWire ? sdkOnTheWire.body : Number.NaN
 console.log('\nsdk.js as served to Chromium (Accept-Encoding: gzip, deflate, br, zstd)')
 console.log(
@@ -125,7 +126,15 @@ console.log(
 console.log(
   `  ${beforeClick.requests} responses, ${bytes(beforeClick.bytes)} (${beforeClick.bytes} B)`,
 )
-for (const file of beforeClick.files.slice(0, 10))
+for (const file of beforeClick.files.slice(0, 40))
+  console.log(`    ${bytes(file.bytes).padStart(9)}  ${file.url}`)
+console.log(
+  `  goal ≤ 120 KiB (issue 26): ${beforeClick.bytes <= 120 * 1024 ? 'within' : 'OVER'}; the navigation figures below count the same until their usable frame`,
+)
+console.log(
+  `Fetched ahead once Connect is open and idles (the views a visitor may open next, the WalletConnect provider; after the first view): ${ahead.requests} responses, ${bytes(ahead.bytes)}`,
+)
+for (const file of ahead.files.slice(0, 12))
   console.log(`    ${bytes(file.bytes).padStart(9)}  ${file.url}`)
 const line = (label: string, s: typeof connect) =>
   console.log(

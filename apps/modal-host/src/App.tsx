@@ -13,15 +13,17 @@ import { socialName } from './rules/socials.js'
 import { useModal } from './store/store.js'
 import type { Screen } from './store/types.js'
 import { Connect } from './views/Connect.js'
-import { ConnectingExternal } from './views/ConnectingExternal.js'
-import { EmailLogin, EmailVerifyDevice, EmailVerifyOtp, UpdateEmailWallet } from './views/Email.js'
+import { EmailLogin } from './views/Email.js'
 import { ConnectingFarcasterView } from './views/lazyFarcasterView.js'
 import { RegisterAccountNameSuccessView, RegisterAccountNameView } from './views/lazyNameViews.js'
 import {
   AccountView,
   AllWalletsView,
   ApproveTransactionView,
+  ConnectingExternalView,
   ConnectingWalletConnectView,
+  EmailVerifyDeviceView,
+  EmailVerifyOtpView,
   NetworksView,
   OnRampStatusView,
   OnRampView,
@@ -35,6 +37,7 @@ import {
   SwitchActiveChainView,
   SwitchNetworkView,
   UnsupportedChainView,
+  UpdateEmailWalletView,
   WalletSendPreviewView,
   WalletSendSelectTokenView,
   WalletSendView,
@@ -128,7 +131,7 @@ function View({ screen }: { screen: Screen }) {
     case 'WhatIsAWallet':
       return <WhatIsAWalletView.View />
     case 'ConnectingExternal':
-      return <ConnectingExternal wallet={screen.wallet} />
+      return <ConnectingExternalView.View wallet={screen.wallet} />
     case 'ConnectingWalletConnect':
       return screen.basic ? (
         <LegalGate hideUntilAccepted>
@@ -157,15 +160,15 @@ function View({ screen }: { screen: Screen }) {
     case 'EmailLogin':
       return <EmailLogin />
     case 'EmailVerifyOtp':
-      return <EmailVerifyOtp email={screen.email} />
+      return <EmailVerifyOtpView.View email={screen.email} />
     case 'EmailVerifyDevice':
-      return <EmailVerifyDevice email={screen.email} method={screen.method} />
+      return <EmailVerifyDeviceView.View email={screen.email} method={screen.method} />
     case 'ConnectingSocial':
       return <ConnectingSocial provider={screen.provider} />
     case 'ConnectingFarcaster':
       return <ConnectingFarcasterView.View />
     case 'UpdateEmailWallet':
-      return <UpdateEmailWallet stage={screen.stage} email={screen.email} />
+      return <UpdateEmailWalletView.View stage={screen.stage} email={screen.email} />
     case 'ApproveTransaction':
       return <ApproveTransactionView.View />
     case 'WalletSend':

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import { DEFAULT_SOCIALS } from './rules/socials.js'
 
 const API = 'http://api.test'
 const FRAME = 'http://modal.test/?projectId=p1&origin=https%3A%2F%2Fdapp.test#trace=t1'
@@ -81,45 +80,23 @@ test("the app's own request for the same thing takes the early answer once, what
   )
 })
 
-test('then it fetches the images Connect draws: the social logos the project allows and the first wallets', async () => {
+test("then it fetches the first wallets' images, which Connect draws; no social logo (they are bundled)", async () => {
   page({
     '/projects/v1/origins': {
       status: 200,
-      body: { allowedOrigins: [], features: { socials: ['github', 'google', 'myspace'] } },
+      body: { allowedOrigins: [], features: { socials: ['github', 'google'] } },
     },
     '/getWallets': { status: 200, body: wallets },
   })
   const { takeEarly } = await load()
   await settle()
-  expect(images.filter((src) => src.includes('getSocialImage'))).toEqual([
-    `${API}/public/getSocialImage/google?projectId=p1&st=porthole&sv=0.1.0`,
-    `${API}/public/getSocialImage/github?projectId=p1&st=porthole&sv=0.1.0`,
-  ])
-  expect(images.filter((src) => src.includes('getWalletImage'))).toEqual(
-    wallets.data.slice(0, 4).map((w) => w.image_url),
-  )
+  expect(images).toEqual(wallets.data.slice(0, 4).map((w) => w.image_url))
   // The app still gets the whole answer (the early script read a copy).
   const answer = await takeEarly(
     `${API}/getWallets?projectId=p1&st=porthole&sv=0.1.0&page=1&entries=4`,
   )
   const body = (await answer?.json()) as typeof wallets | undefined
   expect(body?.data).toHaveLength(5)
-})
-
-test('every default social logo when the project says nothing, none when it turned socials off', async () => {
-  page({ '/projects/v1/origins': { status: 200, body: { allowedOrigins: [] } } })
-  await load()
-  await settle()
-  expect(images.map((src) => new URL(src).pathname.split('/').pop())).toEqual([...DEFAULT_SOCIALS])
-  page({
-    '/projects/v1/origins': {
-      status: 200,
-      body: { allowedOrigins: [], features: { socials: false } },
-    },
-  })
-  await load()
-  await settle()
-  expect(images).toEqual([])
 })
 
 test('an error answer is handed to the app as it came (its alert), and nothing is preloaded from it', async () => {

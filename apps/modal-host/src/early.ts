@@ -2,7 +2,7 @@
  * The modal's first requests, started by a tiny script that runs as soon as it arrives (an
  * `async` module in index.html), while the app's own code is still downloading and being
  * evaluated: the project's allowlist and remote features, the first wallets of the catalogue, and
- * then the images Connect draws (the wallets' and the social buttons'). Without it they started
+ * then those wallets' images, which Connect draws (the social buttons' logos are bundled). Without it they started
  * only after the handshake, ~200 ms later on a cold visit, one after the other.
  *
  * It imports nothing, so it is its own small file; the app takes each answer once, by URL
@@ -18,9 +18,6 @@ const images: HTMLImageElement[] = []
 /** The SDK type and version the modal sends with every API call (runtime.ts exports them). */
 export const EARLY_SDK_TYPE = 'porthole'
 export const EARLY_SDK_VERSION = '0.1.0'
-
-/** Social providers in the spec's default order (equal to rules/socials.ts, by a test). */
-export const EARLY_SOCIALS = ['google', 'x', 'farcaster', 'discord', 'apple', 'github', 'facebook']
 
 /** How many catalogue wallets Connect asks for first (actions/catalogue.ts's `CONNECT_ENTRIES`). */
 export const EARLY_WALLET_ENTRIES = 4
@@ -113,17 +110,8 @@ export function startEarly(): void {
     return response
   }
   const read = (response: Response) => (response.ok ? response.clone().json() : undefined)
-  get('/projects/v1/origins', {}, 'e1')
-    .then(read)
-    .then((project: { features?: { socials?: unknown } } | undefined) => {
-      if (!project) return
-      const socials = project.features?.socials
-      const list = Array.isArray(socials) ? socials : socials === undefined ? EARLY_SOCIALS : []
-      for (const provider of EARLY_SOCIALS)
-        if (list.includes(provider)) preload(url(`/public/getSocialImage/${provider}`))
-    })
-    // Only a head start is lost: the app asks again itself and reports what fails.
-    .catch(() => {})
+  // Only a head start is lost if it fails: the app asks again itself and reports what fails.
+  get('/projects/v1/origins', {}, 'e1').catch(() => {})
   get('/getWallets', { page: '1', entries: String(EARLY_WALLET_ENTRIES) }, 'e2')
     .then(read)
     .then((page: { data?: { image_url?: unknown }[] } | undefined) => {

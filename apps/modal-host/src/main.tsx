@@ -18,7 +18,6 @@ import * as Analytics from './actions/analytics.js'
 import * as Auth from './actions/auth.js'
 import * as Config from './actions/config.js'
 import * as Connection from './actions/connection.js'
-import * as Headless from './actions/headless.js'
 import * as Modal from './actions/modal.js'
 import * as NetworkActions from './actions/network.js'
 import * as RemoteFeatures from './actions/remoteFeatures.js'
@@ -87,6 +86,8 @@ async function check(hello: { projectId: string }): Promise<void> {
   await remote
 }
 
+const headless = () => import('./actions/headless.js')
+
 function start(): void {
   if (!runtime.hostOrigin) {
     console.error('[porthole] The modal must be opened by the Porthole SDK (no host origin).')
@@ -121,10 +122,12 @@ function start(): void {
         if (!runtime.projectId) throw new UnauthorizedError(NOT_CONFIGURED)
         return Waiters.wait(namespace)
       },
-      // Headless mode: the host draws the wallet list; Connect never shows.
-      wallets: () => Headless.wallets(),
-      connectWallet: ({ wallet }, { signal }) => Headless.connectWallet(wallet, signal),
-      connectEmail: ({ email }) => Headless.connectEmail(email),
+      // Headless mode: the host draws the wallet list; Connect never shows. Its code is fetched
+      // on the first headless call (not in the first download).
+      wallets: async () => (await headless()).wallets(),
+      connectWallet: async ({ wallet }, { signal }) =>
+        (await headless()).connectWallet(wallet, signal),
+      connectEmail: async ({ email }) => (await headless()).connectEmail(email),
       disconnect: async () => {
         await Connection.disconnect()
         return null

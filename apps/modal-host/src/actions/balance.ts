@@ -4,7 +4,6 @@
  * later (spec §9).
  */
 import type { Network } from '@porthole/shared'
-import { parseUnits } from 'viem'
 import { BALANCE_RETRY_MS, CACHE_DURATIONS } from '../rules/caches.js'
 import { store } from '../store/store.js'
 
@@ -64,7 +63,11 @@ async function evmBalance(network: Network, address: `0x${string}`): Promise<big
 
 /** Solana and Bitcoin: the native line of the blockchain data service (the API reads the chain). */
 async function nativeFromDataService(network: Network, address: string): Promise<bigint> {
-  const { getBalances } = await import('../api/blockchain.js')
+  const [{ getBalances }, { parseUnits }] = await Promise.all([
+    import('../api/blockchain.js'),
+    // viem's decimal parsing comes with the chain code, not in the modal's first download.
+    import('../chain/client.js'),
+  ])
   const { balances } = await getBalances(address, { chainId: network.caipNetworkId })
   const native = balances.find((b) => !b.address && b.chainId === network.caipNetworkId)
   if (!native) return 0n

@@ -6,8 +6,7 @@
  * their modules import this one, never the other way round (no import cycle).
  */
 import { type ConnectorInfo, type ConnectResult, DisconnectedError } from '@porthole/protocol'
-import type { ChainNamespace } from '@porthole/shared'
-import { getAddress } from 'viem'
+import { type ChainNamespace, checksumAddress } from '@porthole/shared'
 import type { Connector, ConnectorAccount, ConnectorEvent } from '../connectors/types.js'
 import { hasAdapters } from '../rules/adapters.js'
 import { ALERTS, sessionExpired } from '../rules/alerts.js'
@@ -147,7 +146,7 @@ function liveOf(connector: Connector, account: ConnectorAccount): LiveConnection
   return {
     connector: connector.info,
     namespace: account.namespace,
-    address: account.namespace === 'eip155' ? getAddress(account.address) : account.address,
+    address: account.namespace === 'eip155' ? checksumAddress(account.address) : account.address,
     caipNetworkId: account.caipNetworkId,
     ...(account.accounts ? { accounts: account.accounts } : {}),
   }
@@ -404,7 +403,7 @@ export function onConnectorEvent(connectorId: string, event: ConnectorEvent): vo
     }
     let address = first
     try {
-      if (target.namespace === 'eip155') address = getAddress(first)
+      if (target.namespace === 'eip155') address = checksumAddress(first)
     } catch {
       return
     }

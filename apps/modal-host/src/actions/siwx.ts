@@ -8,7 +8,6 @@
  */
 import { BaseError } from '@porthole/protocol'
 import { formatSiwxMessage, type SiwxNamespace } from '@porthole/shared'
-import { toHex } from 'viem'
 import { getApiClient } from '../api/client.js'
 import { runtime } from '../runtime.js'
 import { store } from '../store/store.js'
@@ -18,6 +17,14 @@ import * as Modal from './modal.js'
 import * as NetworkActions from './network.js'
 
 /** How long a session lasts (the message's expiration): one day. */
+
+/** `text`'s UTF-8 bytes as 0x-prefixed hex: personal_sign's message parameter. */
+function utf8Hex(text: string): `0x${string}` {
+  let hex = '0x'
+  for (const byte of new TextEncoder().encode(text)) hex += byte.toString(16).padStart(2, '0')
+  return hex as `0x${string}`
+}
+
 export const SESSION_MS = 86_400_000
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
@@ -87,7 +94,7 @@ export async function signIn(): Promise<void> {
   })
   const signature =
     t.namespace === 'eip155'
-      ? String(await Connection.connectorRequest('personal_sign', [toHex(text), t.address]))
+      ? String(await Connection.connectorRequest('personal_sign', [utf8Hex(text), t.address]))
       : await signSolana(text, t.address)
   const answer = await api.post<{ token: string; session: Omit<SiwxSession, 'token'> }>(
     '/auth/v1/siwx/sessions',

@@ -3,7 +3,7 @@
  * URLs the modal's CSP lets it reach (`rpcOrigins` of the runtime configuration), ranked.
  */
 import type { Network } from '@porthole/shared'
-import type { Client } from 'viem'
+import { type Client, parseUnits } from 'viem'
 import { getBalance, waitForTransactionReceipt } from 'viem/actions'
 import { runtime } from '../runtime.js'
 import { store } from '../store/store.js'
@@ -25,4 +25,4 @@ export function chainClient(network: Network): Client {
 }
 
 /** The chain reads the modal makes, imported one by one (the `viem/actions` index is large). */
-export { getBalance, waitForTransactionReceipt }
+export { getBalance, parseUnits, waitForTransactionReceipt }

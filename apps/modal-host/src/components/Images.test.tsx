@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs'
 import { getKnownNetwork } from '@porthole/shared'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { configureApi } from '../api/client.js'
 import { fromCustomWallet } from '../rules/customWallets.js'
+import { DEFAULT_SOCIALS } from '../rules/socials.js'
 import { fromCatalogue, fromInjected } from '../rules/walletLists.js'
 import { SocialIcon } from '../views/Social.js'
 import { NetworkImage, Picture, reportImageError } from './Images.js'
@@ -41,10 +43,19 @@ describe('Picture', () => {
     expect(out).toMatch(/^<span class="ph-monogram" aria-hidden="true"[^>]*>A<\/span>$/)
   })
 
-  test("social buttons draw the API's provider logo with the prepared view (no tile first: the first frame after the click is complete)", () => {
-    expect(html(<SocialIcon provider="google" />)).toContain(
-      `src="${API}/public/getSocialImage/google?projectId=p`,
+  test('social buttons draw the bundled logo, the same file the API serves (no request, no tile first: the first frame after the click is complete)', () => {
+    const served = readFileSync(
+      new URL('../../../api/assets/socials/google.svg', import.meta.url),
+      'utf8',
     )
+    for (const provider of DEFAULT_SOCIALS) {
+      const src = /src="([^"]*)"/.exec(html(<SocialIcon provider={provider} />))?.[1] ?? ''
+      expect(src.startsWith('data:image/svg+xml,%3Csvg'), provider).toBe(true)
+    }
+    const google = /src="([^"]*)"/.exec(html(<SocialIcon provider="google" />))?.[1] ?? ''
+    expect(
+      decodeURIComponent(google.replaceAll('&amp;', '&').slice('data:image/svg+xml,'.length)),
+    ).toBe(served)
   })
 })
 

@@ -1,7 +1,7 @@
 /**
  * Wallet, network, social and account images, with a generated fallback (monogram or gradient)
  * so nothing shows broken offline. Images are fetched as images (lazily, decoded off the main
- * thread), never bundled.
+ * thread); only the social providers' logos are bundled (components/socialIcons.ts).
  */
 
 import type { Network } from '@porthole/shared'

@@ -190,3 +190,15 @@ export function fill(template: string, values: Record<string, string | number> =
     name in values ? String(values[name]) : match,
   )
 }
+
+/**
+ * What a failed step shows: the error's own message, else the spec's "Failed to connect".
+ *
+ * @example
+ * failureText(new Error('Invalid code')) // 'Invalid code'
+ * failureText(undefined) // 'Failed to connect'
+ */
+export function failureText(error: unknown): string {
+  const message = (error as Error | undefined)?.message
+  return typeof message === 'string' && message ? message : t('failedToConnect')
+}

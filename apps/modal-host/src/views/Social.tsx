@@ -2,8 +2,8 @@ import type { LoginProvider, SocialProvider } from '@porthole/protocol'
 import { useEffect, useState } from 'react'
 import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
-import { socialImageUrl } from '../api/client.js'
 import { Picture } from '../components/Images.js'
+import { socialIconUrl } from '../components/socialIcons.js'
 import { t } from '../i18n/en.js'
 import { socialName } from '../rules/socials.js'
 import { useModal } from '../store/store.js'
@@ -44,12 +44,11 @@ export function startSocial(provider: LoginProvider): void {
 }
 
 /**
- * The logo of a social provider (the API's social images, the letter tile until it has loaded
- * and if it fails). Deferred: the social buttons sit in the prepared Connect view, and their
- * logos wait for the modal to be on screen rather than add to what the closed modal costs.
+ * The logo of a social provider (bundled with the modal: drawn in the same frame as the buttons,
+ * with no request).
  */
 export function SocialIcon({ provider, size = 24 }: { provider: LoginProvider; size?: number }) {
-  return <Picture src={socialImageUrl(provider)} name={socialName(provider)} size={size} />
+  return <Picture src={socialIconUrl(provider)} name={socialName(provider)} size={size} />
 }
 
 /** ConnectingSocial: waits for the provider's popup; 'Popup closed' and retry on failure. */

@@ -1,10 +1,15 @@
 /**
  * Views that load on demand (their code is not in the modal's first download, issue 26): the QR
- * view, All Wallets, what follows a connection (Account and its tabs, Networks, the sign-in
+ * view, All Wallets, a browser wallet's connecting view, the e-mail sign-in's later steps, what follows a connection (Account and its tabs, Networks, the sign-in
  * card, the approval and network-switch cards) and the Send, Swap and Buy views. Each is fetched
  * ahead of time where the user is likely to go next, so none shows its spinner in practice.
  */
 import { lazyView } from '../components/lazyView.js'
+
+/** A browser wallet's connecting view, fetched while Connect idles. */
+export const ConnectingExternalView = lazyView(
+  async () => (await import('./ConnectingExternal.js')).ConnectingExternal,
+)
 
 /** The QR view (and its QR encoder), fetched while Connect idles. */
 export const ConnectingWalletConnectView = lazyView(
@@ -86,6 +91,14 @@ export const ProfileWalletsView = lazyView(
 export const SIWXSignMessageView = lazyView(
   async () => (await import('./SIWXSignMessage.js')).SIWXSignMessage,
 )
+const emailSteps = () => import('./EmailSteps.js')
+
+/** The e-mail sign-in's code view (fetched while the address is typed). */
+export const EmailVerifyOtpView = lazyView(async () => (await emailSteps()).EmailVerifyOtp)
+/** The e-mail sign-in's device check. */
+export const EmailVerifyDeviceView = lazyView(async () => (await emailSteps()).EmailVerifyDevice)
+/** Changing the embedded wallet's e-mail. */
+export const UpdateEmailWalletView = lazyView(async () => (await emailSteps()).UpdateEmailWallet)
 /** What is a wallet?, from Connect's help link. */
 export const WhatIsAWalletView = lazyView(
   async () => (await import('./WhatIsAWallet.js')).WhatIsAWallet,
@@ -113,6 +126,8 @@ export function preloadConnectedViews(): void {
       UnsupportedChainView,
       ProfileWalletsView,
       WhatIsAWalletView,
+      EmailVerifyOtpView,
+      ConnectingExternalView,
     ])
       void view.preload().catch(() => {})
   }
