@@ -11,6 +11,7 @@
  * It starts only in the frame's page (its `<meta name="porthole-early">`), not in the popup window
  * or the social callback page, which share modules with it.
  */
+import { NS, VERSION } from '@porthole/protocol'
 import { readDeviceShare, type StoredDeviceShare, shareNoted } from './storage.js'
 
 /** SDK type and version sent with API calls (runtime.ts exports them). */
@@ -45,16 +46,65 @@ export function pendingLogout(): boolean {
   }
 }
 
-/** The API URL (the page's runtime config) and the frame URL's project id, or `undefined`. */
-function settings(): { api: string; projectId: string } | undefined {
+/** The page's runtime config (its meta tag), or `{}`. */
+function config(): { apiUrl?: unknown; modalUrl?: unknown } {
   try {
     const content = document.querySelector('meta[name="porthole-config"]')?.getAttribute('content')
-    const api = content && content !== '__PORTHOLE_CONFIG__' ? JSON.parse(content).apiUrl : ''
-    const projectId = (new URL(location.href).searchParams.get('projectId') ?? '').slice(0, 128)
-    return typeof api === 'string' && api && projectId ? { api, projectId } : undefined
+    return content && content !== '__PORTHOLE_CONFIG__' ? JSON.parse(content) : {}
   } catch {
-    return undefined
+    return {}
   }
+}
+
+/** The API URL (the page's runtime config) and the frame URL's project id, or `undefined`. */
+function settings(): { api: string; projectId: string } | undefined {
+  const api = config().apiUrl
+  const projectId = (new URL(location.href).searchParams.get('projectId') ?? '').slice(0, 128)
+  return typeof api === 'string' && api && projectId ? { api, projectId } : undefined
+}
+
+/** The handshake begun here: `ready` posted to the modal, the modal's messages kept. */
+let handshake: { origin: string; received: MessageEvent[]; stop(): void } | undefined
+
+/**
+ * Posts the frame's `ready` to the modal (at the modal origin of the page's runtime config) and
+ * keeps what the modal sends back until the frame's code takes it ({@link takeHandshake}), so
+ * the modal can answer while that code is still being evaluated. Once.
+ *
+ * @example
+ * announce()
+ */
+export function announce(): void {
+  const modalUrl = config().modalUrl
+  if (handshake || typeof modalUrl !== 'string' || window.parent === window) return
+  let origin: string
+  try {
+    origin = new URL(modalUrl).origin
+  } catch {
+    return
+  }
+  const received: MessageEvent[] = []
+  const keep = (event: MessageEvent) => {
+    if (event.source === window.parent && event.origin === origin) received.push(event)
+  }
+  addEventListener('message', keep)
+  handshake = { origin, received, stop: () => removeEventListener('message', keep) }
+  window.parent.postMessage(JSON.stringify({ ns: NS, v: VERSION, kind: 'ready' }), origin)
+}
+
+/**
+ * The handshake this script began with `origin` (the modal's, as the frame's code knows it), once:
+ * what the modal sent back, for `Child.listen`'s `announced` (which handles it with the same
+ * checks). `undefined` when it did not begin one with that origin (then post `ready` yourself).
+ *
+ * @example
+ * Child.listen({ parentOrigin, …, announced: takeHandshake(parentOrigin) })
+ */
+export function takeHandshake(origin: string): { received: readonly MessageEvent[] } | undefined {
+  const taken = handshake
+  handshake = undefined
+  taken?.stop()
+  return taken && taken.origin === origin ? { received: taken.received } : undefined
 }
 
 /**
@@ -106,5 +156,7 @@ export function takeEarly(): Early | undefined {
   return taken
 }
 
-if (typeof document !== 'undefined' && document.querySelector('meta[name="porthole-early"]'))
+if (typeof document !== 'undefined' && document.querySelector('meta[name="porthole-early"]')) {
+  announce()
   startEarly()
+}

@@ -15,6 +15,7 @@ import {
 import { describeRemembered } from './accountHint.js'
 import { configureApi } from './api.js'
 import { configureSmartAccounts, loadSmartAccount, warm } from './deferred.js'
+import { takeHandshake } from './early.js'
 import { createHandlers } from './handlers.js'
 import { loadLocale, localeOf } from './i18n/locales.js'
 import { readTrustedOrigins } from './inlineApprovals.js'
@@ -135,6 +136,8 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
       throw new UnauthorizedError('Invalid Project ID')
   },
   handlers: gated,
+  // The early script (early.ts) may have posted `ready` already and kept the modal's answer.
+  ...withAnnounced(takeHandshake(modalOrigin)),
   onChannel: (next) => {
     channel = next as unknown as typeof channel
     void Promise.all([announced, localeLoaded, trustRead]).then(([user]) => {
@@ -160,4 +163,9 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
 })
 
 let channel: import('@porthole/protocol').Channel.Channel<WalletToModal, ModalToWallet> | undefined
+
+/** `Child.listen`'s `announced` when the early script began the handshake. */
+function withAnnounced(announced: { received: readonly MessageEvent[] } | undefined) {
+  return announced ? { announced } : {}
+}
 addEventListener('pagehide', stop)
