@@ -21,7 +21,7 @@ const CALLS_FILE = 'sdk-calls.js'
  * the DOM, the wire or sdk-chains.js also uses (`request`, `emit`, `list`, `origin`, `debug`…).
  */
 const INTERNAL_PROPERTIES =
-  /^(?:frame|hello|validator|handlers|onChannel|onError|onReady|onClose|envelope|timer|closed|shown)$/
+  /^(?:frame|hello|validator|handlers|onChannel|onError|onReady|onClose|envelope|timer|closed)$/
 
 /**
  * Two builds: `dist/sdk.js`, one minified IIFE for the script tag (under the size budget) with

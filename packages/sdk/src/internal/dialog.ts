@@ -1,8 +1,8 @@
 /**
  * The modal frame's container: a `<dialog>` shown with `showModal()` (top layer, the page
  * behind is inert), a full-viewport transparent iframe inside it, created hidden so the modal
- * app is preloaded. Focus moves in on open and back to the opener on close; page scroll is
- * locked while open.
+ * app is preloaded. Focus moves in on open (and back in if the browser hands it to the page) and
+ * back to the opener on close; page scroll is locked while open.
  *
  * Closed, the dialog stays laid out over the viewport but fully transparent, click-through and
  * `inert` (out of the tab order and the accessibility tree), not `display: none`: browsers stop
@@ -18,7 +18,6 @@ export type Dialog = {
   frame: HTMLIFrameElement
   show(): void
   hide(): void
-  readonly shown: boolean
   remove(): void
 }
 
@@ -59,22 +58,30 @@ export function mountDialog(src: string, onCancel: () => void): Dialog {
     onCancel()
   })
   ;(document.body || root).append(dialog)
+  // While the dialog is open, focus belongs in the frame (the page behind is inert), so this
+  // window gets `focus` only when the frame lost it without the user moving it: Chromium, when
+  // a cross-site frame is focused as its document starts (before it commits, or as it loads),
+  // may hand focus back to this page a few ms later while the frame's document still believes
+  // it has it. Keys then reach the <iframe> element here and are dropped, and a click in the
+  // frame does not repair it (1 open in 30 to 40 with real keyboard input). Focus the frame's
+  // window again, a task later, once Chromium has set the frame up (at once, or by blurring and
+  // focusing the element, it loses keys the same way; where the frame has focus, a no-op).
+  const refocus = () => setTimeout(() => frame.contentWindow?.focus())
   return {
     frame,
-    get shown() {
-      return dialog.open
-    },
     show() {
       if (dialog.open) return
       opener = document.activeElement
       overflow = root.style.overflow
       root.style.overflow = 'hidden'
       conceal(false)
+      addEventListener('focus', refocus)
       dialog.showModal()
       frame.focus()
     },
     hide() {
       if (!dialog.open) return
+      removeEventListener('focus', refocus)
       dialog.close()
       conceal(true)
       root.style.overflow = overflow
