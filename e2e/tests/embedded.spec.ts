@@ -297,3 +297,57 @@ test('the host page cannot talk to the wallet frame: its hello gets no answer', 
   await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
   expect(await signsFor(address, 'ok', (await signing).value as Hex)).toBe(true)
 })
+
+test('a returning visitor whose session the API ended meanwhile is never shown as connected: the wallet frame names the user only once the API confirms the session', async ({
+  page,
+}) => {
+  // Every state the page sees, from the start of each load.
+  await page.addInitScript(() => {
+    const seen: string[] = []
+    Object.assign(window, { __seen: seen })
+    const watch = setInterval(() => {
+      const porthole = (window as unknown as { porthole?: PortholeLike }).porthole
+      if (!porthole) return
+      clearInterval(watch)
+      porthole.subscribe((s) => seen.push(s.status))
+      seen.push(porthole.getState().status)
+    }, 0)
+    type PortholeLike = {
+      subscribe(listener: (s: { status: string }) => void): void
+      getState(): { status: string }
+    }
+  })
+  await openDemo(page)
+  const address = await emailLogin(page, freshEmail('ended'))
+  // The same reload restores it while the API knows the session.
+  await page.reload()
+  await waitForPorthole(page)
+  await expect.poll(async () => (await state(page)).status, { timeout: 20_000 }).toBe('connected')
+  expect((await state(page)).address).toBe(address)
+  // The API ends the session (a sign-out from elsewhere), behind the wallet frame's back.
+  const wallet = page.frames().find((f) => f.url().startsWith(`${URLS.wallet}/`))
+  if (!wallet) throw new Error('The wallet frame is not loaded')
+  const status = await wallet.evaluate(
+    async (api) =>
+      (
+        await fetch(`${api}/auth/v1/logout?projectId=porthole-demo&st=porthole-wallet&sv=0.1.0`, {
+          method: 'POST',
+          credentials: 'include',
+        })
+      ).status,
+    API_URL,
+  )
+  expect(status).toBe(204)
+  await page.reload()
+  await waitForPorthole(page)
+  await expect
+    .poll(async () => (await state(page)).status, { timeout: 20_000 })
+    .toBe('disconnected')
+  // Settled: no account on the provider, and the page never saw the old connection.
+  await page.waitForTimeout(1500)
+  expect(await state(page)).toMatchObject({ status: 'disconnected' })
+  expect(await providerRequest(page, 'eth_accounts')).toEqual({ value: [] })
+  const seen = (await page.evaluate('window.__seen')) as string[]
+  console.log(`states after the session ended: ${seen.join(' → ')}`)
+  expect(seen).not.toContain('connected')
+})

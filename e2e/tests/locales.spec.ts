@@ -239,3 +239,26 @@ test("locale 'de': the approval card and the custody card are in German, from th
   await expect(custody).toHaveCount(0)
   expect(fetched).toEqual(['de'])
 })
+
+test("locale 'de', a returning visitor: the wallet frame made before the host's handshake (no language in its URL) draws its card in German", async ({
+  page,
+}) => {
+  await page.goto(hostUrl('de'))
+  await waitForPorthole(page)
+  const address = await emailLoginAnyLanguage(page)
+  const fetched = recordWalletChunks(page)
+  await page.reload()
+  await waitForPorthole(page)
+  await expect
+    .poll(() => page.evaluate('window.porthole.getState().status'), { timeout: 20_000 })
+    .toBe('connected')
+  const wallet = page.frames().find((f) => f.url().startsWith(`${WALLET_ORIGIN}/`))
+  expect(new URL(wallet?.url() ?? 'about:blank').searchParams.get('locale')).toBeNull()
+  const signing = sign(page, address)
+  const card = walletFrame(page).getByRole('dialog', { name: 'Nachricht signieren' })
+  await expect(card.getByText('Signiert als')).toBeVisible()
+  await expect(walletFrame(page).locator('html')).toHaveAttribute('lang', 'de')
+  await card.getByRole('button', { name: 'Ablehnen' }).click()
+  expect((await signing).error).toMatchObject({ code: 4001 })
+  expect(fetched).toEqual(['de'])
+})

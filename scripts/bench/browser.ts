@@ -13,13 +13,17 @@ import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { resolve } from 'node:path'
 import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
+import { endpoints, portOf } from '@porthole/shared'
 import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core'
 import { shows, startScreencast } from './paint.js'
 import { quantile } from './stats.js'
 
-export const BENCH_PORT = 4020
+/** The stack's addresses (the defaults, or a running stack's from `PORTHOLE_*_URL`). */
+export const URLS = endpoints()
+/** The bench's host page: the demo's host name, 20 ports above it (4020 on the default stack). */
+export const BENCH_PORT = portOf(URLS.demo) + 20
 export const BENCH_ORIGIN = `http://localhost:${BENCH_PORT}`
-const MODAL_ORIGIN = 'http://127.0.0.1:4100'
+export const MODAL_ORIGIN = new URL(URLS.modal).origin
 const CLICKS = 20
 const COLD_SAMPLES = 10
 const VISITS = 8

@@ -8,12 +8,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { chromiumLaunchOptions } from '@porthole/local-stack/chromium'
 import { chromium, type Page } from 'playwright-core'
-import { BENCH_ORIGIN, serve } from './browser.js'
+import { BENCH_ORIGIN, serve, URLS } from './browser.js'
 import { brotli } from './sdkSize.js'
 import { quantile } from './stats.js'
 
-const WALLET_ORIGIN = 'http://wallet.localhost:4200'
-const MAIL_URL = 'http://127.0.0.1:4500'
+const WALLET_ORIGIN = new URL(URLS.wallet).origin
+const MAIL_URL = URLS.mail
 const LOGINS = 5
 const SIGNATURES = 20
 const RESTORES = 8
@@ -75,6 +75,49 @@ function eagerFiles(root: string): Set<string> {
     '/',
     ...[...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1] as string),
   ])
+}
+
+/**
+ * A returning visitor: the same browser loads the page of `page` (signed in with the embedded
+ * wallet) again, `reloads` times; the session is restored without a click. From the load event
+ * (and from navigation start) to the first state the page sees as connected, its address known;
+ * also when the load event came (the wallet frame must not hold it back).
+ */
+export async function restoreTimes(page: Page, reloads: number) {
+  const afterLoad: number[] = []
+  const fromNavigation: number[] = []
+  const load: number[] = []
+  for (let i = 0; i < reloads; i++) {
+    await page.reload()
+    await page.waitForFunction('window.__connectedAt !== undefined', undefined, {
+      timeout: 20_000,
+    })
+    const sample = (await page.evaluate(`(() => {
+      const n = performance.getEntriesByType('navigation')[0]
+      return { connected: window.__connectedAt, load: n.loadEventStart }
+    })()`)) as { connected: number; load: number }
+    afterLoad.push(Math.max(0, sample.connected - sample.load))
+    fromNavigation.push(sample.connected)
+    load.push(sample.load)
+  }
+  return { afterLoad, fromNavigation, load }
+}
+
+/**
+ * Only the returning visitor's restore (`npm run bench -- restore`): one e-mail login, then
+ * `reloads` reloads of the page; the stack must be up and the bench origin allowed.
+ */
+export async function restoreBenchmark(reloads: number) {
+  const servers = await serve()
+  const browser = await chromium.launch(chromiumLaunchOptions)
+  try {
+    const page = await (await browser.newContext()).newPage()
+    await login(page, `restore-${Math.random().toString(36).slice(2, 8)}@ph.test`, 0)
+    return await restoreTimes(page, reloads)
+  } finally {
+    await browser.close()
+    for (const server of servers) server.close()
+  }
 }
 
 /** Runs the embedded-wallet benchmarks; the stack must be up and the bench origin allowed. */
@@ -170,23 +213,7 @@ export async function embeddedBenchmarks(root: string) {
       approveToSignature.push(signedAt - clickAt)
       await page.waitForTimeout(50)
     }
-    // A returning visitor: the same browser loads the page again; the session is restored
-    // without a click. From the load event (and from navigation start) to the first state the
-    // page sees as connected, its address known.
-    const restoreAfterLoad: number[] = []
-    const restoreFromNavigation: number[] = []
-    for (let i = 0; i < RESTORES; i++) {
-      await page.reload()
-      await page.waitForFunction('window.__connectedAt !== undefined', undefined, {
-        timeout: 20_000,
-      })
-      const { connected, load } = (await page.evaluate(`(() => {
-        const n = performance.getEntriesByType('navigation')[0]
-        return { connected: window.__connectedAt, load: n.loadEventStart }
-      })()`)) as { connected: number; load: number }
-      restoreAfterLoad.push(Math.max(0, connected - load))
-      restoreFromNavigation.push(connected)
-    }
+    const restore = await restoreTimes(page, RESTORES)
     const summary = (samples: number[]) => ({
       n: samples.length,
       median: quantile(samples, 0.5),
@@ -198,8 +225,7 @@ export async function embeddedBenchmarks(root: string) {
       toCodeViewTyped: summary(codeViewTyped),
       toConnected: summary(connected),
       approveToSignature: summary(approveToSignature),
-      restoreAfterLoad: summary(restoreAfterLoad),
-      restoreFromNavigation: summary(restoreFromNavigation),
+      restore,
     }
   } finally {
     await browser.close()

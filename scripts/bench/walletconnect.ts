@@ -9,7 +9,7 @@ import { generateKeyPair, signJWT } from '@walletconnect/relay-auth'
 import { chromium } from 'playwright-core'
 import WebSocket from 'ws'
 import { startTestWallet } from '../../e2e/support/testWallet.js'
-import { BENCH_ORIGIN, serve } from './browser.js'
+import { BENCH_ORIGIN, MODAL_ORIGIN, serve } from './browser.js'
 import { quantile } from './stats.js'
 
 const SAMPLES = 20
@@ -50,7 +50,7 @@ export async function walletConnectBenchmarks() {
       await button.waitFor()
       // The Connect view starts the provider when it idles, as a person would look at it.
       if (!cold) await page.waitForTimeout(1000)
-      const modalFrame = page.frames().find((f) => f.url().startsWith('http://127.0.0.1:4100'))
+      const modalFrame = page.frames().find((f) => f.url().startsWith(MODAL_ORIGIN))
       await modalFrame?.evaluate(
         `addEventListener('click', () => { window.__clickAt = performance.timeOrigin + performance.now() }, { capture: true, once: true })`,
       )

@@ -6,6 +6,7 @@
  * recovery key service (see `recovery.ts`).
  */
 import { BaseError } from '@porthole/protocol'
+import { LOGOUT_PENDING_KEY, pendingLogout } from './early.js'
 import { type Runtime, SDK_TYPE, SDK_VERSION } from './runtime.js'
 
 /** A failed API call: `code` and `message` from the API's JSON error. */
@@ -105,6 +106,8 @@ async function call<T>(
   path: string,
   body?: unknown,
   signal?: AbortSignal,
+  /** The same request's answer, already asked (`early.ts`). */
+  asked?: Promise<Response>,
 ): Promise<T> {
   const { apiUrl, projectId } = settings()
   const url = new URL(`/auth/v1${path}`, apiUrl)
@@ -114,13 +117,14 @@ async function call<T>(
   const headers: Record<string, string> = {}
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (token) headers.authorization = `Bearer ${token}`
-  const response = await fetch(url, {
-    method,
-    credentials: 'include',
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    ...(signal ? { signal } : {}),
-  })
+  const response = await (asked ??
+    fetch(url, {
+      method,
+      credentials: 'include',
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(signal ? { signal } : {}),
+    }))
   if (response.status === 204) return undefined as T
   const json = (await response.json().catch(() => ({}))) as Record<string, unknown>
   if (!response.ok) throw new ApiError(response.status, json)
@@ -172,8 +176,15 @@ export const farcasterStatus = async (
   const { state, farcaster, ...session } = answer
   return { ...keep(session), state, farcaster }
 }
-export const me = () =>
-  call<{ user: ApiUser; recovery: RecoveryPolicy; authenticatedAt: number }>('GET', '/me')
+/** The session's user; `asked`: the same request's answer, asked as the frame started. */
+export const me = (asked?: Promise<Response>) =>
+  call<{ user: ApiUser; recovery: RecoveryPolicy; authenticatedAt: number }>(
+    'GET',
+    '/me',
+    undefined,
+    undefined,
+    asked,
+  )
 /**
  * Thrown when the API did not confirm a sign-out (unreachable, or it refused): the session may
  * still be alive there. The credential is kept, so asking again can end it.
@@ -189,7 +200,6 @@ export class LogoutFailedError extends BaseError {
 export const LOGOUT_TIMEOUT_MS = 700
 /** The pauses before the second and third try. */
 export const LOGOUT_RETRY_DELAYS_MS = [150, 450] as const
-const LOGOUT_PENDING_KEY = 'porthole-wallet:logoutPending'
 
 /**
  * Ends every session of the user in the project at the API (`POST /auth/v1/logout`), trying
@@ -237,11 +247,7 @@ export const logout = async (): Promise<void> => {
  * if (hasPendingLogout()) await logout()
  */
 export function hasPendingLogout(): boolean {
-  try {
-    return localStorage.getItem(LOGOUT_PENDING_KEY) === '1'
-  } catch {
-    return false
-  }
+  return pendingLogout()
 }
 
 function forgetPendingLogout(): void {
@@ -251,7 +257,9 @@ function forgetPendingLogout(): void {
     // No storage: nothing was written there either.
   }
 }
-export const getShares = () => call<StoredShares>('GET', '/shares')
+/** The session's share set; `asked`: as for {@link me}. */
+export const getShares = (asked?: Promise<Response>) =>
+  call<StoredShares>('GET', '/shares', undefined, undefined, asked)
 export const putShares = (shares: NewShares) => call<unknown>('PUT', '/shares', shares)
 /** Reports that the wallet was set up on this new device or site (the owner is mailed). */
 export const reportDevice = (site: string | undefined) =>

@@ -153,6 +153,7 @@ const FAILURES: Record<Method, RegExp> = {
 }
 
 const reload = vi.fn()
+const setLocale = vi.fn()
 const events: [string, unknown][] = []
 const root = { dataset: {} as DOMStringMap, style: { setProperty: vi.fn() } }
 const channels: { close(): void }[] = []
@@ -167,6 +168,7 @@ function connect() {
       emit: (event, data) => events.push([event, data]),
       root,
       reload,
+      setLocale,
     }),
   })
   const modal = Channel.create<ModalToWallet, WalletToModal>({
@@ -444,6 +446,15 @@ describe('the frame catalogue', () => {
     await modal.request('syncDappData', PARAMS.syncDappData)
     expect(Rpc.setDappOrigin).toHaveBeenCalledWith('http://localhost:4000')
     expect(Session.setSite).toHaveBeenCalledWith('http://localhost:4000')
+    // The modal's language (a frame made before the host's handshake has none in its URL); a
+    // locale outside the list is refused with the request.
+    expect(setLocale).not.toHaveBeenCalled()
+    await modal.request('syncDappData', { ...PARAMS.syncDappData, locale: 'de' })
+    expect(setLocale).toHaveBeenCalledWith('de')
+    await expect(
+      modal.request('syncDappData', { ...PARAMS.syncDappData, locale: 'xx' as never }),
+    ).rejects.toThrow(/Invalid params/)
+    expect(setLocale).toHaveBeenCalledTimes(1)
     vi.mocked(Rpc.handleRpc).mockImplementation(async (_request, onApproval) => {
       onApproval('personal_sign')
       return '0xsig'

@@ -7,6 +7,7 @@ import {
   BaseError,
   type Channel,
   InternalRpcError,
+  type Locale,
   type ModalToWallet,
   UnauthorizedError,
   type WalletToModal,
@@ -26,6 +27,8 @@ export type HandlerEnv = {
   root: { dataset: DOMStringMap }
   /** Reloads the frame. */
   reload(): void
+  /** Installs the language the modal names (its chunk loads; cards wait for it). */
+  setLocale?(locale: Locale): void
 }
 
 function connected() {
@@ -162,11 +165,12 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
       env.root.dataset.theme = themeMode
       return {}
     },
-    syncDappData: ({ hostOrigin, networks }) => {
+    syncDappData: ({ hostOrigin, networks, locale }) => {
       // The verified origin only: the host's metadata.url is its own claim.
       Rpc.setDappOrigin(hostOrigin || undefined)
       Session.setSite(hostOrigin ?? '')
       if (networks) Rpc.setNetworks(networks)
+      if (locale) env.setLocale?.(locale)
       return {}
     },
     getSmartAccountEnabledNetworks: async () => ({

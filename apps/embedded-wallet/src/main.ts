@@ -6,14 +6,17 @@ import {
   Child,
   type EmbeddedUser,
   fromContract,
+  type Locale,
   type ModalToWallet,
   ModalToWalletSchema,
   UnauthorizedError,
   type WalletToModal,
 } from '@porthole/protocol'
+import { describeRemembered } from './accountHint.js'
 import { configureApi } from './api.js'
-import { configureSmartAccounts, warm } from './deferred.js'
-import { createHandlers, currentUser } from './handlers.js'
+import { configureSmartAccounts, loadSmartAccount, warm } from './deferred.js'
+import { takeHandshake } from './early.js'
+import { createHandlers } from './handlers.js'
 import { loadLocale, localeOf } from './i18n/locales.js'
 import { readTrustedOrigins } from './inlineApprovals.js'
 import { configureRecovery } from './recovery.js'
@@ -29,31 +32,101 @@ configureSmartAccounts({
   networks: runtime.smartAccountNetworks,
   factory: runtime.smartAccountFactory,
 })
-// The modal's language, in before the frame says it is ready (so before any card); a chunk that
-// cannot be fetched leaves the cards in English.
-const localeLoaded = loadLocale(localeOf(new URL(location.href).searchParams.get('locale'))).catch(
-  () => {},
-)
 // The sites trusted for approvals in the page, in before the frame says it is ready (so before
 // any card); a failed read sends every card to the popup window.
 const trustRead = readTrustedOrigins()
 const modalOrigin = new URL(runtime.modalUrl).origin
 const walletOrigin = location.origin
+type Address = `0x${string}`
+
+// A returning user's session is restored from the start, not from the modal's handshake: the
+// modal may create this frame before its own handshake with the host (issue 26), and the API's
+// answers, the signer Worker and the account's code load meanwhile. Nothing of it reaches
+// anyone before the handshake below (only the modal origin passes it).
+const restoring = Session.restore()
+// The user's accounts as this device remembers them, with the smart account's deployment read
+// from the chain beside the API's answer, as soon as this device is known to hold a share
+// (accountHint.ts). The account's code, which asks the factory, loads only when nothing is
+// remembered; else once the user is named, with the signer Worker (sooner when the key's rebuild
+// asks for it): on a small machine their compiling competed with the reads the user waits for.
+const smartAccounts = {
+  networks: runtime.smartAccountNetworks,
+  factory: runtime.smartAccountFactory,
+}
+const remembered = restoring.owner.then((owner) =>
+  owner ? describeRemembered(owner as Address, Session.chainId(), smartAccounts) : undefined,
+)
+// A failed read is asked again by the account's code (see described): nothing is lost here.
+remembered.catch(() => undefined)
+/** The user's accounts from the account's code: the factory's address, the chain's deployment. */
+const describeFully = (owner: string) =>
+  loadSmartAccount().then((module) => module.describeAccounts(owner as Address))
 
 /**
- * A restored user as `getUser` answers it (the smart account read from the chain), for `ready`:
- * the modal reports the returning visitor's connection from it without waiting for the settle
- * delay. `undefined` when that takes over a second (a slow chain must not hold `ready` back, and
- * the modal then asks `getUser` as before) or fails (the same `getUser` will report it).
+ * A restored user as `getUser` answers it, for `ready`: its accounts as this device remembers them
+ * (the deployment read from the chain), else from the account's code. The modal reports the
+ * returning visitor's connection from it without waiting for the settle delay. `undefined` when
+ * that takes over a second (a slow chain must not hold `ready` back, and the modal then asks
+ * `getUser` as before) or fails (the same `getUser` will report it).
  */
 async function described(user: EmbeddedUser | null): Promise<EmbeddedUser | null | undefined> {
   if (!user) return null
+  const accounts = remembered
+    .catch(() => undefined)
+    .then((quick) => quick ?? describeFully(user.address))
   return Promise.race([
-    currentUser().catch(() => undefined),
+    accounts.then((described) => ({ ...user, ...described })),
     new Promise<undefined>((resolve) => setTimeout(resolve, DESCRIBE_WAIT_MS)),
-  ])
+  ]).catch(() => undefined)
 }
+
+/** Whether two users name the same accounts (the active one, both addresses, the deployment). */
+const sameAccounts = (a: EmbeddedUser, b: EmbeddedUser) =>
+  a.address === b.address &&
+  a.preferredAccountType === b.preferredAccountType &&
+  a.smartAccountDeployed === b.smartAccountDeployed &&
+  JSON.stringify(a.accounts) === JSON.stringify(b.accounts)
+
 const DESCRIBE_WAIT_MS = 1000
+const announced = restoring.confirmed.then(described)
+
+/** The frame's language: the URL's, then the one the modal names in `syncDappData`. */
+let language: Locale = localeOf(new URL(location.href).searchParams.get('locale'))
+/**
+ * The language's strings, in before the frame says it is ready (so before any card); a chunk that
+ * cannot be fetched leaves the cards in English.
+ */
+let localeLoaded = loadLocale(language).catch(() => {})
+function setLocale(locale: Locale): void {
+  if (locale === language) return
+  language = locale
+  localeLoaded = loadLocale(locale).catch(() => {})
+}
+
+const handlers = createHandlers({
+  walletOrigin,
+  emit: (event, data) => channel?.emit(event, data),
+  root: document.documentElement,
+  reload: () => location.reload(),
+  setLocale,
+})
+
+/**
+ * Requests wait for the restore under way (its key) and for the language the modal named
+ * (`syncDappData`, answered at once, starts loading it): no request acts on a half-restored
+ * session, and no card shows in the wrong language.
+ */
+const gated = Object.fromEntries(
+  Object.entries(handlers).map(([method, handler]) => [
+    method,
+    method === 'syncDappData' || method === 'syncTheme'
+      ? handler
+      : async (...args: Parameters<typeof handler>) => {
+          await Promise.all([restoring.done, localeLoaded])
+          return (handler as (...a: typeof args) => unknown)(...args)
+        },
+  ]),
+) as typeof handlers
 
 const stop = Child.listen<WalletToModal, ModalToWallet>({
   parentOrigin: modalOrigin,
@@ -62,26 +135,37 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
     if (!runtime.projectId || hello.projectId !== runtime.projectId)
       throw new UnauthorizedError('Invalid Project ID')
   },
-  handlers: createHandlers({
-    walletOrigin,
-    emit: (event, data) => channel?.emit(event, data),
-    root: document.documentElement,
-    reload: () => location.reload(),
-  }),
+  handlers: gated,
+  // The early script (early.ts) may have posted `ready` already and kept the modal's answer.
+  ...withAnnounced(takeHandshake(modalOrigin)),
   onChannel: (next) => {
     channel = next as unknown as typeof channel
-    const restored = Session.restore()
-    // A returning user: the modal asks for the user (the smart account) next, and the site for its
-    // accounts; their code loads now, beside the locale and the trusted origins.
-    restored.then((user) => user && warm())
-    void Promise.all([restored.then(described), localeLoaded, trustRead]).then(([user]) =>
+    void Promise.all([announced, localeLoaded, trustRead]).then(([user]) => {
+      // A returning user: what the site's first account requests need loads now.
+      if (user !== null) setTimeout(warm, 0)
       channel?.emit(
         'ready',
         user === undefined ? { isConnected: true } : { isConnected: user !== null, user },
-      ),
-    )
+      )
+      if (!user) return
+      void restoring.done.then(async (loaded) => {
+        // Named before its key was rebuilt, and the rebuild failed: the session ends for the modal.
+        if (!loaded) return channel?.emit('userChanged', { user: null })
+        // Named from what this device remembered: the factory's answer is checked, and a
+        // difference is the user's change.
+        const owner = user.accounts.find((account) => account.type === 'eoa')?.address
+        const full = owner && (await describeFully(owner).catch(() => undefined))
+        if (full && !sameAccounts({ ...user, ...full }, user))
+          channel?.emit('userChanged', { user: { ...user, ...full } })
+      })
+    })
   },
 })
 
 let channel: import('@porthole/protocol').Channel.Channel<WalletToModal, ModalToWallet> | undefined
+
+/** `Child.listen`'s `announced` when the early script began the handshake. */
+function withAnnounced(announced: { received: readonly MessageEvent[] } | undefined) {
+  return announced ? { announced } : {}
+}
 addEventListener('pagehide', stop)

@@ -2,6 +2,7 @@
  * Runtime settings the static host writes into the page, and the frame URL's project id.
  */
 import { DEFAULT_ENDPOINTS } from '@porthole/shared'
+import { EARLY_SDK_TYPE, EARLY_SDK_VERSION } from './early.js'
 
 export type Runtime = {
   apiUrl: string
@@ -40,6 +41,6 @@ export function readRuntime(doc: Document = document, href = location.href): Run
   }
 }
 
-/** SDK type and version sent with API calls. */
-export const SDK_TYPE = 'porthole-wallet'
-export const SDK_VERSION = '0.1.0'
+/** SDK type and version sent with API calls (the early requests send the same). */
+export const SDK_TYPE = EARLY_SDK_TYPE
+export const SDK_VERSION = EARLY_SDK_VERSION

@@ -26,12 +26,22 @@ import {
 } from '@porthole/shared'
 import * as Api from './api.js'
 import { showCustodyCard } from './custodyCard.js'
+import { takeEarly } from './early.js'
 import { t } from './i18n/en.js'
 import { freshX, xOf } from './keys.js'
 import * as Passkey from './passkey.js'
 import * as Recovery from './recovery.js'
-import { signer, startSigner } from './signer.js'
-import { clearDeviceShare, getDeviceId, loadDeviceShare, saveDeviceShare } from './storage.js'
+import { signer } from './signer.js'
+import {
+  clearDeviceShare,
+  type DeviceShare,
+  getDeviceId,
+  loadDeviceShare,
+  openDeviceShare,
+  readDeviceShare,
+  saveDeviceShare,
+  shareNoted,
+} from './storage.js'
 
 /** The frame's default chain (spec §9: eip155:1) until the modal switches it. */
 const DEFAULT_CHAIN_ID = 1
@@ -179,6 +189,12 @@ async function setLoaded(address: string): Promise<void> {
   state.address = address
 }
 
+/** The Solana address of the key in the signer, kept with the device share (see `restore`). */
+async function solanaOfLoaded(): Promise<{ solanaAddress?: string }> {
+  const solanaAddress = await signer.solanaAddress()
+  return solanaAddress ? { solanaAddress } : {}
+}
+
 /** Forgets the loaded wallet's addresses. */
 function clearLoaded(): void {
   state.address = null
@@ -204,17 +220,26 @@ export async function refreshUser(): Promise<void> {
 /** The user as the modal sees it (spec §3), or null when signed out. */
 export function user(): EmbeddedUser | null {
   if (!state.user || !state.address) return null
-  const social = state.user.socialProvider
+  return userOf(state.user, state.address, state.solanaAddress)
+}
+
+/** The user as the modal sees it, from the API's user and the wallet's addresses. */
+function userOf(
+  apiUser: Api.ApiUser,
+  address: string,
+  solanaAddress: string | null | undefined,
+): EmbeddedUser {
+  const social = apiUser.socialProvider
   return {
-    email: state.user.email,
-    address: state.address as `0x${string}`,
+    email: apiUser.email,
+    address: address as `0x${string}`,
     chainId: state.chainId,
-    accounts: [{ address: state.address as `0x${string}`, type: 'eoa' }],
-    userName: state.user.username,
+    accounts: [{ address: address as `0x${string}`, type: 'eoa' }],
+    userName: apiUser.username,
     socialProvider: social === null ? null : (social as EmbeddedUser['socialProvider']),
     preferredAccountType: 'eoa',
     smartAccountDeployed: false,
-    ...(state.solanaAddress ? { solanaAddress: state.solanaAddress } : {}),
+    ...(solanaAddress ? { solanaAddress } : {}),
   }
 }
 
@@ -248,7 +273,13 @@ async function commitShareSet(
   }
   const signature = await signer.signShares({ projectId, ...body })
   await Api.putShares({ ...body, signature, ...(state.site ? { site: state.site } : {}) })
-  if (shares.device) await saveDeviceShare({ setId, address, share: new Uint8Array(shares.device) })
+  if (shares.device)
+    await saveDeviceShare({
+      setId,
+      address,
+      ...(await solanaOfLoaded()),
+      share: new Uint8Array(shares.device),
+    })
   state.set = { setId, deviceX: shares.deviceX, authShare: shares.authShare }
   state.recoveryKind = recovery.kind
 }
@@ -277,10 +308,12 @@ async function sealAutomatic(share: Uint8Array): Promise<Api.StoredRecovery> {
  *   from the recovery service's mail (`email`); then a fresh share set gives this device its
  *   own share.
  */
-async function loadWallet(): Promise<DeviceStep | null> {
+async function loadWallet(
+  known: { shares?: Promise<Api.StoredShares>; local?: DeviceShare } = {},
+): Promise<DeviceStep | null> {
   let stored: Api.StoredShares | undefined
   try {
-    stored = await Api.getShares()
+    stored = await (known.shares ?? Api.getShares())
   } catch (error) {
     if (error instanceof Api.ApiError && error.code === 'DEVICE_REVOKED') {
       // Removed from another device: this one's copy of the device share goes too.
@@ -310,7 +343,7 @@ async function loadWallet(): Promise<DeviceStep | null> {
   state.recoveryKind = stored.recovery.kind
   state.set = { setId: stored.setId, deviceX: stored.deviceX, authShare: stored.authShare }
   // Device + auth share: they rebuild the key only if they are points of the same set.
-  const local = await loadDeviceShare()
+  const local = known.local ?? (await loadDeviceShare())
   if (local) {
     const restored = await signer
       .restore(local.share, Api.fromBase64(stored.authShare))
@@ -379,7 +412,12 @@ async function finishRecovery(stored: Api.StoredShares, recoveryShare: Uint8Arra
   if (restored.toLowerCase() !== stored.address.toLowerCase())
     throw new BaseError('A problem occurred while trying initialize authentication')
   const device = await signer.shareAt(stored.deviceX)
-  await saveDeviceShare({ setId: stored.setId, address: restored, share: new Uint8Array(device) })
+  await saveDeviceShare({
+    setId: stored.setId,
+    address: restored,
+    ...(await solanaOfLoaded()),
+    share: new Uint8Array(device),
+  })
   await Api.reportDevice(state.site || undefined).catch(() => {})
   await setLoaded(restored)
 }
@@ -396,37 +434,98 @@ async function signedIn(login: Api.Login, owner: Recovery.Owner): Promise<Device
   return step
 }
 
+/** A restore under way (see {@link restore}). */
+export type Restoring = {
+  /**
+   * The wallet this device holds a share of (its EOA), as noted beside the share or as its record
+   * names it, before the share is decrypted: for reads that need no trust (the chain's view of the
+   * account); null without one.
+   */
+  owner: Promise<string | null>
+  /**
+   * The user once the API confirmed the session (`/auth/v1/me`) and its share set names this
+   * device's wallet (the same address, this device's point of the set): the key is still being
+   * rebuilt then. Null when there is no session to restore; the user of `done` when the device
+   * share was stored without the wallet's Solana address (the signer names it).
+   */
+  confirmed: Promise<EmbeddedUser | null>
+  /** The user once the key is rebuilt in the signer; null when the restore failed. */
+  done: Promise<EmbeddedUser | null>
+}
+
 /**
  * Restores a session that survived a reload (the API's partitioned cookie), on a device that
- * holds the current share set.
+ * holds the current share set. The session and the share set are asked at once, while the
+ * signer Worker loads; the user is known (`confirmed`) before the key is rebuilt (`done`).
  *
  * @example
- * const restored = await restore()
+ * const { confirmed, done } = restore()
  */
-export async function restore(): Promise<EmbeddedUser | null> {
-  try {
-    // Every sign-in here leaves a device share: without one there is no session to ask about
-    // (and no 401 in the console of a first visit).
-    if (!(await loadDeviceShare())) throw new BaseError('No session on this device')
-    // The key is rebuilt once the API answers: the Worker loads meanwhile.
-    startSigner()
-    // The user signed out and the API did not hear it: end it now, never restore it.
-    if (Api.hasPendingLogout()) {
-      await Api.logout().catch(() => undefined)
-      throw new BaseError('Signed out')
+export function restore(): Restoring {
+  let confirm: (user: EmbeddedUser | null) => void = () => {}
+  const confirmed = new Promise<EmbeddedUser | null>((resolve) => {
+    confirm = resolve
+  })
+  // What the frame's early script already read and asked (early.ts), else read and ask now.
+  const early = takeEarly()
+  const record = early?.record ?? readDeviceShare()
+  const done = (async () => {
+    try {
+      // Every sign-in here leaves a device share: without one there is no session to ask about
+      // (and no 401 in the console of a first visit).
+      const stored = await record
+      if (!stored) throw new BaseError('No session on this device')
+      // The user signed out and the API did not hear it: end it now, never restore it.
+      if (Api.hasPendingLogout()) {
+        await Api.logout().catch(() => undefined)
+        throw new BaseError('Signed out')
+      }
+      // The session and the share set are asked at once, while the share is decrypted.
+      const asked = await early?.answers
+      const session = Api.me(asked?.me)
+      const shares = Api.getShares(asked?.shares)
+      // Both are read below (and `shares` by loadWallet, which reports its failure): a refusal is
+      // seen there, not lost.
+      session.catch(() => undefined)
+      shares.catch(() => undefined)
+      const share = await openDeviceShare(stored)
+      if (!share) throw new BaseError('No session on this device')
+      const me = await session
+      state.user = me.user
+      state.policy = me.recovery
+      state.authenticatedAt = me.authenticatedAt
+      state.owner = null
+      const set = await shares.catch(() => undefined)
+      if (
+        set &&
+        share.solanaAddress &&
+        set.address.toLowerCase() === share.address.toLowerCase() &&
+        set.deviceX === xOf(share.share)
+      )
+        confirm(userOf(me.user, share.address, share.solanaAddress))
+      // The key is rebuilt now (the signer Worker starts with the request).
+      if ((await loadWallet({ shares, local: share })) !== null)
+        throw new BaseError('This device needs to sign in again')
+      if (!share.solanaAddress && state.address === share.address)
+        // Shares stored before the Solana address was kept get it now, for the next restore (a
+        // failed write only means that restore waits for the key again).
+        await saveDeviceShare({ ...share, ...(await solanaOfLoaded()) }).catch(() => undefined)
+      return user()
+    } catch {
+      state.user = null
+      clearLoaded()
+      state.pending = null
+      return null
     }
-    const me = await Api.me()
-    state.user = me.user
-    state.policy = me.recovery
-    state.authenticatedAt = me.authenticatedAt
-    state.owner = null
-    if ((await loadWallet()) !== null) throw new BaseError('This device needs to sign in again')
-    return user()
-  } catch {
-    state.user = null
-    clearLoaded()
-    state.pending = null
-    return null
+  })()
+  // Unconfirmed until here (an older device share, or no session): the outcome says it.
+  void done.then(confirm)
+  // The owner as noted beside the share (at once), else as its record names it.
+  const noted = shareNoted()
+  return {
+    owner: noted ? Promise.resolve(noted) : record.then((stored) => stored?.address ?? null),
+    confirmed,
+    done,
   }
 }
 

@@ -19,10 +19,21 @@ const edge = vi.hoisted(() => ({
   devnet: undefined as AaDevnet | undefined,
   owner: undefined as PrivateKeyAccount | undefined,
   chainId: 31337,
+  /** Chain reads under way, the most at once, and their methods in order. */
+  inFlight: 0,
+  mostAtOnce: 0,
+  reads: [] as string[],
 }))
 vi.mock('./api.js', () => ({
-  rpc: (chain: string, method: string, params: unknown[]) =>
-    (edge.devnet as AaDevnet).rpc(chain, method, params),
+  rpc: async (chain: string, method: string, params: unknown[]) => {
+    edge.reads.push(method)
+    edge.mostAtOnce = Math.max(edge.mostAtOnce, ++edge.inFlight)
+    try {
+      return await (edge.devnet as AaDevnet).rpc(chain, method, params)
+    } finally {
+      edge.inFlight--
+    }
+  },
   apiOrigin: () => 'http://127.0.0.1:4300',
 }))
 vi.mock('./session.js', () => ({
@@ -114,6 +125,63 @@ describe('the account a user has', () => {
       accounts: [{ address: owner.address, type: 'eoa' }],
       preferredAccountType: 'eoa',
     })
+  })
+
+  test('an account this device saw before is described in one round trip; a remembered address the factory does not give is not used', async () => {
+    const owner = signIn()
+    const read = async () => {
+      edge.reads = []
+      edge.mostAtOnce = 0
+      // A new page: nothing in memory, this origin's storage kept.
+      SmartAccount.reset()
+      return SmartAccount.describeAccounts(owner.address)
+    }
+    const first = await read()
+    expect(edge.reads).toEqual(['eth_call', 'eth_getCode'])
+    expect(edge.mostAtOnce).toBe(1)
+    expect(first).toMatchObject({
+      preferredAccountType: 'smartAccount',
+      smartAccountDeployed: false,
+    })
+    // The next load reads the factory and the deployment at once, and says the same.
+    expect(await read()).toEqual(first)
+    expect(edge.reads.sort()).toEqual(['eth_call', 'eth_getCode'])
+    expect(edge.mostAtOnce).toBe(2)
+    // A remembered address that is not the factory's (here a contract with code): the factory's
+    // address is named, and its own deployment read.
+    const key = [...storage.keys()].find((k) => k.includes(owner.address.toLowerCase()))
+    expect(key).toContain('smartAccountAddress')
+    storage.set(key as string, devnet.token)
+    expect(await read()).toEqual(first)
+    expect(edge.reads.filter((m) => m === 'eth_getCode')).toHaveLength(2)
+  })
+
+  test("a restore names the accounts from this device's memory with one chain read (the deployment), as the factory would", async () => {
+    const { describeRemembered } = await import('./accountHint.js')
+    const settings = { networks: [31337], factory: devnet.factory }
+    const owner = signIn()
+    edge.reads = []
+    // Nothing remembered of a new owner: the account's code must ask the factory.
+    expect(await describeRemembered(owner.address, 31337, settings)).toBeUndefined()
+    expect(edge.reads).toEqual([])
+    const full = await SmartAccount.describeAccounts(owner.address)
+    edge.reads = []
+    expect(await describeRemembered(owner.address, 31337, settings)).toEqual(full)
+    expect(edge.reads).toEqual(['eth_getCode'])
+    // The owner's choice of the EOA is remembered too.
+    SmartAccount.setPreferredType('eoa')
+    expect(await describeRemembered(owner.address, 31337, settings)).toEqual(
+      await SmartAccount.describeAccounts(owner.address),
+    )
+    // A network without smart accounts: the EOA alone, nothing read.
+    edge.reads = []
+    expect(await describeRemembered(owner.address, 1, settings)).toEqual({
+      address: owner.address,
+      accounts: [{ address: owner.address, type: 'eoa' }],
+      preferredAccountType: 'eoa',
+      smartAccountDeployed: false,
+    })
+    expect(edge.reads).toEqual([])
   })
 
   test('the preferred type is remembered per user; the active account follows it', async () => {

@@ -12,7 +12,6 @@
 import { type AccountType, BaseError, type EmbeddedUser, walk } from '@porthole/protocol'
 import {
   DEVNET_AA,
-  DEVNET_CHAIN_IDS,
   type SimpleAccountOwner,
   sessionNonceKey,
   sessionStubSignature,
@@ -39,15 +38,19 @@ import {
   type GetPaymasterStubDataParameters,
   type UserOperation,
 } from 'viem/account-abstraction'
+import {
+  type AccountsDescription,
+  accountsOf,
+  DEFAULT_SMART_ACCOUNT_NETWORKS,
+  preferredTypeOf,
+  rememberAddress,
+  rememberedAddress,
+  rememberPreferredType,
+} from './accountHint.js'
 import * as Api from './api.js'
 import * as Session from './session.js'
 import { signer } from './signer.js'
 import type { RpcUserOperationReceipt, WalletCall } from './walletCalls.js'
-
-/** The networks with smart accounts unless the runtime config names others: the devnets. */
-export const DEFAULT_SMART_ACCOUNT_NETWORKS: readonly number[] = DEVNET_CHAIN_IDS.map((id) =>
-  Number(id.split(':')[1]),
-)
 
 /** How long a sent user operation may take to be included (eth_sendTransaction waits for it). */
 export const RECEIPT_TIMEOUT_MS = 60_000
@@ -55,8 +58,6 @@ const RECEIPT_POLL_MS = 1_000
 
 /** The error when nobody can pay for gas (spec of issue 15). */
 export const NO_GAS_MESSAGE = 'Gas sponsorship is unavailable and the account has no ETH for gas'
-
-const PREFERENCE_KEY = 'porthole-wallet:preferredAccountType:'
 
 let networks: readonly number[] = DEFAULT_SMART_ACCOUNT_NETWORKS
 let factoryAddress: Address = DEVNET_AA.accountFactory
@@ -142,12 +143,8 @@ function owner(): Address {
  * @example
  * preferredType() // 'smartAccount'
  */
-export function preferredType(): AccountType {
-  try {
-    const stored = localStorage.getItem(PREFERENCE_KEY + owner().toLowerCase())
-    if (stored === 'eoa' || stored === 'smartAccount') return stored
-  } catch {}
-  return 'smartAccount'
+export function preferredType(ownerAddress: Address = owner()): AccountType {
+  return preferredTypeOf(ownerAddress)
 }
 
 /**
@@ -157,20 +154,23 @@ export function preferredType(): AccountType {
  * setPreferredType('eoa')
  */
 export function setPreferredType(type: AccountType): void {
-  const key = PREFERENCE_KEY + owner().toLowerCase()
-  try {
-    localStorage.setItem(key, type)
-  } catch {}
+  rememberPreferredType(owner(), type)
 }
 
 /**
  * The account type in use on `chainId`: the preferred one where smart accounts exist, else eoa.
+ * `ownerAddress`: the wallet's (default: the loaded one).
  *
  * @example
  * activeType(1) // 'eoa'
  */
-export function activeType(chainId: number = Session.chainId()): AccountType {
-  return isEnabled(chainId) && preferredType() === 'smartAccount' ? 'smartAccount' : 'eoa'
+export function activeType(
+  chainId: number = Session.chainId(),
+  ownerAddress?: Address,
+): AccountType {
+  return isEnabled(chainId) && preferredType(ownerAddress) === 'smartAccount'
+    ? 'smartAccount'
+    : 'eoa'
 }
 
 const caipOf = (chainId: number) => `eip155:${chainId}`
@@ -208,22 +208,31 @@ function workerOwner(address: Address): SimpleAccountOwner {
 
 /**
  * The user's smart account on `chainId` (its counterfactual address read from the factory).
+ * `ownerAddress`: the wallet's (default: the loaded one; a restore names it before the key is
+ * rebuilt, and the account signs only once it is).
  *
  * @example
  * const account = await smartAccount(31337)
  */
-export function smartAccount(chainId: number): Promise<ToSimpleAccountReturnType> {
-  const key = `${chainId}:${owner().toLowerCase()}`
+export function smartAccount(
+  chainId: number,
+  ownerAddress: Address = owner(),
+): Promise<ToSimpleAccountReturnType> {
+  const key = `${chainId}:${ownerAddress.toLowerCase()}`
   let account = accounts.get(key)
   if (!account) {
     account = toSimpleAccount({
       client: proxyClient(chainId),
-      owner: workerOwner(owner()),
+      owner: workerOwner(ownerAddress),
       factoryAddress,
     })
     accounts.set(key, account)
     account.then(
-      () => unavailable.delete(chainId),
+      ({ address }) => {
+        unavailable.delete(chainId)
+        // A hint for the next restore (accountHint.ts): the factory's answer stays the address.
+        rememberAddress(chainId, factoryAddress, ownerAddress, address)
+      },
       () => {
         // No factory there (or the chain is unreachable): eoa until asked again.
         accounts.delete(key)
@@ -236,17 +245,24 @@ export function smartAccount(chainId: number): Promise<ToSimpleAccountReturnType
 
 /**
  * Whether the smart account on `chainId` has code (it deploys with its first user operation).
+ * `ownerAddress`: as for {@link smartAccount}.
  *
  * @example
  * await isDeployed(31337) // false for a new user
  */
-export async function isDeployed(chainId: number): Promise<boolean> {
+export async function isDeployed(chainId: number, ownerAddress?: Address): Promise<boolean> {
   if (!isEnabled(chainId)) return false
-  const { address } = await smartAccount(chainId)
+  const { address } = await smartAccount(chainId, ownerAddress)
+  return hasCode(chainId, address)
+}
+
+/** Whether `address` has code on `chainId` (a deployment seen once is remembered). */
+async function hasCode(chainId: number, address: Address): Promise<boolean> {
   const key = `${chainId}:${address.toLowerCase()}`
   if (deployed.has(key)) return true
   const code = await Api.rpc<Hex | null>(caipOf(chainId), 'eth_getCode', [address, 'latest'])
   if (!code || code === '0x') return false
+  if (deployed.has(key)) return true
   deployed.add(key)
   for (const listener of listeners) listener()
   return true
@@ -304,27 +320,34 @@ export async function accountNamed(
  * await describeUser(Session.user())
  */
 export async function describeUser(user: EmbeddedUser): Promise<EmbeddedUser> {
+  return { ...user, ...(await describeAccounts(user.address as Address)) }
+}
+
+/**
+ * The account fields of the user whose wallet is `ownerAddress` (its EOA) on the current chain,
+ * from the factory and the chain.
+ *
+ * @example
+ * await describeAccounts('0x…') // { address, accounts: [eoa, smartAccount], … }
+ */
+export async function describeAccounts(ownerAddress: Address): Promise<AccountsDescription> {
   const chainId = Session.chainId()
-  const eoa = { address: user.address, type: 'eoa' as const }
   if (networks.includes(chainId)) {
     try {
-      const { address } = await smartAccount(chainId)
-      const isSmart = activeType(chainId) === 'smartAccount'
-      return {
-        ...user,
-        address: isSmart ? address : user.address,
-        accounts: [eoa, { address, type: 'smartAccount' }],
-        preferredAccountType: isSmart ? 'smartAccount' : 'eoa',
-        smartAccountDeployed: await isDeployed(chainId),
-      }
+      // The address (the factory's answer), then its deployment; an account this device saw
+      // before has its deployment read at the same time (one round trip instead of two).
+      const hint = rememberedAddress(chainId, factoryAddress, ownerAddress)
+      const early = hint && hasCode(chainId, hint).catch(() => undefined)
+      const { address } = await smartAccount(chainId, ownerAddress)
+      const known = hint && isAddressEqual(hint, address) ? await early : undefined
+      return accountsOf(ownerAddress, {
+        address,
+        active: activeType(chainId, ownerAddress) === 'smartAccount',
+        deployed: known ?? (await isDeployed(chainId, ownerAddress)),
+      })
     } catch {}
   }
-  return {
-    ...user,
-    accounts: [eoa],
-    preferredAccountType: 'eoa',
-    smartAccountDeployed: false,
-  }
+  return accountsOf(ownerAddress)
 }
 
 /**

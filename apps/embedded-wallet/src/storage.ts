@@ -9,10 +9,7 @@
 const DB_NAME = 'porthole-wallet'
 const STORE = 'kv'
 
-type Value =
-  | string
-  | CryptoKey
-  | { setId: string; address: string; iv: Uint8Array<ArrayBuffer>; data: ArrayBuffer }
+type Value = string | CryptoKey | StoredDeviceShare
 
 const memory = new Map<string, Value>()
 let database: Promise<IDBDatabase | undefined> | undefined
@@ -96,8 +93,22 @@ async function wrappingKey(): Promise<CryptoKey> {
   return key
 }
 
-/** The device share as stored. */
-export type DeviceShare = { setId: string; address: string; share: Uint8Array<ArrayBuffer> }
+/**
+ * The device share as stored, with the addresses of the wallet it belongs to (public; a restore
+ * names them before the key is rebuilt). Shares stored before the Solana address was kept lack it.
+ */
+export type DeviceShare = {
+  setId: string
+  address: string
+  solanaAddress?: string
+  share: Uint8Array<ArrayBuffer>
+}
+
+/** What the share's encryption authenticates besides the share: the set and the addresses. */
+const boundTo = (value: { setId: string; address: string; solanaAddress?: string | undefined }) =>
+  new TextEncoder().encode(
+    `${value.setId}:${value.address}${value.solanaAddress ? `:${value.solanaAddress}` : ''}`,
+  )
 
 /**
  * Stores this device's share, encrypted under the non-extractable wrapping key.
@@ -108,15 +119,99 @@ export type DeviceShare = { setId: string; address: string; share: Uint8Array<Ar
 export async function saveDeviceShare(value: DeviceShare): Promise<void> {
   const iv = crypto.getRandomValues(new Uint8Array(12))
   const data = await crypto.subtle.encrypt(
-    {
-      name: 'AES-GCM',
-      iv,
-      additionalData: new TextEncoder().encode(`${value.setId}:${value.address}`),
-    },
+    { name: 'AES-GCM', iv, additionalData: boundTo(value) },
     await wrappingKey(),
     value.share,
   )
-  await set('deviceShare', { setId: value.setId, address: value.address, iv, data })
+  noteShare(value.address)
+  await set('deviceShare', {
+    setId: value.setId,
+    address: value.address,
+    ...(value.solanaAddress ? { solanaAddress: value.solanaAddress } : {}),
+    iv,
+    data,
+  })
+}
+
+/** The device share's record as stored: its set and addresses readable, the share encrypted. */
+export type StoredDeviceShare = {
+  setId: string
+  address: string
+  solanaAddress?: string
+  iv: Uint8Array<ArrayBuffer>
+  data: ArrayBuffer
+}
+
+/**
+ * This device's share record, still encrypted, or `undefined` when there is none: the wallet's
+ * address is readable before the share is decrypted ({@link openDeviceShare} checks it).
+ *
+ * @example
+ * const record = await readDeviceShare()
+ */
+export async function readDeviceShare(): Promise<StoredDeviceShare | undefined> {
+  const stored = await get<StoredDeviceShare>('deviceShare')
+  const found = !!stored && typeof stored === 'object' && 'data' in stored
+  noteShare(found ? stored.address : undefined)
+  return found ? stored : undefined
+}
+
+/** localStorage's note of the device share IndexedDB holds (see {@link shareNoted}). */
+const SHARE_NOTE_KEY = 'porthole-wallet:deviceShare'
+
+/**
+ * The wallet address of the device share this origin's storage notes, or `undefined`: read at
+ * once (IndexedDB takes a while to open), so a returning user's session check and the chain's
+ * reads of the account can start before the share itself is read. Only a hint for requests that
+ * need no trust: the share decides. Kept in step by every read, write and removal of the share.
+ *
+ * @example
+ * if (shareNoted()) void fetch(me)
+ */
+export function shareNoted(): string | undefined {
+  try {
+    const noted = localStorage.getItem(SHARE_NOTE_KEY)
+    return noted && /^0x[0-9a-fA-F]{40}$/.test(noted) ? noted : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function noteShare(address: string | undefined): void {
+  try {
+    if (address) localStorage.setItem(SHARE_NOTE_KEY, address)
+    else localStorage.removeItem(SHARE_NOTE_KEY)
+  } catch {
+    // No storage here: the next load waits for IndexedDB before its session check.
+  }
+}
+
+/**
+ * Decrypts a share record; `undefined` when it cannot be decrypted (a changed address or set
+ * fails too: the addresses it returns are the ones stored with the share).
+ *
+ * @example
+ * const local = await openDeviceShare(await readDeviceShare())
+ */
+export async function openDeviceShare(
+  stored: StoredDeviceShare | undefined,
+): Promise<DeviceShare | undefined> {
+  if (!stored) return undefined
+  try {
+    const share = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: stored.iv, additionalData: boundTo(stored) },
+      await wrappingKey(),
+      stored.data,
+    )
+    return {
+      setId: stored.setId,
+      address: stored.address,
+      ...(typeof stored.solanaAddress === 'string' ? { solanaAddress: stored.solanaAddress } : {}),
+      share: new Uint8Array(share),
+    }
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -126,30 +221,11 @@ export async function saveDeviceShare(value: DeviceShare): Promise<void> {
  * const local = await loadDeviceShare()
  */
 export async function loadDeviceShare(): Promise<DeviceShare | undefined> {
-  const stored = await get<{
-    setId: string
-    address: string
-    iv: Uint8Array<ArrayBuffer>
-    data: ArrayBuffer
-  }>('deviceShare')
-  if (!stored || typeof stored !== 'object' || !('data' in stored)) return undefined
-  try {
-    const share = await crypto.subtle.decrypt(
-      {
-        name: 'AES-GCM',
-        iv: stored.iv,
-        additionalData: new TextEncoder().encode(`${stored.setId}:${stored.address}`),
-      },
-      await wrappingKey(),
-      stored.data,
-    )
-    return { setId: stored.setId, address: stored.address, share: new Uint8Array(share) }
-  } catch {
-    return undefined
-  }
+  return openDeviceShare(await readDeviceShare())
 }
 
 /** Forgets the device share. */
 export function clearDeviceShare(): Promise<void> {
+  noteShare(undefined)
   return remove('deviceShare')
 }

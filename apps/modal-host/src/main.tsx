@@ -33,10 +33,43 @@ import { runtime } from './runtime.js'
 import { frameStorageAvailable, keepStateInHost, STORAGE_KEY } from './store/persist.js'
 import { store } from './store/store.js'
 import './theme/styles.css'
+import { dropWalletFrame, hostConfiguredNow } from './wallet/frame.js'
 
 const NOT_CONFIGURED = t('projectIdNotConfigured')
 
+/** Whether the host's last hello was refused (a wallet frame made for it is dropped). */
+let refused = false
+
 async function accept(hello: { projectId: string }): Promise<void> {
+  refused = false
+  // A returning e-mail or social user: the wallet frame starts restoring now, beside the rest of
+  // the handshake. Not while this page is still loading (a hello can come first): a frame made
+  // then holds back the host page's load event until it has loaded too.
+  if (hello.projectId === runtime.projectId && runtime.projectId)
+    afterLoad(() => {
+      if (!refused) Auth.preloadIfEmbedded()
+    })
+  try {
+    await check(hello)
+  } catch (error) {
+    // A wallet frame made before this handshake (a returning user's) goes with the refusal.
+    refused = true
+    dropWalletFrame()
+    throw error
+  }
+}
+
+/**
+ * Runs `run` now when this page has loaded (a task after its load event), else a task after its
+ * load event: by then the browser has told the host page that this frame finished loading, so a
+ * frame made in `run` no longer delays the host's load event (made in the load event, it did).
+ */
+function afterLoad(run: () => void): void {
+  if (document.readyState === 'complete') run()
+  else addEventListener('load', () => setTimeout(run, 0), { once: true })
+}
+
+async function check(hello: { projectId: string }): Promise<void> {
   if (hello.projectId !== runtime.projectId) throw new UnauthorizedError('Invalid Project ID')
   if (!runtime.projectId) return
   configureApi(runtime.apiUrl, runtime.projectId, runtime.trace)
@@ -128,6 +161,7 @@ function start(): void {
       // storage holds it.
       void store.persist.rehydrate()
       const { locale } = Config.applyHello(hello)
+      hostConfiguredNow()
       Alerts.watchAlerts()
       Analytics.startAnalytics()
       if (!runtime.projectId)

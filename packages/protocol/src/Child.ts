@@ -23,6 +23,12 @@ export type ListenParameters<In extends Contract> = {
   accept?: (hello: HelloMessage) => void | Promise<void>
   onChannel: (channel: Channel.Channel<Contract, In>, hello: HelloMessage) => void
   onClose?: Channel.CreateParameters<In>['onClose']
+  /**
+   * The page announced itself before (a small script of the page posted `ready` to the parent at
+   * `parentOrigin` and kept the messages that came back, from the parent at that origin): they are
+   * handled first, with the same checks, and `ready` is not posted again.
+   */
+  announced?: { received: readonly MessageEvent[] }
   debug?: boolean
 }
 
@@ -71,7 +77,8 @@ export function listen<Out extends Contract, In extends Contract>(
   }
 
   window.addEventListener('message', onMessage)
-  parent.postMessage(JSON.stringify({ ns: NS, v: VERSION, kind: 'ready' }), parentOrigin)
+  if (parameters.announced) for (const event of parameters.announced.received) void onMessage(event)
+  else parent.postMessage(JSON.stringify({ ns: NS, v: VERSION, kind: 'ready' }), parentOrigin)
   return () => {
     window.removeEventListener('message', onMessage)
     channel?.close()

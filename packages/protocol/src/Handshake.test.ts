@@ -149,6 +149,68 @@ describe('handshake', () => {
     expect(second.hellos[0]).toMatchObject({ config: { opening: { n: 1 } } })
   })
 
+  test('a frame that announced itself early (a script posted ready and kept the hello) completes with what it kept, posting ready once', async () => {
+    const w = world()
+    const host = connectHost(w)
+    // The early script: ready posted, the parent's messages kept.
+    const received: MessageEvent[] = []
+    const keep = (event: Event) => {
+      const message = event as MessageEvent
+      if (message.source === w.hostProxy && message.origin === HOST) received.push(message)
+    }
+    w.frameWindow.addEventListener('message', keep)
+    w.hostProxy.postMessage(JSON.stringify({ ns: NS, v: VERSION, kind: 'ready' }), HOST)
+    // A stranger's hello is kept out by the early script; one that slips in is refused below.
+    const { port2: strangerPort } = new MessageChannel()
+    w.inject(
+      w.frameWindow,
+      JSON.stringify({
+        ns: NS,
+        v: VERSION,
+        kind: 'hello',
+        nonce: 'n'.repeat(32),
+        versions: [1],
+        projectId: 'p1',
+      }),
+      'http://evil.example',
+      w.hostProxy,
+      [strangerPort],
+    )
+    await tick()
+    w.frameWindow.removeEventListener('message', keep)
+    expect(received).toHaveLength(1)
+    const forged = Object.assign(new Event('message'), {
+      data: JSON.stringify({
+        ns: NS,
+        v: VERSION,
+        kind: 'hello',
+        nonce: 'm'.repeat(32),
+        versions: [1],
+        projectId: 'p1',
+      }),
+      origin: 'http://evil.example',
+      source: w.hostProxy,
+      ports: [strangerPort],
+    }) as unknown as MessageEvent
+    const channels: unknown[] = []
+    const stop = w.as(w.frameWindow, () =>
+      Child.listen<HostApi, FrameApi>({
+        parentOrigin: HOST,
+        parent: w.hostProxy as unknown as Window,
+        validator: fromContract(FrameApi),
+        handlers: { hang: () => new Promise(() => {}), add: ({ a, b }) => a + b },
+        announced: { received: [forged, ...received] },
+        onChannel: (c) => channels.push(c),
+      }),
+    )
+    stops.push(stop)
+    await vi.waitFor(() => expect(host.channels).toHaveLength(1))
+    expect(channels).toHaveLength(1)
+    expect(await host.channels[0]!.request('add', { a: 2, b: 3 })).toBe(5)
+    // One ready in all (the early one).
+    expect(w.targets.filter((t) => t === HOST)).toHaveLength(1)
+  })
+
   test('never posts to "*": every window message names an exact origin', async () => {
     const w = world()
     const host = connectHost(w)

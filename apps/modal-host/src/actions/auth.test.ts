@@ -6,7 +6,14 @@ import { beforeEach, expect, test, vi } from 'vitest'
 // smart accounts. The connection logic runs for real.
 const OWNER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const SMART = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
-const wallet = vi.hoisted(() => ({ chainId: 31337, signOut: 'ok' as 'ok' | 'fails' | 'silent' }))
+const wallet = vi.hoisted(() => ({
+  chainId: 31337,
+  signOut: 'ok' as 'ok' | 'fails' | 'silent',
+  /** The channel listeners `watchWalletFrame` registers. */
+  listeners: [] as ((channel: unknown) => void)[],
+  configured: () => {},
+  hostConfigured: Promise.resolve(),
+}))
 vi.mock('../wallet/frame.js', () => {
   const user = () => ({
     email: 'ada@example.com',
@@ -45,12 +52,18 @@ vi.mock('../wallet/frame.js', () => {
       if (!answer) throw new Error(`unexpected ${method}`)
       return answer(params)
     },
-    onWalletChannel: () => () => {},
+    onWalletChannel: (listener: (channel: unknown) => void) => wallet.listeners.push(listener),
     showWalletFrame: () => {},
     walletFrame: () => null,
     walletFrameStarted: () => false,
+    whenHostConfigured: () => wallet.hostConfigured,
   }
 })
+
+vi.mock('../runtime.js', async (original) => ({
+  ...(await original<typeof import('../runtime.js')>()),
+  runtime: { hostOrigin: 'http://localhost:4000' },
+}))
 
 const Auth = await import('./auth.js')
 const Network = await import('./network.js')
@@ -59,6 +72,8 @@ const { store, initialState } = await import('../store/store.js')
 beforeEach(() => {
   wallet.chainId = 31337
   wallet.signOut = 'ok'
+  wallet.listeners.length = 0
+  wallet.hostConfigured = Promise.resolve()
   store.setState(initialState())
   store.setState({
     config: {
@@ -125,4 +140,64 @@ test('a confirmed sign-out raises nothing', async () => {
   await Auth.signOut()
   expect(store.getState().alert).toBeNull()
   expect(store.getState().authUser).toBeNull()
+})
+
+/** A wallet frame channel: its events are emitted by the test; its requests are recorded. */
+function walletChannel() {
+  const handlers = new Map<string, (data: unknown) => void>()
+  const requests: [string, Record<string, unknown>][] = []
+  const channel = {
+    on: (event: string, handler: (data: unknown) => void) => handlers.set(event, handler),
+    request: async (method: string, params: Record<string, unknown>) => {
+      requests.push([method, params])
+      return {}
+    },
+  }
+  for (const listener of wallet.listeners) listener(channel)
+  return { emit: (event: string, data: unknown) => handlers.get(event)?.(data), requests }
+}
+
+test("a wallet frame made before the host's handshake is told the host's verified origin, networks and language only after it", async () => {
+  wallet.hostConfigured = new Promise<void>((resolve) => {
+    wallet.configured = resolve
+  })
+  Auth.watchWalletFrame()
+  const frame = walletChannel()
+  frame.emit('ready', { isConnected: true })
+  await new Promise((resolve) => setTimeout(resolve, 10))
+  expect(frame.requests).toEqual([])
+  store.setState({ config: { ...store.getState().config, locale: 'de' } })
+  wallet.configured()
+  await vi.waitFor(() =>
+    expect(frame.requests.map(([method]) => method)).toEqual(['syncTheme', 'syncDappData']),
+  )
+  expect(frame.requests[1]?.[1]).toMatchObject({
+    hostOrigin: 'http://localhost:4000',
+    locale: 'de',
+    networks: [
+      expect.objectContaining({ chainId: 31337 }),
+      expect.objectContaining({ chainId: 1 }),
+    ],
+  })
+})
+
+test('a restored user whose key the wallet could not rebuild (userChanged null) is disconnected', async () => {
+  Auth.watchWalletFrame()
+  const frame = walletChannel()
+  await Auth.emailLogin('ada@example.com')
+  expect(store.getState().connection.status).toBe('connected')
+  frame.emit('userChanged', { user: null })
+  expect(store.getState().authUser).toBeNull()
+  expect(store.getState().connection.status).toBe('disconnected')
+})
+
+test('a user the wallet changed (another active account) moves the connection, and the dapp with it', async () => {
+  Auth.watchWalletFrame()
+  const frame = walletChannel()
+  await Auth.emailLogin('ada@example.com')
+  expect(store.getState().connection.address).toBe(SMART)
+  const user = store.getState().authUser
+  frame.emit('userChanged', { user: { ...user, address: OWNER, preferredAccountType: 'eoa' } })
+  expect(store.getState().authUser?.address).toBe(OWNER)
+  expect(store.getState().connection).toMatchObject({ status: 'connected', address: OWNER })
 })

@@ -18,6 +18,7 @@ import { t } from '../i18n/en.js'
 import { ALERTS } from '../rules/alerts.js'
 import { socialName } from '../rules/socials.js'
 import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
+import { storedConnectionOf } from '../store/persist.js'
 import { store } from '../store/store.js'
 import {
   announcedUser,
@@ -26,6 +27,7 @@ import {
   walletFrame,
   walletFrameStarted,
   walletRequest,
+  whenHostConfigured,
 } from '../wallet/frame.js'
 import { raiseAlert } from './alerts.js'
 import * as Connection from './connection.js'
@@ -423,7 +425,9 @@ export function watchWalletFrame(): void {
     if (walletFrameStarted()) abortApprovals()
   })
   onWalletChannel((channel) => {
-    channel.on('ready', () => {
+    channel.on('ready', async () => {
+      // A frame made before the host's handshake is told about the host once it is verified.
+      await whenHostConfigured()
       const { config } = store.getState()
       void channel
         .request('syncTheme', {
@@ -447,6 +451,7 @@ export function watchWalletFrame(): void {
           sdkVersion: SDK_VERSION,
           sdkType: SDK_TYPE,
           projectId: config.projectId,
+          locale: config.locale,
         })
         .catch(() => {})
     })
@@ -465,7 +470,22 @@ export function watchWalletFrame(): void {
     })
     // The smart account deployed (or the user changed otherwise): the state follows.
     channel.on('userChanged', ({ user }) => {
-      if (user && store.getState().authUser) store.setState({ authUser: user })
+      const current = store.getState().authUser
+      if (user && current) {
+        store.setState({ authUser: user })
+        // Another active account (the wallet checked what it named from memory): the dapp follows.
+        if (user.address !== current.address)
+          Connection.onConnectorEvent('AUTH', {
+            event: 'accountsChanged',
+            data: [user.address],
+            namespace: 'eip155',
+          })
+      }
+      // A restored session the frame named but could not load (its key did not rebuild): it ends.
+      if (user === null && store.getState().authUser) {
+        store.setState({ authUser: null })
+        Connection.onConnectorEvent('AUTH', { event: 'disconnect', data: null })
+      }
     })
     channel.on('approvalDone', () => {
       const { history } = store.getState()
@@ -545,10 +565,17 @@ export function warmUp(): void {
   void walletFrame().catch(() => {})
 }
 
-/** Loads the frame at start when the last session was embedded. */
+/**
+ * Creates the wallet frame as the modal starts, before the host's handshake, when this frame's
+ * storage holds the last visit's embedded connection: the returning user's session is restored
+ * while the modal loads and shakes hands, instead of after (issue 26). The frame is told about
+ * the host once the handshake verified it, and dropped if the handshake is refused.
+ *
+ * @example
+ * preloadIfEmbedded()
+ */
 export function preloadIfEmbedded(): void {
-  const { savedConnections } = store.getState()
-  if (savedConnections.some((c) => c.connector.type === 'AUTH')) void walletFrame().catch(() => {})
+  if (storedConnectionOf('AUTH')) void walletFrame().catch(() => {})
 }
 
 /**

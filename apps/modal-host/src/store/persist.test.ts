@@ -1,5 +1,13 @@
-import { describe, expect, test } from 'vitest'
-import { addRecent, merge, migrate, partialize, STORAGE_VERSION } from './persist.js'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import {
+  addRecent,
+  merge,
+  migrate,
+  partialize,
+  STORAGE_KEY,
+  STORAGE_VERSION,
+  storedConnectionOf,
+} from './persist.js'
 import { initialState } from './store.js'
 import type { LiveConnection, WalletEntry } from './types.js'
 
@@ -74,5 +82,55 @@ describe('persisted slice', () => {
     const merged = merge(stored, initialState())
     expect(merged.connections).toEqual([])
     expect(merged.savedConnections).toEqual([evm, sol])
+  })
+})
+
+describe('the last visit read before hydration (storedConnectionOf)', () => {
+  const embedded: LiveConnection = {
+    connector: { id: 'AUTH', type: 'AUTH', name: 'Email' },
+    namespace: 'eip155',
+    address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    caipNetworkId: 'eip155:31337',
+  }
+  const stored = (state: unknown) => {
+    const items = new Map<string, string>([[STORAGE_KEY, JSON.stringify(state)]])
+    vi.stubGlobal('localStorage', {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => items.set(key, value),
+      removeItem: (key: string) => items.delete(key),
+    })
+  }
+  afterEach(() => vi.unstubAllGlobals())
+
+  test('an embedded connection of the last visit is found; another kind, a disconnected one or none is not', () => {
+    stored({ state: { connections: [evm, embedded] }, version: STORAGE_VERSION })
+    expect(storedConnectionOf('AUTH')).toBe(true)
+    stored({ state: { connections: [evm] }, version: STORAGE_VERSION })
+    expect(storedConnectionOf('AUTH')).toBe(false)
+    stored({
+      state: { connections: [embedded], disconnectedConnectorIds: ['auth'] },
+      version: STORAGE_VERSION,
+    })
+    expect(storedConnectionOf('AUTH')).toBe(false)
+    stored(null)
+    expect(storedConnectionOf('AUTH')).toBe(false)
+  })
+
+  test('damaged or hand-written storage is read as nothing', () => {
+    for (const state of [
+      'garbage',
+      { state: { connections: [{ connector: { type: 'AUTH' } }] }, version: STORAGE_VERSION },
+      { state: { connections: 'AUTH' }, version: STORAGE_VERSION },
+      { state: { connections: [embedded] }, version: 99 },
+    ]) {
+      stored(state)
+      expect(storedConnectionOf('AUTH')).toBe(false)
+    }
+    vi.stubGlobal('localStorage', {
+      getItem: () => {
+        throw new Error('SecurityError')
+      },
+    })
+    expect(storedConnectionOf('AUTH')).toBe(false)
   })
 })

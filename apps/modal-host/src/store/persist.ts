@@ -241,6 +241,34 @@ export function frameStorageAvailable(): boolean {
 }
 
 /**
+ * Whether this frame's own storage holds a connection of connector `type` from the last visit
+ * that was not disconnected, read before the store hydrates (the modal starts what restoring it
+ * needs early: the embedded wallet's frame). False when the frame has no storage (the slice then
+ * lives in the host page and comes with the handshake) or it holds nothing usable.
+ *
+ * @example
+ * storedConnectionOf('AUTH') // true for a returning e-mail user
+ */
+export function storedConnectionOf(type: string): boolean {
+  try {
+    const raw = frameStorage()?.getItem(STORAGE_KEY)
+    const parsed = JSON.parse(raw ?? 'null') as { state?: unknown; version?: unknown } | null
+    if (!parsed || typeof parsed !== 'object') return false
+    const { connections, disconnectedConnectorIds } =
+      'state' in parsed
+        ? migrate(parsed.state, typeof parsed.version === 'number' ? parsed.version : 0)
+        : migrate(parsed, 1)
+    const gone = new Set(disconnectedConnectorIds.map((id) => id.toLowerCase()))
+    return connections.some(
+      (c) => c.connector.type === type && !gone.has(c.connector.id.toLowerCase()),
+    )
+  } catch {
+    // Unreadable storage: the restore starts after the handshake, as without this.
+    return false
+  }
+}
+
+/**
  * Keeps the persisted slice in the host page instead: `initial` is what the host stored,
  * `write` sends every change back to it. Call before the store's first hydration.
  *

@@ -2,22 +2,42 @@ import { beforeEach, expect, test, vi } from 'vitest'
 
 // The wallet frame's edges are faked: the DOM node, the handshake (`Parent.connect`) and the
 // runtime settings. How its failures surface as the spec's alerts runs for real.
-const handshake = vi.hoisted(() => ({
-  run: (_parameters: { onChannel(channel: unknown): void; onError(error: unknown): void }) => {},
-}))
+type Handshake = {
+  hello: unknown
+  onChannel(channel: unknown): void
+  onError(error: unknown): void
+}
+const handshake = vi.hoisted(() => ({ run: (_parameters: Handshake) => {}, stopped: 0 }))
 vi.mock('@porthole/protocol', async (original) => ({
   ...(await original<typeof import('@porthole/protocol')>()),
   Parent: {
     connect: (parameters: Parameters<typeof handshake.run>[0]) => {
       queueMicrotask(() => handshake.run(parameters))
-      return () => {}
+      return () => {
+        handshake.stopped++
+      }
     },
   },
 }))
-vi.mock('../runtime.js', () => ({ runtime: { walletUrl: 'http://wallet.test' } }))
+vi.mock('../runtime.js', () => ({
+  runtime: { walletUrl: 'http://wallet.test', projectId: 'porthole-demo' },
+}))
 vi.mock('../actions/analytics.js', () => ({ reportError: () => {} }))
 
-const node = () => ({ setAttribute() {}, remove() {}, hidden: true, src: '' })
+const nodes: { src: string; removed: boolean }[] = []
+const node = () => {
+  const made = {
+    setAttribute() {},
+    remove() {
+      made.removed = true
+    },
+    hidden: true,
+    src: '',
+    removed: false,
+  }
+  nodes.push(made)
+  return made
+}
 vi.stubGlobal('document', {
   createElement: node,
   body: { append() {} },
@@ -33,6 +53,8 @@ async function load() {
 
 beforeEach(() => {
   handshake.run = () => {}
+  handshake.stopped = 0
+  nodes.length = 0
 })
 
 test("a login request that times out shows 'Embedded Wallet Request Timed Out'", async () => {
@@ -137,4 +159,40 @@ test('a frame that fails to load announces undefined (the restore then asks and 
     onError(Object.assign(new Error('Invalid Project ID'), { code: 4100 }))
   const { Frame } = await load()
   expect(await Frame.announcedUser()).toBeUndefined()
+})
+
+test("a frame made before the host's handshake names no language or metadata; one made after, the host's", async () => {
+  const hellos: unknown[] = []
+  handshake.run = ({ hello }) => hellos.push(typeof hello === 'function' ? hello() : hello)
+  let { Frame, store } = await load()
+  store.setState({ config: { ...store.getState().config, locale: 'de' } })
+  void Frame.walletFrame()
+  await Promise.resolve()
+  expect(new URL(nodes[0]?.src ?? '').searchParams.get('locale')).toBeNull()
+  expect(new URL(nodes[0]?.src ?? '').searchParams.get('projectId')).toBe('porthole-demo')
+  expect(hellos[0]).toEqual({ projectId: 'porthole-demo' })
+  ;({ Frame, store } = await load())
+  store.setState({ config: { ...store.getState().config, locale: 'de' } })
+  Frame.hostConfiguredNow()
+  void Frame.walletFrame()
+  await Promise.resolve()
+  expect(new URL(nodes[1]?.src ?? '').searchParams.get('locale')).toBe('de')
+  expect(hellos[1]).toMatchObject({ projectId: 'porthole-demo', metadata: expect.anything() })
+})
+
+test('a frame made before a handshake the host then fails is dropped: it announces nothing and raises no load alert', async () => {
+  vi.useFakeTimers()
+  try {
+    const { Frame, store } = await load()
+    const announced = Frame.announcedUser()
+    Frame.dropWalletFrame()
+    expect(await announced).toBeUndefined()
+    expect(nodes[0]?.removed).toBe(true)
+    expect(handshake.stopped).toBe(1)
+    expect(Frame.walletFrameStarted()).toBe(false)
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(store.getState().alert).toBeNull()
+  } finally {
+    vi.useRealTimers()
+  }
 })

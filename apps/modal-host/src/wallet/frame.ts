@@ -1,8 +1,9 @@
 /**
  * The embedded-wallet frame, a hidden child frame of the modal on the wallet origin
- * (DESIGN §1). Created when an embedded account is needed (or at start when the last session
- * was embedded); ready once it says so plus the 500 ms settle delay (spec §4). Load and login
- * timeouts follow spec §9 and surface as the spec's alerts.
+ * (DESIGN §1). Created when an embedded account is needed, or as the modal starts (before the
+ * host's handshake) when the last session was embedded; ready once it says so plus the 500 ms
+ * settle delay (spec §4). Load and login timeouts follow spec §9 and surface as the spec's
+ * alerts.
  */
 import {
   type Channel,
@@ -39,6 +40,36 @@ let announced: Promise<EmbeddedUser | null | undefined> | undefined
 let announce: ((user: EmbeddedUser | null | undefined) => void) | undefined
 let current: WalletChannel | undefined
 const listeners: ((channel: WalletChannel) => void)[] = []
+/** Whether the host's handshake set the configuration (the hello's language, metadata). */
+let configured = false
+let markConfigured: () => void = () => {}
+const hostConfigured = new Promise<void>((resolve) => {
+  markConfigured = resolve
+})
+/** Stops the frame's handshake, timer and element (see {@link dropWalletFrame}). */
+let teardown: (() => void) | undefined
+
+/**
+ * Says that the host's handshake set the configuration: what the frame is told about the host
+ * (its verified origin, networks, language) waits for it. Call once the hello is applied.
+ *
+ * @example
+ * Config.applyHello(hello); hostConfiguredNow()
+ */
+export function hostConfiguredNow(): void {
+  configured = true
+  markConfigured()
+}
+
+/**
+ * Resolves once the host's handshake set the configuration ({@link hostConfiguredNow}).
+ *
+ * @example
+ * await whenHostConfigured()
+ */
+export function whenHostConfigured(): Promise<void> {
+  return hostConfigured
+}
 
 /** Registers a callback for each (re)connected frame channel (event subscriptions). */
 export function onWalletChannel(listener: (channel: WalletChannel) => void): void {
@@ -62,11 +93,14 @@ function fail(message: string, reason: 'iframe_load_failed' | 'iframe_request_ti
  */
 export function walletFrame(): Promise<WalletChannel> {
   if (ready) return ready
-  const { projectId, locale } = store.getState().config
+  // The frame URL's project id is the page's own (the host's hello must name the same one).
+  const { projectId } = runtime
   const url = new URL('/', runtime.walletUrl)
   url.searchParams.set('projectId', projectId)
-  // The wallet's cards speak the modal's language (English needs no parameter).
-  if (locale !== 'en') url.searchParams.set('locale', locale)
+  // The wallet's cards speak the modal's language (English needs no parameter). A frame made
+  // before the host's handshake is told it in `syncDappData` (see watchWalletFrame).
+  const { locale } = store.getState().config
+  if (configured && locale !== 'en') url.searchParams.set('locale', locale)
   const node = document.createElement('iframe')
   node.title = 'Porthole embedded wallet'
   node.className = 'ph-wallet-frame'
@@ -91,10 +125,23 @@ export function walletFrame(): Promise<WalletChannel> {
       frame = undefined
       ready = undefined
     }, WALLET_TIMEOUTS.load)
+    teardown = () => {
+      clearTimeout(timer)
+      announce?.(undefined)
+      stop()
+      node.remove()
+      frame = undefined
+      ready = undefined
+      current = undefined
+    }
     const stop = Parent.connect<ModalToWallet, WalletToModal>({
       frame: node,
       origin: new URL(runtime.walletUrl).origin,
-      hello: { projectId, metadata: store.getState().config.metadata },
+      // The host's metadata once its handshake gave it (the frame takes nothing from it).
+      hello: () => ({
+        projectId,
+        ...(configured ? { metadata: store.getState().config.metadata } : {}),
+      }),
       validator: Checks.validator(Checks.WalletToModal),
       onChannel: (channel) => {
         const typed = channel as unknown as WalletChannel
@@ -247,6 +294,18 @@ if (typeof window !== 'undefined')
   addEventListener('focus', () => {
     if (frame && cardUp && !frame.hidden) focusWalletFrame()
   })
+
+/**
+ * Removes a frame made before the host's handshake when that handshake is refused (the host is
+ * not allowed): nothing waits for it, and no load alert follows.
+ *
+ * @example
+ * dropWalletFrame()
+ */
+export function dropWalletFrame(): void {
+  teardown?.()
+  teardown = undefined
+}
 
 /** Whether the frame exists (an embedded account was needed this session). */
 export function walletFrameStarted(): boolean {

@@ -4,6 +4,7 @@
  * channel's `res`). Only the modal can reach the frame: the host never holds a port to it.
  */
 import * as z from 'zod/mini'
+import { LOCALES } from '../constants.js'
 import type { InferContract } from '../types.js'
 import { type CaipNetworkId, Metadata } from './hostModal.js'
 
@@ -198,6 +199,11 @@ export const ModalToWalletSchema = {
         sdkVersion: Text(32),
         sdkType: Text(32),
         projectId: Text(128),
+        /**
+         * The modal's language, for the frame's cards: a frame the modal created before it knew
+         * it (a returning user's, before the host's handshake) has none in its URL.
+         */
+        locale: z.optional(z.enum(LOCALES)),
       }),
       result: Empty,
     },

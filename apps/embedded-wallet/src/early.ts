@@ -1,0 +1,162 @@
+/**
+ * A returning user's first requests, started by this small script as soon as it arrives (an
+ * `async` module in index.html) while the frame's own code is still being evaluated (issue 26):
+ * this device's share record (IndexedDB) and, when there is one (or this origin's localStorage
+ * notes one: IndexedDB is slow to open) and no sign-out is owed, the session check and the share
+ * set (`GET /auth/v1/me` and `GET /auth/v1/shares`, with the API's partitioned cookie). The
+ * restore (`session.ts`) takes them once ({@link takeEarly}) and decides what they mean, as if it
+ * had asked itself. A frame with no device share asks nothing here.
+ *
+ * It imports only `storage.ts` (which imports nothing), so the two are a small file of their own.
+ * It starts only in the frame's page (its `<meta name="porthole-early">`), not in the popup window
+ * or the social callback page, which share modules with it.
+ */
+import { NS, VERSION } from '@porthole/protocol'
+import { readDeviceShare, type StoredDeviceShare, shareNoted } from './storage.js'
+
+/** SDK type and version sent with API calls (runtime.ts exports them). */
+export const EARLY_SDK_TYPE = 'porthole-wallet'
+export const EARLY_SDK_VERSION = '0.1.0'
+/** Where a sign-out the API did not confirm is remembered (`api.ts`'s logout). */
+export const LOGOUT_PENDING_KEY = 'porthole-wallet:logoutPending'
+
+/** The API's answers the restore needs first (not awaited: each is read where it is needed). */
+export type EarlyAnswers = { me: Promise<Response>; shares: Promise<Response> }
+
+/** What the restore asks first: this device's share record, then the API's answers. */
+export type Early = {
+  record: Promise<StoredDeviceShare | undefined>
+  /** `undefined`: not asked (no share, a sign-out owed, no API configured). */
+  answers: Promise<EarlyAnswers | undefined>
+}
+let early: Early | undefined
+let started = false
+
+/**
+ * Whether a sign-out the API did not confirm is still owed here (then nothing is restored).
+ *
+ * @example
+ * if (pendingLogout()) await logout()
+ */
+export function pendingLogout(): boolean {
+  try {
+    return localStorage.getItem(LOGOUT_PENDING_KEY) === '1'
+  } catch {
+    return false
+  }
+}
+
+/** The page's runtime config (its meta tag), or `{}`. */
+function config(): { apiUrl?: unknown; modalUrl?: unknown } {
+  try {
+    const content = document.querySelector('meta[name="porthole-config"]')?.getAttribute('content')
+    return content && content !== '__PORTHOLE_CONFIG__' ? JSON.parse(content) : {}
+  } catch {
+    return {}
+  }
+}
+
+/** The API URL (the page's runtime config) and the frame URL's project id, or `undefined`. */
+function settings(): { api: string; projectId: string } | undefined {
+  const api = config().apiUrl
+  const projectId = (new URL(location.href).searchParams.get('projectId') ?? '').slice(0, 128)
+  return typeof api === 'string' && api && projectId ? { api, projectId } : undefined
+}
+
+/** The handshake begun here: `ready` posted to the modal, the modal's messages kept. */
+let handshake: { origin: string; received: MessageEvent[]; stop(): void } | undefined
+
+/**
+ * Posts the frame's `ready` to the modal (at the modal origin of the page's runtime config) and
+ * keeps what the modal sends back until the frame's code takes it ({@link takeHandshake}), so
+ * the modal can answer while that code is still being evaluated. Once.
+ *
+ * @example
+ * announce()
+ */
+export function announce(): void {
+  const modalUrl = config().modalUrl
+  if (handshake || typeof modalUrl !== 'string' || window.parent === window) return
+  let origin: string
+  try {
+    origin = new URL(modalUrl).origin
+  } catch {
+    return
+  }
+  const received: MessageEvent[] = []
+  const keep = (event: MessageEvent) => {
+    if (event.source === window.parent && event.origin === origin) received.push(event)
+  }
+  addEventListener('message', keep)
+  handshake = { origin, received, stop: () => removeEventListener('message', keep) }
+  window.parent.postMessage(JSON.stringify({ ns: NS, v: VERSION, kind: 'ready' }), origin)
+}
+
+/**
+ * The handshake this script began with `origin` (the modal's, as the frame's code knows it), once:
+ * what the modal sent back, for `Child.listen`'s `announced` (which handles it with the same
+ * checks). `undefined` when it did not begin one with that origin (then post `ready` yourself).
+ *
+ * @example
+ * Child.listen({ parentOrigin, …, announced: takeHandshake(parentOrigin) })
+ */
+export function takeHandshake(origin: string): { received: readonly MessageEvent[] } | undefined {
+  const taken = handshake
+  handshake = undefined
+  taken?.stop()
+  return taken && taken.origin === origin ? { received: taken.received } : undefined
+}
+
+/**
+ * Starts the early reads (once). The requests carry what `api.ts` would send: the project id, the
+ * SDK type and version, the cookie; a failed one is asked again, as the restore would.
+ *
+ * @example
+ * startEarly()
+ */
+export function startEarly(): void {
+  if (started) return
+  started = true
+  const record = readDeviceShare()
+  const config = settings()
+  const get = (api: string, projectId: string, path: string) => {
+    const url = new URL(`/auth/v1${path}`, api)
+    url.searchParams.set('projectId', projectId)
+    url.searchParams.set('st', EARLY_SDK_TYPE)
+    url.searchParams.set('sv', EARLY_SDK_VERSION)
+    const init: RequestInit = { credentials: 'include' }
+    return fetch(url, init).catch(() => fetch(url, init))
+  }
+  const ask = (has: boolean): EarlyAnswers | undefined =>
+    has && config && !pendingLogout()
+      ? {
+          me: get(config.api, config.projectId, '/me'),
+          shares: get(config.api, config.projectId, '/shares'),
+        }
+      : undefined
+  // A share noted in localStorage (read at once) starts the session check now, before IndexedDB
+  // answers; else the share itself is waited for.
+  early = {
+    record,
+    answers: shareNoted() ? Promise.resolve(ask(true)) : record.then((stored) => ask(!!stored)),
+  }
+}
+
+/**
+ * What was read early, once (`undefined` when nothing started early, or it was taken: read and
+ * ask yourself). The record and both answers are taken together, so no answer is left for a later
+ * request.
+ *
+ * @example
+ * const taken = takeEarly()
+ */
+export function takeEarly(): Early | undefined {
+  const taken = early
+  early = undefined
+  return taken
+}
+
+if (typeof document !== 'undefined' && document.querySelector('meta[name="porthole-early"]')) {
+  announce()
+  startEarly()
+}
