@@ -5,7 +5,8 @@ import { expect, test, vi } from 'vitest'
 const loaded = vi.hoisted(() => ({ modules: [] as string[] }))
 vi.mock('./api.js', () => ({ rpc: async () => '0x2a' }))
 vi.mock('./session.js', () => ({ address: () => null, chainId: () => 31337 }))
-vi.mock('./signer.js', () => ({ signer: {}, startSigner: vi.fn() }))
+const worker = vi.hoisted(() => ({ prepare: vi.fn(async () => {}) }))
+vi.mock('./signer.js', () => ({ signer: {}, startSigner: vi.fn(() => worker) }))
 vi.mock('./approval.js', () => ({ requestApproval: async () => true }))
 vi.mock('./accountRpc.js', () => {
   loaded.modules.push('accountRpc')
@@ -33,9 +34,10 @@ test('a signed-out frame answers the chain id, accounts, safe reads and refusals
   expect(startSigner).not.toHaveBeenCalled()
 })
 
-test('a sign-in starting (warm) starts the signer Worker with the account code', () => {
+test('a sign-in starting (warm) starts the signer Worker with the account code, and has it make the key a new user gets', () => {
   Deferred.warm()
   expect(startSigner).toHaveBeenCalledTimes(1)
+  expect(worker.prepare).toHaveBeenCalledTimes(1)
 })
 
 test('a request that acts as the account loads the account code, with the smart account', async () => {

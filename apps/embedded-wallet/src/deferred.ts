@@ -82,15 +82,17 @@ export function loadAccountRpc(): Promise<AccountRpcModule> {
 }
 
 /**
- * Starts loading both modules and the signer Worker, without waiting: a session was restored or
- * a sign-in began, so the key, the modal's `getUser` and the site's first account requests
- * follow shortly.
+ * Starts loading both modules and the signer Worker, without waiting: a sign-in began, so the
+ * key, the modal's `getUser` and the site's first account requests follow shortly. The Worker
+ * makes the key a new user gets while the code is typed (`prepare`).
  *
  * @example
- * if (await Session.restore()) warm()
+ * warm() // the e-mail code is on its way
  */
 export function warm(): void {
   startSigner()
+    .prepare()
+    .catch(() => {})
   // A failed warm-up only loses the head start: the first use imports again and reports its error.
   loadAccountRpc().catch(() => {})
 }

@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 vi.mock('./session.js', () => ({
   user: vi.fn(),
   refreshUser: vi.fn(async () => {}),
+  onWalletNamed: vi.fn(),
   setChainId: vi.fn(),
   chainId: vi.fn(() => 31337),
   connectEmail: vi.fn(),
@@ -35,7 +36,10 @@ vi.mock('./session.js', () => ({
   setSite: vi.fn(),
 }))
 // The signer Worker (started by a sign-in's warm-up) needs a browser.
-vi.mock('./signer.js', () => ({ signer: {}, startSigner: vi.fn() }))
+vi.mock('./signer.js', () => ({
+  signer: {},
+  startSigner: vi.fn(() => ({ prepare: async () => {} })),
+}))
 vi.mock('./rpc.js', () => ({
   handleRpc: vi.fn(),
   abortPending: vi.fn(() => []),

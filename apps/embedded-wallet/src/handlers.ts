@@ -77,6 +77,14 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
     show: (what) => env.emit('approvalRequested', { method: what }),
     hide: () => env.emit('approvalDone', { approved: true }),
   }
+  // A sign-in named its wallet: the chain's view of its smart account is read while the share set
+  // is stored, not after (what the sign-in's getUser answers).
+  Session.onWalletNamed((address) => {
+    loadSmartAccount().then(
+      (module) => module.readAccountsAhead(address as `0x${string}`),
+      () => {},
+    )
+  })
   // The smart account deployed (its first user operation landed): the modal's state follows.
   onSmartAccountChange(() => {
     if (Session.user())

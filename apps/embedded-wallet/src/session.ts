@@ -109,6 +109,8 @@ type State = {
   set: LoadedSet | null
   /** When the current session's sign-in happened (ms). */
   authenticatedAt: number
+  /** When `user` was last read from the API (ms; 0: never this session). */
+  userReadAt: number
   /** The key whose thumbprint is the nonce of the social login under way. */
   socialKey: Recovery.DeviceKey | null
   /**
@@ -133,6 +135,7 @@ const state: State = {
   recoveryKind: null,
   set: null,
   authenticatedAt: 0,
+  userReadAt: 0,
   socialKey: null,
   farcaster: null,
   pending: null,
@@ -209,12 +212,31 @@ function clearLoaded(): void {
  * await refreshUser()
  */
 export async function refreshUser(): Promise<void> {
-  if (!state.user) return
+  // Read moments ago (the sign-in's own answer names the user): the same answer again.
+  if (!state.user || Date.now() - state.userReadAt < USER_FRESH_MS) return
   const fresh = await Api.me().catch(() => null)
   if (fresh && state.user && fresh.user.id === state.user.id) {
     state.user = fresh.user
     state.authenticatedAt = fresh.authenticatedAt
+    state.userReadAt = Date.now()
   }
+}
+
+/** How long the API's word on the user stands without asking again (a sign-in's `getUser`). */
+const USER_FRESH_MS = 2_000
+
+let walletNamed: ((address: string) => void) | undefined
+
+/**
+ * Calls `listener` with the wallet's address as soon as a sign-in knows it (a new key, or the
+ * share set this device holds a point of), before the share set is stored or the key rebuilt:
+ * for reads that need no trust (the chain's view of the account).
+ *
+ * @example
+ * onWalletNamed((address) => SmartAccount.readAccountsAhead(address))
+ */
+export function onWalletNamed(listener: (address: string) => void): void {
+  walletNamed = listener
 }
 
 /** The user as the modal sees it (spec §3), or null when signed out. */
@@ -272,12 +294,15 @@ async function commitShareSet(
     recovery,
   }
   const signature = await signer.signShares({ projectId, ...body })
+  // The Solana address is asked of the signer while the API stores the set.
+  const solana = shares.device ? solanaOfLoaded() : undefined
+  solana?.catch(() => {})
   await Api.putShares({ ...body, signature, ...(state.site ? { site: state.site } : {}) })
   if (shares.device)
     await saveDeviceShare({
       setId,
       address,
-      ...(await solanaOfLoaded()),
+      ...(await solana),
       share: new Uint8Array(shares.device),
     })
   state.set = { setId, deviceX: shares.deviceX, authShare: shares.authShare }
@@ -325,6 +350,7 @@ async function loadWallet(
   }
   if (!stored) {
     const created = await signer.create()
+    walletNamed?.(created.address)
     if (state.policy === 'user') {
       state.pending = { step: 'passkey-create', address: created.address, shares: created.shares }
       return 'passkey-create'
@@ -345,6 +371,8 @@ async function loadWallet(
   // Device + auth share: they rebuild the key only if they are points of the same set.
   const local = known.local ?? (await loadDeviceShare())
   if (local) {
+    // A sign-in's (a restore reads the account from what this device remembers).
+    if (!known.local) walletNamed?.(stored.address)
     const restored = await signer
       .restore(local.share, Api.fromBase64(stored.authShare))
       .catch(() => null)
@@ -427,6 +455,7 @@ async function signedIn(login: Api.Login, owner: Recovery.Owner): Promise<Device
   state.policy = login.recovery
   state.owner = owner
   state.authenticatedAt = Date.now()
+  state.userReadAt = Date.now()
   state.pending = null
   clearLoaded()
   const step = await loadWallet()
@@ -494,6 +523,7 @@ export function restore(): Restoring {
       state.user = me.user
       state.policy = me.recovery
       state.authenticatedAt = me.authenticatedAt
+      state.userReadAt = Date.now()
       state.owner = null
       const set = await shares.catch(() => undefined)
       if (

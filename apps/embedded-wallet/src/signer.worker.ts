@@ -22,6 +22,8 @@ let secret: Uint8Array | undefined
 let solana: SolanaKey | undefined
 /** Two shares of the loaded key, so more points of its share set can be made. */
 let held: [Uint8Array, Uint8Array] | undefined
+/** A new key made ahead of a sign-in that may create one (see `prepare`); never loaded. */
+let spare: ReturnType<typeof createKey> | undefined
 
 function hold(key: Uint8Array, shares: [Uint8Array, Uint8Array]): string {
   secret = key
@@ -44,9 +46,21 @@ function solanaSigner(): SolanaKey {
 
 /** What the frame's main thread may ask of the signer. */
 const api = {
+  /**
+   * Makes the key a sign-in may need next, while the user types the code: kept here, unused,
+   * until {@link api.create} takes it (a returning user's sign-in never does).
+   */
+  prepare(): void {
+    spare ??= createKey()
+    spare.catch(() => {
+      spare = undefined
+    })
+  },
   /** Creates a new key, keeps it, and returns its address and three shares (2-of-3). */
   async create(): Promise<{ address: string; shares: Uint8Array[] }> {
-    const { key, shares } = await createKey()
+    const made = spare ?? createKey()
+    spare = undefined
+    const { key, shares } = await made
     return { address: hold(key, [shares[0] as Uint8Array, shares[1] as Uint8Array]), shares }
   },
   /** Rebuilds the key from two shares and keeps it; returns its address. */
@@ -118,6 +132,8 @@ const api = {
 
 /** The signer's interface, for comlink's `wrap`. */
 export type SignerApi = typeof api
+/** The same object, for the unit test that runs it outside a Worker. */
+export { api as signerApi }
 
 expose(api)
 

@@ -156,6 +156,38 @@ describe('the account a user has', () => {
     expect(edge.reads.filter((m) => m === 'eth_getCode')).toHaveLength(2)
   })
 
+  test('reads started ahead by a sign-in answer the next description once, while fresh; a deployment since is not hidden for long', async () => {
+    const owner = signIn()
+    SmartAccount.reset()
+    edge.reads = []
+    SmartAccount.readAccountsAhead(owner.address)
+    await vi.waitFor(() => expect(edge.reads).toEqual(['eth_call', 'eth_getCode']))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const ahead = await SmartAccount.describeAccounts(owner.address)
+    // Nothing read again: the factory's address is cached, the deployment read ahead is used.
+    expect(edge.reads).toEqual(['eth_call', 'eth_getCode'])
+    expect(ahead).toMatchObject({ smartAccountDeployed: false })
+    // Used once: the next description reads the deployment again.
+    await SmartAccount.describeAccounts(owner.address)
+    expect(edge.reads).toEqual(['eth_call', 'eth_getCode', 'eth_getCode'])
+    // A read ahead older than 3 s is not used.
+    const now = Date.now()
+    SmartAccount.readAccountsAhead(owner.address)
+    await vi.waitFor(() => expect(edge.reads).toHaveLength(4))
+    vi.useFakeTimers({ toFake: ['Date'], now: now + 3_100 })
+    try {
+      await SmartAccount.describeAccounts(owner.address)
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(edge.reads).toHaveLength(5)
+    // A network without smart accounts: nothing is read ahead.
+    edge.chainId = 1
+    SmartAccount.readAccountsAhead(owner.address)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(edge.reads).toHaveLength(5)
+  })
+
   test("a restore names the accounts from this device's memory with one chain read (the deployment), as the factory would", async () => {
     const { describeRemembered } = await import('./accountHint.js')
     const settings = { networks: [31337], factory: devnet.factory }

@@ -65,6 +65,10 @@ let factoryAddress: Address = DEVNET_AA.accountFactory
 const unavailable = new Set<number>()
 const accounts = new Map<string, Promise<ToSimpleAccountReturnType>>()
 const deployed = new Set<string>()
+/** How long a code read started ahead answers for the account (a sign-in's own reads). */
+const CODE_AHEAD_MS = 3_000
+/** Code reads started ahead ({@link readAccountsAhead}), by `chainId:address`, used once. */
+const codeAhead = new Map<string, { at: number; code: Promise<boolean> }>()
 const listeners = new Set<() => void>()
 
 /** Options of {@link configureSmartAccounts} (the page's runtime config). */
@@ -127,6 +131,7 @@ export function onChange(listener: () => void): () => void {
 export function reset(): void {
   accounts.clear()
   deployed.clear()
+  codeAhead.clear()
   unavailable.clear()
 }
 
@@ -256,10 +261,35 @@ export async function isDeployed(chainId: number, ownerAddress?: Address): Promi
   return hasCode(chainId, address)
 }
 
+/**
+ * Reads the chain facts of the wallet `ownerAddress` (its smart account's address and whether it
+ * has code) ahead of the `getUser` that will ask for them: a sign-in names the wallet before it
+ * has stored the share set and read the user. The address stays cached like any other; the code
+ * read is used by the next {@link hasCode} of that account within {@link CODE_AHEAD_MS}.
+ *
+ * @example
+ * readAccountsAhead(created.address)
+ */
+export function readAccountsAhead(ownerAddress: Address): void {
+  const chainId = Session.chainId()
+  if (!isEnabled(chainId)) return
+  smartAccount(chainId, ownerAddress).then(
+    ({ address }) => {
+      const code = hasCode(chainId, address)
+      code.catch(() => {})
+      codeAhead.set(`${chainId}:${address.toLowerCase()}`, { at: Date.now(), code })
+    },
+    () => {},
+  )
+}
+
 /** Whether `address` has code on `chainId` (a deployment seen once is remembered). */
 async function hasCode(chainId: number, address: Address): Promise<boolean> {
   const key = `${chainId}:${address.toLowerCase()}`
   if (deployed.has(key)) return true
+  const ahead = codeAhead.get(key)
+  codeAhead.delete(key)
+  if (ahead && Date.now() - ahead.at < CODE_AHEAD_MS) return ahead.code
   const code = await Api.rpc<Hex | null>(caipOf(chainId), 'eth_getCode', [address, 'latest'])
   if (!code || code === '0x') return false
   if (deployed.has(key)) return true

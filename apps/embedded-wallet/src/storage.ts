@@ -74,7 +74,18 @@ async function remove(key: string): Promise<void> {
  * @example
  * const deviceId = await getDeviceId()
  */
-export async function getDeviceId(): Promise<string> {
+export function getDeviceId(): Promise<string> {
+  // Read once per frame (a sign-in asks for it on each step); a failure is asked again.
+  deviceId ??= readDeviceId().catch((error: unknown) => {
+    deviceId = undefined
+    throw error
+  })
+  return deviceId
+}
+
+let deviceId: Promise<string> | undefined
+
+async function readDeviceId(): Promise<string> {
   const existing = await get<string>('deviceId')
   if (typeof existing === 'string') return existing
   const id = crypto.randomUUID()

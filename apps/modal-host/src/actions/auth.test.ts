@@ -13,6 +13,8 @@ const wallet = vi.hoisted(() => ({
   listeners: [] as ((channel: unknown) => void)[],
   configured: () => {},
   hostConfigured: Promise.resolve(),
+  /** The wallet requests, in order, with their chain id when they name one. */
+  calls: [] as string[],
 }))
 vi.mock('../wallet/frame.js', () => {
   const user = () => ({
@@ -48,6 +50,7 @@ vi.mock('../wallet/frame.js', () => {
   }
   return {
     walletRequest: async (method: string, params: { chainId?: number }) => {
+      wallet.calls.push(params?.chainId === undefined ? method : `${method} ${params.chainId}`)
       const answer = answers[method]
       if (!answer) throw new Error(`unexpected ${method}`)
       return answer(params)
@@ -73,6 +76,7 @@ beforeEach(() => {
   wallet.chainId = 31337
   wallet.signOut = 'ok'
   wallet.listeners.length = 0
+  wallet.calls.length = 0
   wallet.hostConfigured = Promise.resolve()
   store.setState(initialState())
   store.setState({
@@ -99,6 +103,13 @@ test('an embedded smart-account user who switches to a chain without smart accou
     address: SMART,
     caipNetworkId: 'eip155:31337',
   })
+})
+
+test("an e-mail sign-in moves the wallet to the modal's network before the code is asked for (the sign-in reads the account there)", async () => {
+  store.setState({ activeNetworkId: 'eip155:1' })
+  await Auth.emailLogin('ada@example.com')
+  expect(wallet.calls.slice(0, 2)).toEqual(['switchNetwork 1', 'connectEmail'])
+  expect(store.getState().connection).toMatchObject({ address: OWNER, caipNetworkId: 'eip155:1' })
 })
 
 test('a sign-out the wallet could not confirm with the API opens the modal on an alert with Try again; a confirmed retry clears it', async () => {

@@ -200,6 +200,10 @@ export async function emailLogin(email: string): Promise<void> {
   const last = store.getState().lastEmailLoginAt
   const wait = last === null ? 0 : Math.ceil((last + EMAIL_COOLDOWN_MS - clock.now()) / 1000)
   if (wait > 0) throw new BaseError(`Please try again after ${wait} seconds`)
+  // The wallet is on the modal's network before the code comes: the sign-in reads its account
+  // there while it stores the new key's shares (the request is answered before connectEmail's).
+  const evm = embeddedNetwork('eip155')
+  if (evm) void walletRequest('switchNetwork', { chainId: Number(evm.id) }).catch(() => {})
   const { action } = await walletRequest('connectEmail', { email })
   store.setState({ lastEmailLoginAt: clock.now() })
   if (action === 'CONNECT') return finish(false)
