@@ -66,9 +66,12 @@ function embeddedNetwork(namespace: ChainNamespace) {
 /**
  * The embedded wallet's accounts: EVM on the active (else first configured) eip155 network,
  * moving the wallet there first; Solana on the active (else first configured) solana network
- * when one is configured.
+ * when one is configured. With the user as the wallet names it there (the store is the caller's
+ * to update, in the same task as the connection: the host hears of it before the modal renders).
  */
-async function accountsFor(given: EmbeddedUser): Promise<ConnectorAccount[]> {
+async function accountsFor(
+  given: EmbeddedUser,
+): Promise<{ user: EmbeddedUser; accounts: ConnectorAccount[] }> {
   let user = given
   const pick = (namespace: ChainNamespace) => embeddedNetwork(namespace)
   const evm = pick('eip155')
@@ -77,7 +80,6 @@ async function accountsFor(given: EmbeddedUser): Promise<ConnectorAccount[]> {
     chainId = Number((await walletRequest('switchNetwork', { chainId: Number(evm.id) })).chainId)
     // The account may differ per chain (a smart account where the chain has them).
     user = await walletRequest('getUser', {})
-    store.setState({ authUser: user })
   }
   const accounts: ConnectorAccount[] = [
     { namespace: 'eip155', address: user.address, caipNetworkId: `eip155:${chainId}` },
@@ -90,7 +92,7 @@ async function accountsFor(given: EmbeddedUser): Promise<ConnectorAccount[]> {
       address: solanaAddress,
       caipNetworkId: solana.caipNetworkId,
     })
-  return accounts
+  return { user, accounts }
 }
 
 /**
@@ -115,9 +117,10 @@ const embedded: Connector & { info: ConnectorInfo } = {
       user = isConnected ? await walletRequest('getUser', {}) : null
     }
     if (!user) return []
+    const named = await accountsFor(user)
     embedded.info = infoFor(user)
-    store.setState({ authUser: user })
-    return accountsFor(user)
+    store.setState({ authUser: named.user })
+    return named.accounts
   },
   request({ namespace, method, params, caipNetworkId }) {
     if (namespace === 'eip155' && method === 'wallet_switchEthereumChain')
@@ -153,10 +156,11 @@ Connection.registerConnectorKind('AUTH', {
 
 /** Records the embedded wallet as connected and settles waiting `connect()` calls. */
 async function connected(user: EmbeddedUser, silent: boolean): Promise<void> {
-  embedded.info = infoFor(user)
-  store.setState({ authUser: user })
   // The user is read again when the wallet had to move to the modal's network first.
-  Connection.setConnected(embedded, await accountsFor(user), { silent })
+  const named = await accountsFor(user)
+  embedded.info = infoFor(user)
+  store.setState({ authUser: named.user })
+  Connection.setConnected(embedded, named.accounts, { silent })
 }
 
 /**
@@ -231,17 +235,19 @@ export async function submitOtp(otp: string, email: string): Promise<void> {
 }
 
 async function finish(silent: boolean): Promise<void> {
+  // A new user starts with the host's account type (spec §6); one who chose keeps theirs.
+  const preferredAccountType = store.getState().config.evmAccountType
+  // On the modal's network at once (else `accountsFor` switches and asks again).
+  const evm = embeddedNetwork('eip155')
+  // Asked before the toast renders: the wallet answers while the modal draws it.
+  const asked = walletRequest('getUser', {
+    preferredAccountType,
+    ...(evm ? { chainId: Number(evm.id) } : {}),
+  })
+  asked.catch(() => {})
   Modal.showToast('Authenticating...', 'loading', false)
   try {
-    // A new user starts with the host's account type (spec §6); one who chose keeps theirs.
-    const preferredAccountType = store.getState().config.evmAccountType
-    // On the modal's network at once (else `accountsFor` switches and asks again).
-    const evm = embeddedNetwork('eip155')
-    const user = await walletRequest('getUser', {
-      preferredAccountType,
-      ...(evm ? { chainId: Number(evm.id) } : {}),
-    })
-    await connected(user, silent)
+    await connected(await asked, silent)
     Modal.hideToast()
   } catch (error) {
     Modal.showToast('A problem occurred while trying initialize authentication', 'error')
