@@ -28,7 +28,11 @@ vi.mock('./api.js', async (original) => {
       recovery: 'automatic',
     })),
     getShares: record('getShares', () => {
-      throw new real.ApiError(404, { code: 'NOT_FOUND', message: 'no shares', recovery: 'automatic' })
+      throw new real.ApiError(404, {
+        code: 'NOT_FOUND',
+        message: 'no shares',
+        recovery: 'automatic',
+      })
     }),
     putShares: record('putShares', () => ({})),
     me: record('me', () => ({

@@ -23,7 +23,6 @@ import * as NetworkActions from './actions/network.js'
 import * as RemoteFeatures from './actions/remoteFeatures.js'
 import * as Siwx from './actions/siwx.js'
 import * as Waiters from './actions/waiters.js'
-import './actions/walletconnect.js'
 import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
 import * as Injected from './connectors/injected.js'
 import { attachHost, resendState } from './host/bridge.js'
@@ -36,6 +35,12 @@ import './theme/styles.css'
 import { dropWalletFrame, hostConfiguredNow } from './wallet/frame.js'
 
 const NOT_CONFIGURED = t('projectIdNotConfigured')
+
+// A WalletConnect session comes back after a reload from the modal origin's storage; the
+// connector's code (with the provider behind it) loads only then, or once Connect is open.
+Connection.registerConnectorKind('WALLET_CONNECT', {
+  restore: async () => (await import('./actions/walletconnect.js')).walletConnectConnector,
+})
 
 /** Whether the host's last hello was refused (a wallet frame made for it is dropped). */
 let refused = false

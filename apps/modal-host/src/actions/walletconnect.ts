@@ -67,7 +67,7 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
     provider.on('session_update', () => {
       // The wallet changed the session's accounts: every namespace is read again.
       if (provider.session)
-        Connection.setConnected(connector, accountsOf(provider.session.namespaces), {
+        Connection.setConnected(walletConnectConnector, accountsOf(provider.session.namespaces), {
           silent: true,
         })
     })
@@ -204,7 +204,7 @@ export function sharesPendingConnect(userAgent: string, telegram: boolean): bool
 export function connectWalletConnect(options: { share?: boolean } = {}): Promise<void> {
   if (options.share && shared && !pairingExpired()) return shared
   const pending = pair().then((accounts) =>
-    Connection.setConnected(connector, accounts, { silent: false }),
+    Connection.setConnected(walletConnectConnector, accounts, { silent: false }),
   )
   if (options.share) {
     shared = pending
@@ -241,7 +241,7 @@ async function pair(): Promise<ConnectorAccount[]> {
       if (!session) throw new UserRejectedRequestError('Connection rejected')
       const accounts = accountsOf(session.namespaces)
       if (accounts.length === 0) throw new UserRejectedRequestError('Connection rejected')
-      connector.info = infoOf(session.peer.metadata.name)
+      walletConnectConnector.info = infoOf(session.peer.metadata.name)
       return accounts
     } catch (error) {
       throw id === attempt ? connectError(error) : error
@@ -306,8 +306,11 @@ export async function walletConnectRequest(
   }
 }
 
-/** The WalletConnect connector: one session, accounts in every namespace it holds. */
-const connector: Connector & { info: ConnectorInfo } = {
+/**
+ * The WalletConnect connector: one session, accounts in every namespace it holds. Its kind is
+ * registered by `main.tsx`, which loads this module for a restore (not with the first view).
+ */
+export const walletConnectConnector: Connector & { info: ConnectorInfo } = {
   info: infoOf('WalletConnect'),
   namespaces: ['eip155', 'solana', 'bip122', 'polkadot', 'cosmos'] as ChainNamespace[],
   connect: () => pair(),
@@ -315,7 +318,7 @@ const connector: Connector & { info: ConnectorInfo } = {
     const provider = await walletConnectProvider()
     const session = provider.session
     if (!session) return []
-    connector.info = infoOf(session.peer.metadata.name)
+    walletConnectConnector.info = infoOf(session.peer.metadata.name)
     return accountsOf(session.namespaces)
   },
   request({ method, params, caipNetworkId }) {
@@ -335,10 +338,3 @@ const connector: Connector & { info: ConnectorInfo } = {
     )
   },
 }
-
-// After a reload the provider brings the session back from the modal origin's storage.
-Connection.registerConnectorKind('WALLET_CONNECT', {
-  async restore() {
-    return connector
-  },
-})

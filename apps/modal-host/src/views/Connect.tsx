@@ -2,7 +2,6 @@ import { useEffect } from 'react'
 import * as Auth from '../actions/auth.js'
 import * as Modal from '../actions/modal.js'
 import { selectWallet } from '../actions/selectWallet.js'
-import * as WalletConnect from '../actions/walletconnect.js'
 import { CollapsibleWallets } from '../components/CollapsibleWallets.js'
 import { IconTile } from '../components/Icon.js'
 import { NavRow, WalletRow } from '../components/WalletRow.js'
@@ -86,10 +85,19 @@ export function Connect() {
   const open = useModal((s) => s.open)
   useEffect(() => {
     if (!open) return
-    WalletConnect.warmUpWalletConnect(() =>
-      Promise.all([ConnectingWalletConnectView.preload(), AllWalletsView.preload()]),
+    // After the open card's first frame is painted: nothing of it builds that frame.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        import('../actions/walletconnect.js').then(
+          (WalletConnect) =>
+            WalletConnect.warmUpWalletConnect(() =>
+              Promise.all([ConnectingWalletConnectView.preload(), AllWalletsView.preload()]),
+            ),
+          () => {},
+        )
+        preloadConnectedViews()
+      }),
     )
-    preloadConnectedViews()
   }, [open])
   const config = useModal((s) => s.config)
   const socials = visibleSocials(
