@@ -49,8 +49,11 @@ describe('Picture', () => {
       'utf8',
     )
     for (const provider of DEFAULT_SOCIALS) {
-      const src = /src="([^"]*)"/.exec(html(<SocialIcon provider={provider} />))?.[1] ?? ''
+      const out = html(<SocialIcon provider={provider} />)
+      const src = /src="([^"]*)"/.exec(out)?.[1] ?? ''
       expect(src.startsWith('data:image/svg+xml,%3Csvg'), provider).toBe(true)
+      // Loaded at once: a lazy image is decoded after the card's first frame.
+      expect(out).toContain('loading="eager"')
     }
     const google = /src="([^"]*)"/.exec(html(<SocialIcon provider="google" />))?.[1] ?? ''
     expect(

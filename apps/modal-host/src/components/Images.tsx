@@ -59,6 +59,11 @@ export type PictureProps = {
   /** What the picture shows (the tile's initials); the image itself is decorative (`alt=""`). */
   name: string
   size?: number
+  /**
+   * Loaded at once, not when laid out near the viewport: the few pictures of the first view
+   * (Connect's wallet rows and social logos), which must be drawn in the card's first frame.
+   */
+  eager?: boolean
 }
 
 /**
@@ -68,7 +73,7 @@ export type PictureProps = {
  * @example
  * <Picture src={wallet.image} name={wallet.name} size={40} />
  */
-export function Picture({ src, name, size = 40 }: PictureProps) {
+export function Picture({ src, name, size = 40, eager = false }: PictureProps) {
   const [, rerender] = useState(0)
   if (!src || failedImages.has(src)) return <Tile name={name} size={size} />
   return (
@@ -78,7 +83,7 @@ export function Picture({ src, name, size = 40 }: PictureProps) {
       alt=""
       width={size}
       height={size}
-      loading="lazy"
+      loading={eager ? 'eager' : 'lazy'}
       decoding="async"
       draggable={false}
       onError={() => {

@@ -20,7 +20,7 @@ export function WalletRow(props: {
         data-wallet-id={wallet.id}
         onClick={() => onSelect(wallet)}
       >
-        <Picture src={wallet.image} name={wallet.name} size={40} />
+        <Picture src={wallet.image} name={wallet.name} size={40} eager />
         <span className="ph-row-name">{wallet.name}</span>{' '}
         {tag ? (
           <span className="ph-tag" data-tone={tag.tone}>

@@ -48,7 +48,7 @@ export function startSocial(provider: LoginProvider): void {
  * with no request).
  */
 export function SocialIcon({ provider, size = 24 }: { provider: LoginProvider; size?: number }) {
-  return <Picture src={socialIconUrl(provider)} name={socialName(provider)} size={size} />
+  return <Picture src={socialIconUrl(provider)} name={socialName(provider)} size={size} eager />
 }
 
 /** ConnectingSocial: waits for the provider's popup; 'Popup closed' and retry on failure. */
