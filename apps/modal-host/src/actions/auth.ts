@@ -117,9 +117,12 @@ const embedded: Connector & { info: ConnectorInfo } = {
       user = isConnected ? await walletRequest('getUser', {}) : null
     }
     if (!user) return []
-    const named = await accountsFor(user)
     embedded.info = infoFor(user)
-    store.setState({ authUser: named.user })
+    // Stored before any wait: a `userChanged` with no user (the key did not rebuild) that comes
+    // while the accounts are read still finds the user to end.
+    store.setState({ authUser: user })
+    const named = await accountsFor(user)
+    if (named.user !== user && store.getState().authUser) store.setState({ authUser: named.user })
     return named.accounts
   },
   request({ namespace, method, params, caipNetworkId }) {
