@@ -66,8 +66,9 @@ function embeddedNetwork(namespace: ChainNamespace) {
 /**
  * The embedded wallet's accounts: EVM on the active (else first configured) eip155 network,
  * moving the wallet there first; Solana on the active (else first configured) solana network
- * when one is configured. With the user as the wallet names it there (the store is the caller's
- * to update, in the same task as the connection: the host hears of it before the modal renders).
+ * when one is configured. With the user as the wallet names it there, for the caller to store: a
+ * sign-in stores it in the same task as the connection, so the host hears of it before the modal
+ * renders.
  */
 async function accountsFor(
   given: EmbeddedUser,
