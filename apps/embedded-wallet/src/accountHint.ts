@@ -36,7 +36,9 @@ export function preferredTypeOf(ownerAddress: string): AccountType {
   try {
     const stored = localStorage.getItem(PREFERENCE_KEY + ownerAddress.toLowerCase())
     if (stored === 'eoa' || stored === 'smartAccount') return stored
-  } catch {}
+  } catch {
+    // No storage for this frame (blocked): the default below, as for a user who never chose.
+  }
   return 'smartAccount'
 }
 
@@ -49,7 +51,9 @@ export function preferredTypeOf(ownerAddress: string): AccountType {
 export function rememberPreferredType(ownerAddress: string, type: AccountType): void {
   try {
     localStorage.setItem(PREFERENCE_KEY + ownerAddress.toLowerCase(), type)
-  } catch {}
+  } catch {
+    // No storage: the choice holds for this page (the Worker's state), not the next restore.
+  }
 }
 
 const addressKey = (chainId: number, factory: string, ownerAddress: string) =>

@@ -90,6 +90,7 @@ export function loadAccountRpc(): Promise<AccountRpcModule> {
  * warm() // the e-mail code is on its way
  */
 export function warm(): void {
+  // A key that could not be made ahead is made by `create`, which reports its own failure.
   startSigner()
     .prepare()
     .catch(() => {})

@@ -154,6 +154,7 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
         // Named from what this device remembered: the factory's answer is checked, and a
         // difference is the user's change.
         const owner = user.accounts.find((account) => account.type === 'eoa')?.address
+        // A failed check keeps what was named; the next `getUser` describes the accounts afresh.
         const full = owner && (await describeFully(owner).catch(() => undefined))
         if (full && !sameAccounts({ ...user, ...full }, user))
           channel?.emit('userChanged', { user: { ...user, ...full } })

@@ -296,6 +296,7 @@ async function commitShareSet(
   const signature = await signer.signShares({ projectId, ...body })
   // The Solana address is asked of the signer while the API stores the set.
   const solana = shares.device ? solanaOfLoaded() : undefined
+  // Only while the PUT runs: its failure is thrown by the `await solana` below.
   solana?.catch(() => {})
   await Api.putShares({ ...body, signature, ...(state.site ? { site: state.site } : {}) })
   if (shares.device)
@@ -506,6 +507,7 @@ export function restore(): Restoring {
       if (!stored) throw new BaseError('No session on this device')
       // The user signed out and the API did not hear it: end it now, never restore it.
       if (Api.hasPendingLogout()) {
+        // Still owed when it fails: the next frame load tries again (the session is not restored).
         await Api.logout().catch(() => undefined)
         throw new BaseError('Signed out')
       }

@@ -276,6 +276,7 @@ export function readAccountsAhead(ownerAddress: Address): void {
   smartAccount(chainId, ownerAddress).then(
     ({ address }) => {
       const code = hasCode(chainId, address)
+      // Unused until a description asks: that `hasCode` returns this promise and its failure.
       code.catch(() => {})
       codeAhead.set(`${chainId}:${address.toLowerCase()}`, { at: Date.now(), code })
     },
@@ -367,6 +368,7 @@ export async function describeAccounts(ownerAddress: Address): Promise<AccountsD
       // The address (the factory's answer), then its deployment; an account this device saw
       // before has its deployment read at the same time (one round trip instead of two).
       const hint = rememberedAddress(chainId, factoryAddress, ownerAddress)
+      // A failed early read is read again below (`isDeployed`), so nothing is lost.
       const early = hint && hasCode(chainId, hint).catch(() => undefined)
       const { address } = await smartAccount(chainId, ownerAddress)
       const known = hint && isAddressEqual(hint, address) ? await early : undefined

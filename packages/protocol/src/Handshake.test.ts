@@ -100,6 +100,7 @@ function connectHost(
 function startFrame(
   w: ReturnType<typeof world>,
   accept?: Child.ListenParameters<FrameApi>['accept'],
+  announced?: Child.ListenParameters<FrameApi>['announced'],
 ) {
   const channels: Channel.Channel<HostApi, FrameApi>[] = []
   const hellos: unknown[] = []
@@ -110,6 +111,7 @@ function startFrame(
       validator: fromContract(FrameApi),
       handlers: { hang: () => new Promise(() => {}), add: ({ a, b }) => a + b },
       ...(accept ? { accept } : {}),
+      ...(announced ? { announced } : {}),
       onChannel: (c, hello) => {
         channels.push(c as unknown as Channel.Channel<HostApi, FrameApi>)
         hellos.push(hello)
@@ -192,18 +194,7 @@ describe('handshake', () => {
       source: w.hostProxy,
       ports: [strangerPort],
     }) as unknown as MessageEvent
-    const channels: unknown[] = []
-    const stop = w.as(w.frameWindow, () =>
-      Child.listen<HostApi, FrameApi>({
-        parentOrigin: HOST,
-        parent: w.hostProxy as unknown as Window,
-        validator: fromContract(FrameApi),
-        handlers: { hang: () => new Promise(() => {}), add: ({ a, b }) => a + b },
-        announced: { received: [forged, ...received] },
-        onChannel: (c) => channels.push(c),
-      }),
-    )
-    stops.push(stop)
+    const { channels } = startFrame(w, undefined, { received: [forged, ...received] })
     await vi.waitFor(() => expect(host.channels).toHaveLength(1))
     expect(channels).toHaveLength(1)
     expect(await host.channels[0]!.request('add', { a: 2, b: 3 })).toBe(5)

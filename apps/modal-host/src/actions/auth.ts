@@ -211,6 +211,7 @@ export async function emailLogin(email: string): Promise<void> {
   // The wallet is on the modal's network before the code comes: the sign-in reads its account
   // there while it stores the new key's shares (the request is answered before connectEmail's).
   const evm = embeddedNetwork('eip155')
+  // A head start only: `getUser` names the network again after the code (and reports failures).
   if (evm) void walletRequest('switchNetwork', { chainId: Number(evm.id) }).catch(() => {})
   const { action } = await walletRequest('connectEmail', { email })
   store.setState({ lastEmailLoginAt: clock.now() })
@@ -248,6 +249,7 @@ async function finish(silent: boolean): Promise<void> {
     preferredAccountType,
     ...(evm ? { chainId: Number(evm.id) } : {}),
   })
+  // Awaited in the `try` below, which reports its failure; this only spans the toast's render.
   asked.catch(() => {})
   Modal.showToast('Authenticating...', 'loading', false)
   try {
@@ -589,6 +591,8 @@ export function warmUp(): void {
  * preloadIfEmbedded()
  */
 export function preloadIfEmbedded(): void {
+  // A frame that fails to load shows its own alert (`fail` in wallet/frame.ts); the next use
+  // makes it again.
   if (storedConnectionOf('AUTH')) void walletFrame().catch(() => {})
 }
 
