@@ -81,11 +81,50 @@ function earlyScript(): Plugin {
 }
 
 /**
+ * Marks the chunks of the first download (the entry and what it imports statically) with V8's
+ * explicit compile hint, `//# allFunctionsCalledOnLoad` (Chromium 136+; other engines read a
+ * comment): their functions are compiled while the file streams in, on a background thread,
+ * instead of one by one on the main thread as the first render calls them. Most of React DOM runs
+ * in that render. On this machine the main thread's compile time until the first open view fell
+ * from 104–127 ms to 38–86 ms (traces, 4 visits each). Lazy chunks stay unmarked: most of their
+ * functions never run.
+ */
+function compileHints(): Plugin {
+  const HINT = '//# allFunctionsCalledOnLoad\n'
+  return {
+    name: 'porthole:compile-hints',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle: {
+      // After Vite's own rewrites of the chunks (its preload helper), so the hint stays first.
+      order: 'post',
+      handler(_options, bundle) {
+        const eager = new Set<string>()
+        const visit = (fileName: string) => {
+          const chunk = bundle[fileName]
+          if (chunk?.type !== 'chunk' || eager.has(fileName)) return
+          eager.add(fileName)
+          for (const imported of chunk.imports) visit(imported)
+        }
+        // The page's own entry (index.html's), not the locale chunks emitted as entries.
+        for (const file of Object.values(bundle))
+          if (file.type === 'chunk' && file.isEntry && file.facadeModuleId?.endsWith('.html'))
+            visit(file.fileName)
+        for (const fileName of eager) {
+          const chunk = bundle[fileName]
+          if (chunk?.type === 'chunk') chunk.code = HINT + chunk.code
+        }
+      },
+    },
+  }
+}
+
+/**
  * The modal app: a static build served by infra/static-hosting on its own origin, with `.br` and
  * `.gz` beside each file.
  */
 export default defineConfig({
-  plugins: [react(), localeChunks(), earlyScript(), precompress()],
+  plugins: [react(), localeChunks(), earlyScript(), compileHints(), precompress()],
   define: { 'import.meta.env.PORTHOLE_LOCALE_TAG': JSON.stringify(LOCALE_TAG) },
   build: {
     target: 'es2022',
