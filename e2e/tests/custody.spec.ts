@@ -32,6 +32,7 @@ import {
 } from '../support/embedded.js'
 import { DEMO_URL, expect, modal, state, test, waitForPorthole } from '../support/fixtures.js'
 import { startHostPage } from '../support/hostPage.js'
+import { closePage } from '../support/pages.js'
 
 /** A second host site: another site than the demo's localhost, so a new storage partition. */
 const SITE_2_PORT = 4016
@@ -337,7 +338,7 @@ test.describe('recovery on a new site', () => {
       // The owner's click on Approve (a POST from the page) does.
       await scanner.getByRole('button', { name: 'Approve' }).click()
       await expect(scanner.getByRole('heading', { name: 'Device approved' })).toBeVisible()
-      await scanner.close()
+      await closePage(scanner)
 
       const outcome = await connectOutcome(page)
       expect(outcome.error).toBeUndefined()
