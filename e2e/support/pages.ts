@@ -31,6 +31,8 @@ export async function closePage(page: Page): Promise<void> {
     if (await within(closed, RETRY_AFTER_MS)) return
     if (attempt === ATTEMPTS) break
     console.warn(`closePage: ${url} still open after page.close(); closing its target again`)
+    // A re-send that fails is caught by the next check: the page is still open, so the loop
+    // sends again or throws naming it.
     await closeTarget(page).catch(() => {})
   }
   throw new Error(
@@ -48,6 +50,7 @@ async function closeTarget(page: Page): Promise<void> {
   try {
     await root.send('Target.closeTarget', { targetId: targetInfo.targetId })
   } finally {
+    // The session goes with the browser's target list; one already detached has nothing to free.
     await root.detach().catch(() => {})
   }
 }
