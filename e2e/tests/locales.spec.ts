@@ -247,6 +247,16 @@ test("locale 'de', a returning visitor: the wallet frame made before the host's 
   await waitForPorthole(page)
   const address = await emailLoginAnyLanguage(page)
   const fetched = recordWalletChunks(page)
+  // The allowlist answers late, so the handshake is still waiting on it when the page's load
+  // event makes the wallet frame (a hello that arrives before the modal's code has run is
+  // otherwise accepted before that).
+  await page.route(
+    (url) => url.pathname === '/projects/v1/origins',
+    async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      await route.continue()
+    },
+  )
   await page.reload()
   await waitForPorthole(page)
   await expect

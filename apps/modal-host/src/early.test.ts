@@ -138,3 +138,75 @@ test('the API client takes the early answer for its first allowlist request: one
   expect(await getAllowedOrigins()).toEqual(['https://dapp.test'])
   expect(fetched.filter((url) => url.includes('/projects/v1/origins'))).toHaveLength(1)
 })
+
+/** A frame window for the handshake: its parent, what was posted there, its message listeners. */
+function frameWindow() {
+  const posted: { data: unknown; origin: string }[] = []
+  const parent = { postMessage: (data: unknown, origin: string) => posted.push({ data, origin }) }
+  const listeners = new Set<(event: MessageEvent) => void>()
+  vi.stubGlobal('window', { parent })
+  vi.stubGlobal('addEventListener', (type: string, listener: (event: MessageEvent) => void) => {
+    if (type === 'message') listeners.add(listener)
+  })
+  vi.stubGlobal('removeEventListener', (type: string, listener: (event: MessageEvent) => void) => {
+    if (type === 'message') listeners.delete(listener)
+  })
+  const send = (source: unknown, origin: string, data: string) => {
+    for (const listener of listeners) listener({ source, origin, data } as MessageEvent)
+  }
+  return { parent, posted, listeners, send }
+}
+
+test("the early constants are the protocol's", async () => {
+  const { NS, VERSION } = await import('@porthole/protocol')
+  const { EARLY_NS, EARLY_VERSION } = await load()
+  expect([EARLY_NS, EARLY_VERSION]).toEqual([NS, VERSION])
+})
+
+test('on load it posts ready to the exact host origin, once, and keeps only what that parent sends', async () => {
+  page({})
+  const frame = frameWindow()
+  const early = await load()
+  expect(frame.posted).toEqual([
+    { data: JSON.stringify({ ns: 'porthole', v: 1, kind: 'ready' }), origin: 'https://dapp.test' },
+  ])
+  early.announce()
+  expect(frame.posted).toHaveLength(1)
+  frame.send(frame.parent, 'https://dapp.test', 'hello')
+  frame.send({}, 'https://dapp.test', 'from another window')
+  frame.send(frame.parent, 'https://evil.test', 'from another origin')
+  // Taken for another origin: nothing (the app then posts ready itself), and the keeping stops.
+  expect(early.takeHandshake('https://evil.test')).toBeUndefined()
+  expect(frame.listeners.size).toBe(0)
+  expect(early.takeHandshake('https://dapp.test')).toBeUndefined()
+})
+
+test('the app takes what the host sent, once; then the early script keeps nothing more', async () => {
+  page({})
+  const frame = frameWindow()
+  const early = await load()
+  frame.send(frame.parent, 'https://dapp.test', 'hello')
+  const taken = early.takeHandshake('https://dapp.test')
+  expect(taken?.received.map((event) => event.data)).toEqual(['hello'])
+  expect(frame.listeners.size).toBe(0)
+  expect(early.takeHandshake('https://dapp.test')).toBeUndefined()
+})
+
+test('no ready without an exact host origin in the frame URL, or outside a frame', async () => {
+  for (const href of [
+    'http://modal.test/?projectId=p1',
+    'http://modal.test/?projectId=p1&origin=https%3A%2F%2Fdapp.test%2Fpath',
+    'http://modal.test/?projectId=p1&origin=not-a-url',
+  ]) {
+    page({}, API, href)
+    const frame = frameWindow()
+    await load()
+    expect(frame.posted).toEqual([])
+  }
+  page({})
+  const frame = frameWindow()
+  vi.stubGlobal('window', { parent: undefined })
+  ;(globalThis.window as { parent: unknown }).parent = globalThis.window
+  await load()
+  expect(frame.posted).toEqual([])
+})

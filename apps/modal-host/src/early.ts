@@ -5,6 +5,10 @@
  * then those wallets' images, which Connect draws (the social buttons' logos are bundled). Without it they started
  * only after the handshake, ~200 ms later on a cold visit, one after the other.
  *
+ * It also begins the host handshake ({@link announce}): `ready` goes to the host page as soon as
+ * this file runs, and the host's `hello` waits here for the app, so the app shakes hands the moment
+ * its code has run instead of one host round trip later.
+ *
  * It imports nothing, so it is its own small file; the app takes each answer once, by URL
  * ({@link takeEarly}), when it asks for the same thing. Everything here is public data the app
  * would fetch anyway; the app still checks the allowlist itself.
@@ -18,6 +22,10 @@ const images: HTMLImageElement[] = []
 /** The SDK type and version the modal sends with every API call (runtime.ts exports them). */
 export const EARLY_SDK_TYPE = 'porthole'
 export const EARLY_SDK_VERSION = '0.1.0'
+
+/** The protocol's namespace and version (`NS`, `VERSION` of @porthole/protocol; a test checks). */
+export const EARLY_NS = 'porthole'
+export const EARLY_VERSION = 1
 
 /** How many catalogue wallets Connect asks for first (actions/catalogue.ts's `CONNECT_ENTRIES`). */
 export const EARLY_WALLET_ENTRIES = 4
@@ -63,6 +71,64 @@ export function takeEarly(url: string): Promise<Response> | undefined {
   const response = early.get(key)
   early.delete(key)
   return response
+}
+
+/**
+ * The host page's origin named in the frame URL (`?origin=`), when it is exactly an origin; else
+ * `''` (then the modal does not start).
+ *
+ * @example
+ * hostOriginOf('https://modal/?origin=https%3A%2F%2Fdapp.example') // 'https://dapp.example'
+ */
+export function hostOriginOf(href: string): string {
+  try {
+    const origin = new URL(href).searchParams.get('origin') ?? ''
+    return origin && new URL(origin).origin === origin ? origin : ''
+  } catch {
+    return ''
+  }
+}
+
+/** The handshake begun here: `ready` posted to the host, the host's messages kept. */
+let handshake: { origin: string; received: MessageEvent[]; stop(): void } | undefined
+
+/**
+ * Posts the modal's `ready` to the host page (at the exact origin the frame URL names) and keeps
+ * what the host page sends back until the app takes it ({@link takeHandshake}), so the host's
+ * `hello` is waiting when the app's code has run. Once; nothing outside a frame or without a
+ * host origin.
+ *
+ * @example
+ * announce()
+ */
+export function announce(): void {
+  const origin = hostOriginOf(location.href)
+  if (handshake || !origin || typeof window === 'undefined' || window.parent === window) return
+  const received: MessageEvent[] = []
+  const keep = (event: MessageEvent) => {
+    if (event.source === window.parent && event.origin === origin) received.push(event)
+  }
+  addEventListener('message', keep)
+  handshake = { origin, received, stop: () => removeEventListener('message', keep) }
+  window.parent.postMessage(
+    JSON.stringify({ ns: EARLY_NS, v: EARLY_VERSION, kind: 'ready' }),
+    origin,
+  )
+}
+
+/**
+ * Ends the handshake begun here (once) and gives what the host page sent meanwhile, for
+ * `Child.listen`'s `announced` (which checks each message as if it came now).
+ * `undefined` when none was begun for `origin` (then `Child.listen` posts `ready` itself).
+ *
+ * @example
+ * Child.listen({ parentOrigin, …, announced: takeHandshake(parentOrigin) })
+ */
+export function takeHandshake(origin: string): { received: readonly MessageEvent[] } | undefined {
+  const taken = handshake
+  handshake = undefined
+  taken?.stop()
+  return taken && taken.origin === origin ? { received: taken.received } : undefined
 }
 
 /** The API URL and project id of this page, or `undefined` when either is missing. */
@@ -122,4 +188,7 @@ export function startEarly(): void {
     .catch(() => {})
 }
 
-if (typeof document !== 'undefined') startEarly()
+if (typeof document !== 'undefined') {
+  announce()
+  startEarly()
+}

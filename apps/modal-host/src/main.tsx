@@ -25,6 +25,7 @@ import * as Siwx from './actions/siwx.js'
 import * as Waiters from './actions/waiters.js'
 import { alertFor, configureApi, getAllowedOrigins } from './api/client.js'
 import * as Injected from './connectors/injected.js'
+import { takeHandshake } from './early.js'
 import { attachHost, resendState } from './host/bridge.js'
 import { t } from './i18n/en.js'
 import { loadLocale } from './i18n/locales.js'
@@ -98,8 +99,11 @@ function start(): void {
     console.error('[porthole] The modal must be opened by the Porthole SDK (no host origin).')
     return
   }
+  // The early script posted `ready` already and kept the host's answer (early.ts's announce).
+  const announced = takeHandshake(runtime.hostOrigin)
   Child.listen<ModalToHost, HostToModal>({
     parentOrigin: runtime.hostOrigin,
+    ...(announced && { announced }),
     // zod-free checks equal to HostToModalSchema: zod stays out of the first download.
     validator: Checks.validator(Checks.HostToModal),
     accept,

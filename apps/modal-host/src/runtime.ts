@@ -3,7 +3,7 @@
  * so one build serves any deployment; the URL carries the project id and host origin.
  */
 import { DEFAULT_ENDPOINTS } from '@porthole/shared'
-import { EARLY_SDK_TYPE, EARLY_SDK_VERSION, pageTrace, traceOf } from './early.js'
+import { EARLY_SDK_TYPE, EARLY_SDK_VERSION, hostOriginOf, pageTrace, traceOf } from './early.js'
 
 export type Runtime = {
   apiUrl: string
@@ -33,11 +33,7 @@ export function readRuntime(doc: Document = document, href = location.href): Run
     if (content && content !== '__PORTHOLE_CONFIG__') meta = JSON.parse(content)
   } catch {}
   const url = new URL(href)
-  const origin = url.searchParams.get('origin') ?? ''
-  let hostOrigin = ''
-  try {
-    hostOrigin = origin && new URL(origin).origin === origin ? origin : ''
-  } catch {}
+  const hostOrigin = hostOriginOf(href)
   return {
     apiUrl: meta.apiUrl ?? DEFAULT_ENDPOINTS.api,
     walletUrl: meta.walletUrl ?? DEFAULT_ENDPOINTS.wallet,

@@ -21,8 +21,11 @@ export const MAX_MESSAGE_SIZE = 1_048_576
 export const TIMEOUTS = {
   /** A frame must post `ready` within this time of being created. */
   iframeLoad: 20_000,
-  /** Handshake reply (`ack`) after `hello`. */
-  handshake: 10_000,
+  /**
+   * Handshake reply (`ack`) after `hello`. As long as the load: both frames post `ready` from a
+   * small early script, so the `ack` waits for the rest of the frame's code to arrive too.
+   */
+  handshake: 20_000,
 } as const
 
 /** Liveness probing of requests that wait on a user (no timeout of their own). */
