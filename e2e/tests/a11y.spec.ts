@@ -34,6 +34,7 @@ import {
   waitForPorthole,
   walletMode,
 } from '../support/fixtures.js'
+import { closePage } from '../support/pages.js'
 import { PUSD, pusd, smartAccountUser } from '../support/smartAccount.js'
 
 /** WCAG 2.0, 2.1 and 2.2, levels A and AA. */
@@ -268,7 +269,7 @@ for (const theme of ['dark', 'light'] as const) {
       const popup = await popupOpened
       await expect(modal(page).getByRole('heading', { name: 'Log in with Google' })).toBeVisible()
       await expectAccessible(page, 'ConnectingSocial (waiting)')
-      await popup.close()
+      await closePage(popup)
       await expect(modal(page).getByRole('heading', { name: 'Popup closed' })).toBeVisible()
       await expectAccessible(page, 'ConnectingSocial (failed)')
     })

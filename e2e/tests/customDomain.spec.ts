@@ -26,6 +26,7 @@ import {
 } from '../support/embedded.js'
 import { expect, modal, state, test, URLS, waitForPorthole } from '../support/fixtures.js'
 import { startHostPage } from '../support/hostPage.js'
+import { closePage } from '../support/pages.js'
 import { startPairing } from '../support/pairing.js'
 import { startTestWallet } from '../support/testWallet.js'
 
@@ -90,7 +91,7 @@ async function firstPartyDeviceShare(
       })
     })
   } finally {
-    await probe.close()
+    await closePage(probe)
   }
 }
 

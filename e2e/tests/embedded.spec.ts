@@ -25,6 +25,7 @@ import {
   URLS,
   waitForPorthole,
 } from '../support/fixtures.js'
+import { closePage } from '../support/pages.js'
 
 /** The demo page without any injected wallet. */
 async function openDemo(page: Page): Promise<void> {
@@ -255,7 +256,7 @@ test("closing the social popup shows 'Popup closed'", async ({ page }) => {
   const popupOpened = page.waitForEvent('popup')
   await modal(page).getByRole('button', { name: 'Continue with GitHub' }).click()
   const popup = await popupOpened
-  await popup.close()
+  await closePage(popup)
   await expect(modal(page).getByText('Popup closed')).toBeVisible({ timeout: 5000 })
 })
 

@@ -17,6 +17,7 @@ import {
   URLS,
   waitForPorthole,
 } from '../support/fixtures.js'
+import { closePage } from '../support/pages.js'
 
 const ONRAMP_URL = URLS.onramp
 const [PUSD] = DEVNET_TOKENS
@@ -120,7 +121,7 @@ test('a new embedded wallet buys 50 USD of pUSD through the checkout popup', asy
   await expect(popup.getByText('Payment complete — you can close this window')).toBeVisible({
     timeout: 30_000,
   })
-  await popup.close()
+  await closePage(popup)
   // The modal followed the order: Account on Tokens, with the pUSD there.
   await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible({ timeout: 15_000 })
   await expect(frame.getByRole('status').getByText(/arrived in your wallet$/)).toBeVisible()

@@ -13,6 +13,7 @@ import {
   test,
   waitForPorthole,
 } from '../support/fixtures.js'
+import { closePage } from '../support/pages.js'
 import { startPairing } from '../support/pairing.js'
 import { startTestWallet, type TestWallet } from '../support/testWallet.js'
 
@@ -264,7 +265,7 @@ test.describe('on an iPhone', () => {
     expect(link.origin + link.pathname).toBe('https://metamask.app.link/wc')
     const uri = link.searchParams.get('uri') as string
     expect(uri).toBe(await page.evaluate('window.__uri'))
-    await app.close()
+    await closePage(app)
 
     // 'Open in app' opens it again (the first attempt may not have reached the app).
     const reopened = context.waitForEvent('page')
