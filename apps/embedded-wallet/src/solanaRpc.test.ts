@@ -34,6 +34,7 @@ const { configureApi } = await import('./api.js')
 const { handleRpc, setDappOrigin } = await import('./rpc.js')
 const { solanaKeyOf } = await import('./keys.js')
 const SolanaSign = await import('./solanaSign.js')
+const { PREFLIGHT_COMMITMENTS } = await import('./solanaRpc.js')
 
 const KEY = solanaKeyOf(new Uint8Array(32).fill(42))
 const ME = new PublicKey(KEY.address)
@@ -321,6 +322,42 @@ describe('solana_signAndSendTransaction', () => {
     expect(tx.verifySignatures()).toBe(true)
     // The answer is the transaction's id: its first signature, the wallet's.
     expect(fromBs58(signature)).toEqual(new Uint8Array(tx.signature as Buffer))
+  })
+
+  test("each of the spec's eight preflight commitments is sent as the level it means; another is refused with nothing sent", async () => {
+    rpcAnswers.sendTransaction = 'ignored'
+    const sentAs: Record<string, unknown> = {}
+    for (const name of Object.keys(PREFLIGHT_COMMITMENTS)) {
+      rpcCalls.length = 0
+      await request('solana_signAndSendTransaction', {
+        transaction: unsigned(transfer()),
+        sendOptions: { preflightCommitment: name },
+      })
+      const [call] = rpcCalls as [(typeof rpcCalls)[number]]
+      sentAs[name] = (call.params[1] as { preflightCommitment?: string }).preflightCommitment
+    }
+    expect(sentAs).toEqual({
+      processed: 'processed',
+      confirmed: 'confirmed',
+      finalized: 'finalized',
+      recent: 'processed',
+      single: 'confirmed',
+      singleGossip: 'confirmed',
+      root: 'finalized',
+      max: 'finalized',
+    })
+    for (const bad of ['Confirmed', 'toString', 'constructor', 3]) {
+      rpcCalls.length = 0
+      await expect(
+        request('solana_signAndSendTransaction', {
+          transaction: unsigned(transfer()),
+          sendOptions: { preflightCommitment: bad },
+        }),
+      ).rejects.toThrow(
+        /^Invalid preflightCommitment: one of processed, confirmed, finalized, recent, single, singleGossip, root, max$/,
+      )
+      expect(rpcCalls).toHaveLength(0)
+    }
   })
 
   test('a refusal of the network reaches the caller', async () => {

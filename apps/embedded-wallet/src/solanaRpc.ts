@@ -156,6 +156,24 @@ async function approveAndSign(
   return { caipNetworkId: network.caipNetworkId, signed }
 }
 
+/**
+ * The preflight commitments a caller may name (spec: processed, confirmed, finalized, recent,
+ * single, singleGossip, root, max), each as the level sent to the network: current Solana RPC
+ * nodes know only the first three, so the old names go as the level they always meant.
+ */
+export const PREFLIGHT_COMMITMENTS: Readonly<
+  Record<string, 'processed' | 'confirmed' | 'finalized'>
+> = {
+  processed: 'processed',
+  confirmed: 'confirmed',
+  finalized: 'finalized',
+  recent: 'processed',
+  single: 'confirmed',
+  singleGossip: 'confirmed',
+  root: 'finalized',
+  max: 'finalized',
+}
+
 /** web3.js `SendOptions`, as `sendTransaction` takes them. */
 function sendOptionsOf(value: unknown): Record<string, unknown> {
   if (value === undefined) return {}
@@ -165,8 +183,14 @@ function sendOptionsOf(value: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   if (typeof options.skipPreflight === 'boolean') out.skipPreflight = options.skipPreflight
   const commitment = options.preflightCommitment
-  if (typeof commitment === 'string' && /^(processed|confirmed|finalized)$/.test(commitment))
-    out.preflightCommitment = commitment
+  if (commitment !== undefined) {
+    const level = typeof commitment === 'string' ? PREFLIGHT_COMMITMENTS[commitment] : undefined
+    if (!level || !Object.hasOwn(PREFLIGHT_COMMITMENTS, commitment as string))
+      throw new InvalidParamsError(
+        `Invalid preflightCommitment: one of ${Object.keys(PREFLIGHT_COMMITMENTS).join(', ')}`,
+      )
+    out.preflightCommitment = level
+  }
   for (const name of ['maxRetries', 'minContextSlot'] as const)
     if (Number.isSafeInteger(options[name]) && (options[name] as number) >= 0)
       out[name] = options[name]
