@@ -193,12 +193,13 @@ function minedAtOrder(minedAt: string): number {
 /** A displayed sign: '+', '-' or none. */
 export type Sign = '+' | '-' | ''
 
-const PLUS_TYPES: readonly string[] = ['receive', 'deposit', 'borrow', 'claim', 'mint']
-const MINUS_TYPES: readonly string[] = ['withdraw', 'repay', 'burn', 'send']
+/** Exactly the spec's lists (§9 Display); a send or a mint is signed by its transfer's direction. */
+const PLUS_TYPES: readonly string[] = ['receive', 'deposit', 'borrow', 'claim']
+const MINUS_TYPES: readonly string[] = ['withdraw', 'repay', 'burn']
 
 /**
- * The sign an operation type shows (spec §9, plus send '-' and mint '+'); '' for the others,
- * whose transfers are signed by direction.
+ * The sign an operation type shows (spec §9); '' for the others, whose transfers are signed by
+ * direction.
  *
  * @example
  * operationSign('receive') // '+'
