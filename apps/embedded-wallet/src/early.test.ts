@@ -7,7 +7,9 @@ let fetched: { url: string; credentials: RequestCredentials | undefined }[]
 const items = new Map<string, string>()
 
 /** A wallet frame page for early.ts: its meta tags, URL, storage and fetch. */
-function page(options: { frame?: boolean; apiUrl?: string } = {}) {
+function page(
+  options: { frame?: boolean; apiUrl?: string; me?: { status: number; body: unknown } } = {},
+) {
   fetched = []
   const content = JSON.stringify({ apiUrl: options.apiUrl ?? API })
   vi.stubGlobal('document', {
@@ -26,7 +28,8 @@ function page(options: { frame?: boolean; apiUrl?: string } = {}) {
   })
   vi.stubGlobal('fetch', async (input: URL, init?: RequestInit) => {
     fetched.push({ url: String(input), credentials: init?.credentials })
-    return new Response('{}', { status: 200 })
+    const me = new URL(String(input)).pathname === '/auth/v1/me' ? options.me : undefined
+    return new Response(JSON.stringify(me?.body ?? {}), { status: me?.status ?? 200 })
   })
 }
 
@@ -106,4 +109,94 @@ test('a share noted in localStorage starts the session check without waiting for
   expect(fetched.map((f) => new URL(f.url).pathname)).toEqual(['/auth/v1/me', '/auth/v1/shares'])
   expect(await taken?.record).toBeUndefined()
   expect(items.has('porthole-wallet:deviceShare')).toBe(false)
+})
+
+const OWNER = '0x1111111111111111111111111111111111111111'
+const SMART = '0x2222222222222222222222222222222222222222'
+const OTHER = '0x3333333333333333333333333333333333333333'
+const ME = {
+  user: { id: 'u1', email: 'a@ph.test', username: null, socialProvider: null },
+  recovery: 'automatic',
+  authenticatedAt: 1,
+}
+/** A restore note as the frame writes it (`storage.ts`), for the device share's wallet. */
+const note = (userId = 'u1', owner = OWNER, active = SMART) =>
+  JSON.stringify({
+    userId,
+    user: {
+      address: active,
+      chainId: 31337,
+      accounts: [
+        { address: owner, type: 'eoa' },
+        { address: SMART, type: 'smartAccount' },
+      ],
+      preferredAccountType: 'smartAccount',
+      smartAccountDeployed: true,
+    },
+  })
+
+/** The user the early script announces on the next load, with `restoreNote` in storage. */
+async function announced(
+  restoreNote: string | undefined,
+  me = { status: 200, body: ME as unknown },
+) {
+  page({ me })
+  // The last load left a device share (and its note) here.
+  const Storage = await import('./storage.js')
+  await Storage.saveDeviceShare({ setId: 's1', address: OWNER, share: new Uint8Array([1]) })
+  if (restoreNote) items.set('porthole-wallet:restoreNote', restoreNote)
+  vi.resetModules()
+  const Early = await import('./early.js')
+  const user = await Early.noted()
+  // The restore still reads the same answer in full.
+  const answers = await Early.takeEarly()?.answers
+  if (answers) expect(await (await answers.me).json()).toEqual(me.body)
+  return user
+}
+
+test("a restore note is announced once /auth/v1/me confirms the same user's session: its accounts with the API's fields", async () => {
+  expect(await announced(note())).toEqual({
+    email: 'a@ph.test',
+    userName: null,
+    socialProvider: null,
+    address: SMART,
+    chainId: 31337,
+    accounts: [
+      { address: OWNER, type: 'eoa' },
+      { address: SMART, type: 'smartAccount' },
+    ],
+    preferredAccountType: 'smartAccount',
+    smartAccountDeployed: true,
+  })
+})
+
+test("nothing is announced for another user's session, a session the API refused, or without a note", async () => {
+  expect(await announced(note('u2'))).toBeUndefined()
+  expect(
+    await announced(note(), { status: 401, body: { message: 'Unauthorized' } }),
+  ).toBeUndefined()
+  expect(await announced(note(), { status: 200, body: { user: null } })).toBeUndefined()
+  expect(await announced(undefined)).toBeUndefined()
+})
+
+test("a note that is not the device share's wallet, or malformed, is not announced", async () => {
+  // Another owner than the device share's address.
+  expect(await announced(note('u1', OTHER, OTHER))).toBeUndefined()
+  // An active account that is none of its accounts.
+  expect(await announced(note('u1', OWNER, OTHER))).toBeUndefined()
+  expect(await announced('{"userId":"u1","user":{"address":"0x1"}}')).toBeUndefined()
+  expect(await announced('not json')).toBeUndefined()
+})
+
+test('nothing is announced with a sign-out still owed; a device share of another wallet drops the note', async () => {
+  page({ me: { status: 200, body: ME } })
+  items.set('porthole-wallet:logoutPending', '1')
+  items.set('porthole-wallet:restoreNote', note())
+  items.set('porthole-wallet:deviceShare', OWNER)
+  vi.resetModules()
+  expect(await (await import('./early.js')).noted()).toBeUndefined()
+  expect(fetched).toEqual([])
+  const Storage = await import('./storage.js')
+  await Storage.saveDeviceShare({ setId: 's2', address: OTHER, share: new Uint8Array([1]) })
+  expect(items.has('porthole-wallet:restoreNote')).toBe(false)
 })

@@ -12,7 +12,13 @@
  * or the social callback page, which share modules with it.
  */
 import { NS, VERSION } from '@porthole/protocol'
-import { readDeviceShare, type StoredDeviceShare, shareNoted } from './storage.js'
+import {
+  type RestoreNote,
+  readDeviceShare,
+  restoreNote,
+  type StoredDeviceShare,
+  shareNoted,
+} from './storage.js'
 
 /** SDK type and version sent with API calls (runtime.ts exports them). */
 export const EARLY_SDK_TYPE = 'porthole-wallet'
@@ -30,6 +36,18 @@ export type Early = {
   answers: Promise<EarlyAnswers | undefined>
 }
 let early: Early | undefined
+
+/**
+ * The user as `ready` names it (`EmbeddedUser` of the protocol, which this small script does not
+ * import): the API's fields of `/auth/v1/me`, the accounts of the restore note.
+ */
+export type NotedUser = RestoreNote['user'] & {
+  email: string | null
+  userName: string | null
+  socialProvider: string | null
+}
+/** The restore note's user once `/auth/v1/me` confirmed the session for it (see {@link noted}). */
+let notedUser: Promise<NotedUser | undefined> = Promise.resolve(undefined)
 let started = false
 
 /**
@@ -136,10 +154,47 @@ export function startEarly(): void {
       : undefined
   // A share noted in localStorage (read at once) starts the session check now, before IndexedDB
   // answers; else the share itself is waited for.
+  const noted = shareNoted() ? ask(true) : undefined
   early = {
     record,
-    answers: shareNoted() ? Promise.resolve(ask(true)) : record.then((stored) => ask(!!stored)),
+    answers: noted ? Promise.resolve(noted) : record.then((stored) => ask(!!stored)),
   }
+  const note = noted && restoreNote()
+  // Read from a copy, before anyone else reads the answer (the restore reads it too).
+  if (note) notedUser = noted.me.then((response) => confirmedNote(note, response.clone()))
+  notedUser.catch(() => undefined)
+}
+
+/** The note's user when the API's session (`/auth/v1/me`'s answer) is the same user's. */
+async function confirmedNote(
+  note: RestoreNote,
+  response: Response,
+): Promise<NotedUser | undefined> {
+  if (!response.ok) return undefined
+  const body = (await response.json().catch(() => null)) as {
+    user?: { id?: unknown; email?: unknown; username?: unknown; socialProvider?: unknown }
+  } | null
+  const user = body?.user
+  const text = (value: unknown) => (typeof value === 'string' ? value : null)
+  if (!user || user.id !== note.userId) return undefined
+  return {
+    ...note.user,
+    email: text(user.email),
+    userName: text(user.username),
+    socialProvider: text(user.socialProvider),
+  }
+}
+
+/**
+ * The user the restore note names, once the API confirmed a session for the same user (the
+ * early `/auth/v1/me`), before the key is rebuilt; `undefined` when there is no note, no early
+ * session check, another user's session, or none. Only a name: the rebuilt key decides (main.ts).
+ *
+ * @example
+ * const user = await noted()
+ */
+export function noted(): Promise<NotedUser | undefined> {
+  return notedUser
 }
 
 /**

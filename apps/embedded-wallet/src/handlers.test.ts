@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 vi.mock('./session.js', () => ({
   user: vi.fn(),
   refreshUser: vi.fn(async () => {}),
+  noteNamed: vi.fn(),
   onWalletNamed: vi.fn(),
   setChainId: vi.fn(),
   chainId: vi.fn(() => 31337),

@@ -125,7 +125,10 @@ export function createHandlers(env: HandlerEnv): Channel.Handlers<ModalToWallet>
       connected()
       // The modal's remembered choice (or the project's default account type) for this user.
       if (preferredAccountType) (await loadSmartAccount()).setPreferredType(preferredAccountType)
-      return currentUser()
+      const user = await currentUser()
+      // What the next load may announce before its key is rebuilt (main.ts checks it then).
+      Session.noteNamed(user)
+      return user
     },
     signOut: async () => {
       Rpc.abortPending()

@@ -15,7 +15,7 @@ import {
 import { describeRemembered } from './accountHint.js'
 import { configureApi } from './api.js'
 import { configureSmartAccounts, loadSmartAccount, warm } from './deferred.js'
-import { takeHandshake } from './early.js'
+import { noted, takeHandshake } from './early.js'
 import { createHandlers } from './handlers.js'
 import { loadLocale, localeOf } from './i18n/locales.js'
 import { readTrustedOrigins } from './inlineApprovals.js'
@@ -83,12 +83,26 @@ async function described(user: EmbeddedUser | null): Promise<EmbeddedUser | null
 /** Whether two users name the same accounts (the active one, both addresses, the deployment). */
 const sameAccounts = (a: EmbeddedUser, b: EmbeddedUser) =>
   a.address === b.address &&
+  a.solanaAddress === b.solanaAddress &&
   a.preferredAccountType === b.preferredAccountType &&
   a.smartAccountDeployed === b.smartAccountDeployed &&
   JSON.stringify(a.accounts) === JSON.stringify(b.accounts)
 
 const DESCRIBE_WAIT_MS = 1000
-const announced = restoring.confirmed.then(described)
+/** The restored user once the share set and the chain named its accounts. */
+const confirmedUser = restoring.confirmed.then(described)
+/**
+ * The user `ready` names: the restore note's user and accounts as soon as the API confirmed the
+ * session for that user (early.ts; on the frame's chain), else the confirmed one; null as soon as
+ * the restore failed. The key is still being rebuilt then: requests wait for it (`gated`), and
+ * its addresses decide (see onChannel).
+ */
+const announced: Promise<EmbeddedUser | null | undefined> = Promise.race([
+  noted().then((user) =>
+    user && Number(user.chainId) === Session.chainId() ? (user as EmbeddedUser) : confirmedUser,
+  ),
+  confirmedUser,
+])
 
 /** The frame's language: the URL's, then the one the modal names in `syncDappData`. */
 let language: Locale = localeOf(new URL(location.href).searchParams.get('locale'))
@@ -149,15 +163,25 @@ const stop = Child.listen<WalletToModal, ModalToWallet>({
       )
       if (!user) return
       void restoring.done.then(async (loaded) => {
-        // Named before its key was rebuilt, and the rebuild failed: the session ends for the modal.
-        if (!loaded) return channel?.emit('userChanged', { user: null })
+        // Named before its key was rebuilt, and the rebuild failed, or the rebuilt key is another
+        // wallet than the one named (a note of this origin's storage that was not this
+        // wallet's): the session ends for the modal.
+        const owner = user.accounts.find((account) => account.type === 'eoa')?.address
+        if (
+          !loaded ||
+          owner?.toLowerCase() !== loaded.address.toLowerCase() ||
+          (user.solanaAddress !== undefined && user.solanaAddress !== loaded.solanaAddress)
+        )
+          return channel?.emit('userChanged', { user: null })
         // Named from what this device remembered: the factory's answer is checked, and a
         // difference is the user's change.
-        const owner = user.accounts.find((account) => account.type === 'eoa')?.address
         // A failed check keeps what was named; the next `getUser` describes the accounts afresh.
-        const full = owner && (await describeFully(owner).catch(() => undefined))
-        if (full && !sameAccounts({ ...user, ...full }, user))
-          channel?.emit('userChanged', { user: { ...user, ...full } })
+        const full = await describeFully(owner).catch(() => undefined)
+        const { solanaAddress: _named, ...rest } = user
+        const solana = loaded.solanaAddress ? { solanaAddress: loaded.solanaAddress } : {}
+        const checked = full && { ...rest, ...full, ...solana }
+        if (checked) Session.noteNamed(checked)
+        if (checked && !sameAccounts(checked, user)) channel?.emit('userChanged', { user: checked })
       })
     })
   },

@@ -37,6 +37,7 @@ import {
   type DeviceShare,
   getDeviceId,
   loadDeviceShare,
+  noteRestore,
   openDeviceShare,
   readDeviceShare,
   saveDeviceShare,
@@ -243,6 +244,41 @@ export function onWalletNamed(listener: (address: string) => void): void {
 export function user(): EmbeddedUser | null {
   if (!state.user || !state.address) return null
   return userOf(state.user, state.address, state.solanaAddress)
+}
+
+/**
+ * The API's id of the signed-in user whose key is loaded here, or null.
+ *
+ * @example
+ * const id = userId()
+ */
+export function userId(): string | null {
+  return state.user && state.address ? state.user.id : null
+}
+
+/**
+ * Notes `user` (as `getUser` named it, its key loaded here) for the next load's early
+ * announcement (`storage.ts`'s restore note): its id and public accounts only. Another wallet's
+ * accounts are not noted.
+ *
+ * @example
+ * noteNamed(await currentUser())
+ */
+export function noteNamed(user: EmbeddedUser): void {
+  const id = userId()
+  const owner = user.accounts.find((account) => account.type === 'eoa')?.address
+  if (!id || !owner || owner.toLowerCase() !== state.address?.toLowerCase()) return
+  noteRestore({
+    userId: id,
+    user: {
+      address: user.address,
+      chainId: Number(user.chainId),
+      accounts: user.accounts.map(({ address, type }) => ({ address, type })),
+      preferredAccountType: user.preferredAccountType,
+      smartAccountDeployed: user.smartAccountDeployed,
+      ...(user.solanaAddress ? { solanaAddress: user.solanaAddress } : {}),
+    },
+  })
 }
 
 /** The user as the modal sees it, from the API's user and the wallet's addresses. */
@@ -862,6 +898,8 @@ export async function exportKey(ui: StepUi): Promise<void> {
  */
 export async function signOut(): Promise<void> {
   state.user = null
+  // The next load announces no one before its key is rebuilt.
+  noteRestore(undefined)
   clearLoaded()
   state.pendingEmail = null
   state.pending = null

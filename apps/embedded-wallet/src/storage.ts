@@ -192,8 +192,103 @@ function noteShare(address: string | undefined): void {
   try {
     if (address) localStorage.setItem(SHARE_NOTE_KEY, address)
     else localStorage.removeItem(SHARE_NOTE_KEY)
+    // A restore note of another wallet (or of none), or a malformed one, no longer stands.
+    if (!restoreNote()) noteRestore(undefined)
   } catch {
     // No storage here: the next load waits for IndexedDB before its session check.
+  }
+}
+
+/** localStorage's note of the user the last sign-in or restore named (see {@link restoreNote}). */
+const RESTORE_NOTE_KEY = 'porthole-wallet:restoreNote'
+
+/**
+ * What the last sign-in or restore on this device named, once its key was rebuilt: the API's id
+ * of the user and the wallet's public accounts (no e-mail, nothing secret). A returning visitor's
+ * early script announces them once the API confirms a session for the same user (early.ts); the
+ * rebuilt key decides (main.ts ends the session when its addresses differ).
+ */
+export type RestoreNote = {
+  userId: string
+  user: {
+    /** The active account (one of `accounts`, whose EOA is the device share's address). */
+    address: string
+    chainId: number
+    accounts: { address: string; type: 'eoa' | 'smartAccount' }[]
+    preferredAccountType: 'eoa' | 'smartAccount'
+    smartAccountDeployed: boolean
+    solanaAddress?: string
+  }
+}
+
+const isAddress = (value: unknown): value is string =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)
+const isType = (value: unknown): value is 'eoa' | 'smartAccount' =>
+  value === 'eoa' || value === 'smartAccount'
+
+/**
+ * The restore note of this origin's storage, or `undefined` (none, malformed, or not the wallet
+ * the device share note names).
+ *
+ * @example
+ * const note = restoreNote() // { userId, user: { address, chainId, accounts, … } }
+ */
+export function restoreNote(): RestoreNote | undefined {
+  try {
+    const raw = localStorage.getItem(RESTORE_NOTE_KEY)
+    if (!raw || raw.length > 4096) return undefined
+    const { userId, user } = JSON.parse(raw) as { userId?: unknown; user?: Record<string, unknown> }
+    if (typeof userId !== 'string' || !userId || userId.length > 128 || !user) return undefined
+    const { address, chainId, accounts, preferredAccountType, smartAccountDeployed } = user
+    const solanaAddress = user.solanaAddress
+    const owner = shareNoted()
+    if (
+      !isAddress(address) ||
+      !owner ||
+      typeof chainId !== 'number' ||
+      !Number.isSafeInteger(chainId) ||
+      chainId <= 0 ||
+      !Array.isArray(accounts) ||
+      accounts.length < 1 ||
+      accounts.length > 4 ||
+      !accounts.every((a) => isAddress(a?.address) && isType(a?.type)) ||
+      !accounts.some((a) => a.type === 'eoa' && a.address.toLowerCase() === owner.toLowerCase()) ||
+      !accounts.some((a) => a.address.toLowerCase() === address.toLowerCase()) ||
+      !isType(preferredAccountType) ||
+      typeof smartAccountDeployed !== 'boolean' ||
+      (solanaAddress !== undefined &&
+        (typeof solanaAddress !== 'string' || !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(solanaAddress)))
+    )
+      return undefined
+    return {
+      userId,
+      user: {
+        address,
+        chainId,
+        accounts: accounts.map((a) => ({ address: a.address, type: a.type })),
+        preferredAccountType,
+        smartAccountDeployed,
+        ...(solanaAddress ? { solanaAddress } : {}),
+      },
+    }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Notes (or, with `undefined`, forgets) the user a sign-in or restore named once its key was
+ * rebuilt, for the next load's early announcement ({@link restoreNote}).
+ *
+ * @example
+ * noteRestore({ userId, user })
+ */
+export function noteRestore(note: RestoreNote | undefined): void {
+  try {
+    if (note) localStorage.setItem(RESTORE_NOTE_KEY, JSON.stringify(note))
+    else localStorage.removeItem(RESTORE_NOTE_KEY)
+  } catch {
+    // No storage here: the next load names the user once its key is rebuilt, as before.
   }
 }
 

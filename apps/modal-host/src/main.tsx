@@ -94,6 +94,32 @@ async function check(hello: { projectId: string }): Promise<void> {
 
 const headless = () => import('./actions/headless.js')
 
+/** How long a closed modal's first render waits for the saved connections' restore. */
+const FIRST_RENDER_HOLD_MS = 1000
+
+/**
+ * What the closed modal's first render waits for: a returning visitor's restore (at most 1 s), so
+ * the view drawn is the one the restore leads to (Account, not Connect first), and drawing it
+ * does not hold up the wallet frame's handshake and the dapp's connection on a busy main thread
+ * (issue 26). Opening the modal renders at once; with nothing saved nothing is waited for.
+ */
+function firstRenderHold(restoring: Promise<void>): Promise<unknown> {
+  if (store.getState().savedConnections.length === 0 || store.getState().open)
+    return Promise.resolve()
+  return new Promise<void>((resolve) => {
+    const unsubscribe = store.subscribe((next) => {
+      if (next.open) done()
+    })
+    const timer = setTimeout(() => done(), FIRST_RENDER_HOLD_MS)
+    function done() {
+      clearTimeout(timer)
+      unsubscribe()
+      resolve()
+    }
+    void restoring.then(done, done)
+  })
+}
+
 function start(): void {
   if (!runtime.hostOrigin) {
     console.error('[porthole] The modal must be opened by the Porthole SDK (no host origin).')
@@ -180,9 +206,7 @@ function start(): void {
       attachHost(channel as never)
       // The chosen language's strings are in before the first render (the page's skeleton stands
       // in meanwhile); a locale whose chunk cannot be fetched stays English.
-      void loadLocale(locale)
-        .catch(() => {})
-        .then(() => store.setState({ ready: true }))
+      const localeLoaded = loadLocale(locale).catch(() => {})
       Modal.prepare()
       // The host's `open()` from before the handshake, carried in the hello: open now.
       const opening = Config.helloOpening(hello)
@@ -200,7 +224,11 @@ function start(): void {
         if (event.key !== STORAGE_KEY || store.getState().connections.length > 0) return
         void store.persist.rehydrate().then(() => Connection.restoreSession())
       })
-      void Connection.restoreSession()
+      const restoring = Connection.restoreSession()
+      // The first render also waits for a returning visitor's restore (see firstRenderHold).
+      void Promise.all([localeLoaded, firstRenderHold(restoring)]).then(() =>
+        store.setState({ ready: true }),
+      )
       if (store.getState().siwxSessions.length > 0) void Siwx.checkKeptSessions()
     },
   })
