@@ -37,6 +37,7 @@ import {
   type DeviceShare,
   getDeviceId,
   loadDeviceShare,
+  notedUser,
   noteRestore,
   openDeviceShare,
   readDeviceShare,
@@ -268,17 +269,7 @@ export function noteNamed(user: EmbeddedUser): void {
   const id = userId()
   const owner = user.accounts.find((account) => account.type === 'eoa')?.address
   if (!id || !owner || owner.toLowerCase() !== state.address?.toLowerCase()) return
-  noteRestore({
-    userId: id,
-    user: {
-      address: user.address,
-      chainId: Number(user.chainId),
-      accounts: user.accounts.map(({ address, type }) => ({ address, type })),
-      preferredAccountType: user.preferredAccountType,
-      smartAccountDeployed: user.smartAccountDeployed,
-      ...(user.solanaAddress ? { solanaAddress: user.solanaAddress } : {}),
-    },
-  })
+  noteRestore({ userId: id, user: notedUser(user) })
 }
 
 /** The user as the modal sees it, from the API's user and the wallet's addresses. */

@@ -262,17 +262,43 @@ export function restoreNote(): RestoreNote | undefined {
       return undefined
     return {
       userId,
-      user: {
+      user: notedUser({
         address,
         chainId,
-        accounts: accounts.map((a) => ({ address: a.address, type: a.type })),
+        accounts,
         preferredAccountType,
         smartAccountDeployed,
         ...(solanaAddress ? { solanaAddress } : {}),
-      },
+      }),
     }
   } catch {
+    // No storage, or a note that is not JSON: no note, so the next load waits for its key.
     return undefined
+  }
+}
+
+/**
+ * The public fields of a user a restore note keeps (its accounts' address and type only; no
+ * e-mail, nothing else the user object carries).
+ *
+ * @example
+ * noteRestore({ userId, user: notedUser(user) })
+ */
+export function notedUser(user: {
+  address: string
+  chainId: number | string
+  accounts: readonly { address: string; type: 'eoa' | 'smartAccount' }[]
+  preferredAccountType: 'eoa' | 'smartAccount'
+  smartAccountDeployed: boolean
+  solanaAddress?: string | undefined
+}): RestoreNote['user'] {
+  return {
+    address: user.address,
+    chainId: Number(user.chainId),
+    accounts: user.accounts.map(({ address, type }) => ({ address, type })),
+    preferredAccountType: user.preferredAccountType,
+    smartAccountDeployed: user.smartAccountDeployed,
+    ...(user.solanaAddress ? { solanaAddress: user.solanaAddress } : {}),
   }
 }
 

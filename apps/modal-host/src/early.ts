@@ -85,6 +85,7 @@ export function hostOriginOf(href: string): string {
     const origin = new URL(href).searchParams.get('origin') ?? ''
     return origin && new URL(origin).origin === origin ? origin : ''
   } catch {
+    // Not a URL: no host origin, so the modal does not start (main.tsx says why).
     return ''
   }
 }

@@ -205,7 +205,8 @@ function start(): void {
       channel.on('injectedEvent', (event) => Injected.onInjectedEvent(event))
       attachHost(channel as never)
       // The chosen language's strings are in before the first render (the page's skeleton stands
-      // in meanwhile); a locale whose chunk cannot be fetched stays English.
+      // in meanwhile). A locale whose chunk cannot be fetched is lost safely: the modal stays
+      // English.
       const localeLoaded = loadLocale(locale).catch(() => {})
       Modal.prepare()
       // The host's `open()` from before the handshake, carried in the hello: open now.
