@@ -8,13 +8,11 @@ import { precompress } from '../../infra/static-hosting/src/precompress.ts'
 
 const EARLY = fileURLToPath(new URL('./src/early.ts', import.meta.url))
 const STORAGE = fileURLToPath(new URL('./src/storage.ts', import.meta.url))
-const CONSTANTS = fileURLToPath(
-  new URL('../../packages/protocol/src/constants.ts', import.meta.url),
-)
+const ANNOUNCE = fileURLToPath(new URL('../../packages/protocol/src/announce.ts', import.meta.url))
 
 /**
  * `src/early.ts` (with `src/storage.ts`, which it reads the device share with, and the protocol's
- * constants: the `early` chunk below) loaded by an `async` module script in the frame's index.html: it runs as soon as it
+ * `announce.ts`: the `early` chunk below) loaded by an `async` module script in the frame's index.html: it runs as soon as it
  * arrives, so a returning user's first reads start while the frame's code is still being evaluated.
  * The app imports the same files, so both share one instance of them.
  */
@@ -32,10 +30,10 @@ function earlyScript(): Plugin {
         if (chunk?.type !== 'chunk') throw new Error('src/early.ts is in no chunk')
         if (
           chunk.imports.length > 0 ||
-          chunk.moduleIds.some((id) => id !== EARLY && id !== STORAGE && id !== CONSTANTS)
+          chunk.moduleIds.some((id) => id !== EARLY && id !== STORAGE && id !== ANNOUNCE)
         )
           throw new Error(
-            `src/early.ts must be alone with src/storage.ts and the protocol's constants, and import nothing; its chunk holds ${chunk.moduleIds.join(', ')} and imports ${chunk.imports.join(', ')}`,
+            `src/early.ts must be alone with src/storage.ts and the protocol's announce.ts, and import nothing; its chunk holds ${chunk.moduleIds.join(', ')} and imports ${chunk.imports.join(', ')}`,
           )
         return [
           {
@@ -71,7 +69,7 @@ export default defineConfig({
           groups: [
             {
               name: 'early',
-              test: /embedded-wallet\/src\/(early|storage)\.ts|protocol\/src\/constants\.ts/,
+              test: /embedded-wallet\/src\/(early|storage)\.ts|protocol\/src\/announce\.ts/,
             },
           ],
         },

@@ -7,11 +7,12 @@
  * restore (`session.ts`) takes them once ({@link takeEarly}) and decides what they mean, as if it
  * had asked itself. A frame with no device share asks nothing here.
  *
- * It imports only `storage.ts` (which imports nothing), so the two are a small file of their own.
+ * It imports only `storage.ts` and the protocol's `announce.ts` (which import nothing), so the three
+ * are a small file of their own.
  * It starts only in the frame's page (its `<meta name="porthole-early">`), not in the popup window
  * or the social callback page, which share modules with it.
  */
-import { NS, VERSION } from '@porthole/protocol'
+import { announce as begin } from '@porthole/protocol/announce'
 import {
   type RestoreNote,
   readDeviceShare,
@@ -19,6 +20,8 @@ import {
   type StoredDeviceShare,
   shareNoted,
 } from './storage.js'
+
+export { takeHandshake } from '@porthole/protocol/announce'
 
 /** SDK type and version sent with API calls (runtime.ts exports them). */
 export const EARLY_SDK_TYPE = 'porthole-wallet'
@@ -81,48 +84,31 @@ function settings(): { api: string; projectId: string } | undefined {
   return typeof api === 'string' && api && projectId ? { api, projectId } : undefined
 }
 
-/** The handshake begun here: `ready` posted to the modal, the modal's messages kept. */
-let handshake: { origin: string; received: MessageEvent[]; stop(): void } | undefined
-
 /**
  * Posts the frame's `ready` to the modal (at the modal origin of the page's runtime config) and
  * keeps what the modal sends back until the frame's code takes it ({@link takeHandshake}), so
- * the modal can answer while that code is still being evaluated. Once.
+ * the modal can answer while that code is still being evaluated. When that code does not start,
+ * the modal's `hello` is refused with 'Network Error - Could not load embedded wallet' (what the
+ * modal raises when the frame does not load), not left to its 20 s timeout. Once.
  *
  * @example
  * announce()
  */
 export function announce(): void {
   const modalUrl = config().modalUrl
-  if (handshake || typeof modalUrl !== 'string' || window.parent === window) return
+  if (typeof modalUrl !== 'string') return
   let origin: string
   try {
     origin = new URL(modalUrl).origin
   } catch {
+    // No modal origin in the page's config: no early handshake (main.ts refuses to start).
     return
   }
-  const received: MessageEvent[] = []
-  const keep = (event: MessageEvent) => {
-    if (event.source === window.parent && event.origin === origin) received.push(event)
-  }
-  addEventListener('message', keep)
-  handshake = { origin, received, stop: () => removeEventListener('message', keep) }
-  window.parent.postMessage(JSON.stringify({ ns: NS, v: VERSION, kind: 'ready' }), origin)
-}
-
-/**
- * The handshake this script began with `origin` (the modal's, as the frame's code knows it), once:
- * what the modal sent back, for `Child.listen`'s `announced` (which handles it with the same
- * checks). `undefined` when it did not begin one with that origin (then post `ready` yourself).
- *
- * @example
- * Child.listen({ parentOrigin, …, announced: takeHandshake(parentOrigin) })
- */
-export function takeHandshake(origin: string): { received: readonly MessageEvent[] } | undefined {
-  const taken = handshake
-  handshake = undefined
-  taken?.stop()
-  return taken && taken.origin === origin ? { received: taken.received } : undefined
+  begin(origin, {
+    code: -32002,
+    message: 'Network Error - Could not load embedded wallet',
+    data: { reason: 'iframe_load_failed' },
+  })
 }
 
 /**

@@ -157,12 +157,6 @@ function frameWindow() {
   return { parent, posted, listeners, send }
 }
 
-test("the early constants are the protocol's", async () => {
-  const { NS, VERSION } = await import('@porthole/protocol')
-  const { EARLY_NS, EARLY_VERSION } = await load()
-  expect([EARLY_NS, EARLY_VERSION]).toEqual([NS, VERSION])
-})
-
 test('on load it posts ready to the exact host origin, once, and keeps only what that parent sends', async () => {
   page({})
   const frame = frameWindow()

@@ -9,10 +9,14 @@
  * this file runs, and the host's `hello` waits here for the app, so the app shakes hands the moment
  * its code has run instead of one host round trip later.
  *
- * It imports nothing, so it is its own small file; the app takes each answer once, by URL
- * ({@link takeEarly}), when it asks for the same thing. Everything here is public data the app
- * would fetch anyway; the app still checks the allowlist itself.
+ * It imports only the protocol's `announce.ts` (which imports nothing), so the two are a small
+ * file of their own; the app takes each answer once, by URL ({@link takeEarly}), when it asks for
+ * the same thing. Everything here is public data the app would fetch anyway; the app still checks
+ * the allowlist itself.
  */
+import { announce as begin } from '@porthole/protocol/announce'
+
+export { takeHandshake } from '@porthole/protocol/announce'
 
 /** The API's answers fetched early, by URL without the request id. */
 const early = new Map<string, Promise<Response>>()
@@ -22,10 +26,6 @@ const images: HTMLImageElement[] = []
 /** The SDK type and version the modal sends with every API call (runtime.ts exports them). */
 export const EARLY_SDK_TYPE = 'porthole'
 export const EARLY_SDK_VERSION = '0.1.0'
-
-/** The protocol's namespace and version (`NS`, `VERSION` of @porthole/protocol; a test checks). */
-export const EARLY_NS = 'porthole'
-export const EARLY_VERSION = 1
 
 /** How many catalogue wallets Connect asks for first (actions/catalogue.ts's `CONNECT_ENTRIES`). */
 export const EARLY_WALLET_ENTRIES = 4
@@ -90,46 +90,19 @@ export function hostOriginOf(href: string): string {
   }
 }
 
-/** The handshake begun here: `ready` posted to the host, the host's messages kept. */
-let handshake: { origin: string; received: MessageEvent[]; stop(): void } | undefined
-
 /**
  * Posts the modal's `ready` to the host page (at the exact origin the frame URL names) and keeps
  * what the host page sends back until the app takes it ({@link takeHandshake}), so the host's
- * `hello` is waiting when the app's code has run. Once; nothing outside a frame or without a
- * host origin.
+ * `hello` is waiting when the app's code has run. When the app's code does not start, the host's
+ * `hello` is refused with the SDK's own load failure ('Network Error - Could not load the
+ * modal'), not left to its 20 s timeout. Once; nothing outside a frame or without a host origin.
  *
  * @example
  * announce()
  */
 export function announce(): void {
   const origin = hostOriginOf(location.href)
-  if (handshake || !origin || typeof window === 'undefined' || window.parent === window) return
-  const received: MessageEvent[] = []
-  const keep = (event: MessageEvent) => {
-    if (event.source === window.parent && event.origin === origin) received.push(event)
-  }
-  addEventListener('message', keep)
-  handshake = { origin, received, stop: () => removeEventListener('message', keep) }
-  window.parent.postMessage(
-    JSON.stringify({ ns: EARLY_NS, v: EARLY_VERSION, kind: 'ready' }),
-    origin,
-  )
-}
-
-/**
- * Ends the handshake begun here (once) and gives what the host page sent meanwhile, for
- * `Child.listen`'s `announced` (which checks each message as if it came now).
- * `undefined` when none was begun for `origin` (then `Child.listen` posts `ready` itself).
- *
- * @example
- * Child.listen({ parentOrigin, …, announced: takeHandshake(parentOrigin) })
- */
-export function takeHandshake(origin: string): { received: readonly MessageEvent[] } | undefined {
-  const taken = handshake
-  handshake = undefined
-  taken?.stop()
-  return taken && taken.origin === origin ? { received: taken.received } : undefined
+  if (origin) begin(origin, { code: 4100, message: 'Network Error - Could not load the modal' })
 }
 
 /** The API URL and project id of this page, or `undefined` when either is missing. */

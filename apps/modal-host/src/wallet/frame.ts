@@ -117,14 +117,18 @@ export function walletFrame(): Promise<WalletChannel> {
     announce = resolve
   })
   ready = new Promise<WalletChannel>((resolve, reject) => {
-    const timer = setTimeout(() => {
+    // The frame did not load in time, or its code did not start (its early script then refuses
+    // the hello: @porthole/protocol/announce).
+    const loadFailed = () => {
+      clearTimeout(timer)
       announce?.(undefined)
       reject(fail('Network Error - Could not load embedded wallet', 'iframe_load_failed'))
       stop()
       node.remove()
       frame = undefined
       ready = undefined
-    }, WALLET_TIMEOUTS.load)
+    }
+    const timer = setTimeout(loadFailed, WALLET_TIMEOUTS.load)
     teardown = () => {
       clearTimeout(timer)
       announce?.(undefined)
@@ -156,6 +160,8 @@ export function walletFrame(): Promise<WalletChannel> {
         })
       },
       onError: (error) => {
+        if ((error.data as { reason?: unknown } | undefined)?.reason === 'iframe_load_failed')
+          return loadFailed()
         clearTimeout(timer)
         announce?.(undefined)
         // The wallet refused this site in its handshake (4100): spec §8 'Unverified Domain'.
