@@ -7,11 +7,24 @@ const edge = vi.hoisted(() => ({
   quotes: vi.fn(),
   build: vi.fn(),
   request: vi.fn(),
+  gasPrice: vi.fn(),
+  prices: vi.fn(),
+  tokens: vi.fn(),
 }))
 vi.mock('../api/trade.js', async (original) => ({
   ...(await original<typeof import('../api/trade.js')>()),
   getSwapQuotes: edge.quotes,
   buildSwapTransaction: edge.build,
+  getSwapGasPrice: edge.gasPrice,
+  getSwapTokens: edge.tokens,
+}))
+vi.mock('../api/blockchain.js', async (original) => ({
+  ...(await original<typeof import('../api/blockchain.js')>()),
+  getPrices: edge.prices,
+}))
+vi.mock('./tokens.js', async (original) => ({
+  ...(await original<typeof import('./tokens.js')>()),
+  refreshTokens: async () => {},
 }))
 vi.mock('./connection.js', async (original) => ({
   ...(await original<typeof import('./connection.js')>()),
@@ -117,4 +130,65 @@ test('a failing quote after a refused swap shows the quote error but keeps the r
     error: 'offline',
     failure: 'Not enough liquidity for this amount',
   })
+})
+
+test("the network fee is the quote's gas at the network's gas price (/v1/convert/gas-price) and ether's price (/v1/fungible/price); quotes carry that gas price", async () => {
+  store.setState({ swap: { ...initialSwapState } })
+  edge.tokens.mockResolvedValue({
+    tokens: [
+      { ...eth, logoUri: null },
+      { ...pusd, logoUri: null },
+    ],
+  })
+  edge.gasPrice.mockResolvedValue({
+    standard: '2000000000',
+    fast: '3000000000',
+    instant: '4000000000',
+  })
+  edge.prices.mockImplementation(async ([id]: string[]) => ({
+    fungibles:
+      id === eth.address ? [{ name: 'Ether', symbol: 'ETH', iconUrl: '', price: 3000 }] : [],
+  }))
+  await Swapping.openSwap()
+  await vi.waitFor(() => expect(Swapping.swapState().gasPrice).toBe('2000000000'))
+  expect(edge.gasPrice).toHaveBeenCalledWith('eip155:31337')
+  expect(edge.prices).toHaveBeenCalledWith([eth.address])
+  Swapping.chooseToken('to', pusd)
+  // The user holds 5 ETH (the balances are not loaded here).
+  store.setState((s) => ({ swap: { ...s.swap!, fromToken: eth } }))
+  Swapping.setAmount('from', '1')
+  edge.quotes.mockResolvedValue({
+    quotes: [{ ...quote('2985000000'), gas: '150000', gasPrice: '1000000000', networkFeeUsd: 0.1 }],
+  })
+  await Swapping.requestQuote()
+  expect(edge.quotes).toHaveBeenCalledWith(expect.objectContaining({ gasPrice: '2000000000' }))
+  // 150,000 gas × 2 gwei = 0.0003 ETH at $3,000: $0.90 (not the API's $0.10, nor its 1 gwei).
+  expect(Swapping.quoteNetworkFee(Swapping.swapState())).toBeCloseTo(0.9, 10)
+})
+
+test("without the gas price or ether's price the fee is the API's own figure; a token not held gets its price from /v1/fungible/price", async () => {
+  store.setState({ swap: { ...initialSwapState } })
+  edge.tokens.mockResolvedValue({
+    tokens: [
+      { ...eth, logoUri: null },
+      { ...pusd, logoUri: null },
+    ],
+  })
+  edge.gasPrice.mockRejectedValue(new Error('Network not supported for Gas Price'))
+  edge.prices.mockImplementation(async ([id]: string[]) => ({
+    fungibles:
+      id === pusd.address ? [{ name: 'Porthole USD', symbol: 'pUSD', iconUrl: '', price: 1 }] : [],
+  }))
+  await Swapping.openSwap()
+  Swapping.chooseToken('to', pusd)
+  await vi.waitFor(() => expect(Swapping.swapState().toToken?.price).toBe(1))
+  // The user holds 5 ETH (the balances are not loaded here).
+  store.setState((s) => ({ swap: { ...s.swap!, fromToken: eth } }))
+  Swapping.setAmount('from', '1')
+  edge.quotes.mockResolvedValue({
+    quotes: [{ ...quote('2985000000'), gas: '150000', gasPrice: '1000000000', networkFeeUsd: 0.1 }],
+  })
+  await Swapping.requestQuote()
+  expect(edge.quotes.mock.calls[0]?.[0]).not.toHaveProperty('gasPrice')
+  expect(Swapping.quoteNetworkFee(Swapping.swapState())).toBe(0.1)
 })

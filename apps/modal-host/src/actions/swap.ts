@@ -6,10 +6,12 @@
  * chain would refuse (price moved past the 1 % slippage) is refused before anything is sent.
  */
 import { type BalanceEntry, parseCaipAddress } from '@porthole/shared'
+import { getPrices } from '../api/blockchain.js'
 import {
   buildSwapApproval,
   buildSwapTransaction,
   getSwapAllowance,
+  getSwapGasPrice,
   getSwapQuotes,
   getSwapTokens,
 } from '../api/trade.js'
@@ -22,7 +24,9 @@ import {
   displayAmount,
   fromForTo,
   isNativeToken,
+  nativeTokenId,
   needsApproval,
+  networkFeeUsd,
   parseSwapAmount,
   type SwapAsset,
   sameToken,
@@ -60,6 +64,7 @@ export async function openSwap(): Promise<void> {
     store.setState({ swap: { ...initialSwapState, caipNetworkId } })
   if (!caipNetworkId) return
   void refreshTokens()
+  if (swapState().gasPrice === null) void loadMarket(caipNetworkId)
   if (swapState().tokens) return defaultFromToken()
   try {
     const { tokens } = await getSwapTokens(caipNetworkId)
@@ -69,6 +74,44 @@ export async function openSwap(): Promise<void> {
   } catch (error) {
     if (swapState().caipNetworkId === caipNetworkId) update({ error: swapErrorMessage(error) })
   }
+}
+
+/**
+ * What prices a quote's network fee (spec §7): the network's gas price (`/v1/convert/gas-price`,
+ * also sent with each quote) and the native token's USD price (`/v1/fungible/price`).
+ */
+async function loadMarket(caipNetworkId: string): Promise<void> {
+  const [gas] = await Promise.allSettled([
+    getSwapGasPrice(caipNetworkId),
+    loadPrice(nativeTokenId(caipNetworkId)),
+  ])
+  // Without it the quote is priced at the API's own gas price, and its fee shown as the API gives it.
+  if (gas.status === 'fulfilled' && swapState().caipNetworkId === caipNetworkId)
+    update({ gasPrice: gas.value.standard })
+}
+
+/**
+ * A token's USD price from `/v1/fungible/price` into `prices` (once per token and network); the
+ * user's balances already carry the prices of what they hold. A token the API cannot price shows
+ * no USD value.
+ */
+async function loadPrice(id: string): Promise<void> {
+  const key = id.toLowerCase()
+  const { caipNetworkId, prices } = swapState()
+  if (key in prices) return
+  const [fungible] = await getPrices([id])
+    .then((answer) => answer.fungibles)
+    // No price: the amount shows without its USD value, as for a token the API does not know.
+    .catch(() => [])
+  const price = fungible && fungible.price > 0 ? fungible.price : undefined
+  if (swapState().caipNetworkId !== caipNetworkId || price === undefined) return
+  update({ prices: { ...swapState().prices, [key]: price } })
+  // A side showing this token without a price gets it.
+  const { fromToken, toToken } = swapState()
+  if (fromToken && !fromToken.price && sameToken(fromToken.address, id))
+    update({ fromToken: { ...fromToken, price } })
+  if (toToken && !toToken.price && sameToken(toToken.address, id))
+    update({ toToken: { ...toToken, price } })
 }
 
 /** The from-token defaults to the network's native token, with the user's balance. */
@@ -89,7 +132,9 @@ function withBalance(asset: SwapAsset): SwapAsset {
   const held = balanceAssets(currentTokens(store.getState())).find((entry) =>
     sameToken(entry.address, asset.address),
   )
-  return held ? { ...asset, balance: held.balance, price: held.price } : { ...asset, balance: '0' }
+  if (held) return { ...asset, balance: held.balance, price: held.price }
+  const price = swapState().prices[asset.address.toLowerCase()]
+  return price === undefined ? { ...asset, balance: '0' } : { ...asset, balance: '0', price }
 }
 
 /**
@@ -106,6 +151,7 @@ export function chooseToken(side: 'from' | 'to', asset: SwapAsset): void {
     switchTokens()
     return
   }
+  if (!chosen.price) void loadPrice(chosen.address)
   update({
     ...(side === 'from' ? { fromToken: chosen, allowance: null } : { toToken: chosen }),
     quote: null,
@@ -148,6 +194,29 @@ export function setAmount(side: 'from' | 'to', amount: string): void {
       ? { fromAmount: amount, edited: 'from', quote: null, error: null, failure: null }
       : { toAmount: amount, edited: 'to', quote: null, error: null, failure: null },
   )
+}
+
+/**
+ * The quote's network fee in USD, priced with the network's gas price and the native token's
+ * price when known (else the API's own figure); `undefined` when nothing prices it.
+ *
+ * @example
+ * const fee = quoteNetworkFee(swapState())
+ */
+export function quoteNetworkFee(state: SwapState): number | undefined {
+  if (!state.quote || !state.caipNetworkId) return undefined
+  const native = nativeTokenId(state.caipNetworkId)
+  return networkFeeUsd({
+    quote: state.quote,
+    gasPrice: state.gasPrice,
+    nativePrice: state.prices[native.toLowerCase()],
+    nativeDecimals: state.tokens?.find((token) => isNativeToken(token.address))?.decimals ?? 18,
+  })
+}
+
+/** The quote's `gasPrice` parameter: the network's, once `/v1/convert/gas-price` gave it. */
+function gasPriceOf(state: SwapState): { gasPrice?: string } {
+  return state.gasPrice ? { gasPrice: state.gasPrice } : {}
 }
 
 /** The connected account as CAIP-10. */
@@ -197,6 +266,7 @@ export async function requestQuote(): Promise<void> {
           to: toToken.address,
           amount: probe.toString(),
           userAddress,
+          ...gasPriceOf(asked),
         })
       ).quotes
       if (!rate) throw new Error(tt('insufficientLiquidity'))
@@ -214,6 +284,7 @@ export async function requestQuote(): Promise<void> {
         to: toToken.address,
         amount: amount.toString(),
         userAddress,
+        ...gasPriceOf(asked),
       })
     ).quotes
     if (!stillAsked()) return

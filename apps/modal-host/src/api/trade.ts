@@ -5,6 +5,7 @@
 import {
   ConvertAllowanceResponse,
   ConvertApproveResponse,
+  ConvertGasPriceResponse,
   ConvertQuotesResponse,
   ConvertTokensResponse,
   ConvertTransactionResponse,
@@ -28,8 +29,28 @@ export async function getSwapTokens(chainId: string): Promise<ConvertTokensRespo
   return parse(ConvertTokensResponse, `GET ${path}`, await getApiClient().get(path, { chainId }))
 }
 
-/** What a quote is asked for: token ids and `userAddress` are CAIP-10, `amount` base units. */
-export type SwapQuoteParameters = { from: string; to: string; amount: string; userAddress: string }
+/**
+ * `GET /v1/convert/gas-price?chainId=`: the network's gas prices in wei (standard, fast, instant).
+ *
+ * @example
+ * const { standard } = await getSwapGasPrice('eip155:31337')
+ */
+export async function getSwapGasPrice(chainId: string): Promise<ConvertGasPriceResponse> {
+  const path = '/v1/convert/gas-price'
+  return parse(ConvertGasPriceResponse, `GET ${path}`, await getApiClient().get(path, { chainId }))
+}
+
+/**
+ * What a quote is asked for: token ids and `userAddress` are CAIP-10, `amount` base units;
+ * `gasPrice` (wei, from {@link getSwapGasPrice}) prices the quote's network fee when given.
+ */
+export type SwapQuoteParameters = {
+  from: string
+  to: string
+  amount: string
+  userAddress: string
+  gasPrice?: string
+}
 
 /**
  * `GET /v1/convert/quotes`.

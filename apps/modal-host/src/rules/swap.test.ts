@@ -5,7 +5,9 @@ import {
   fromForTo,
   isNativeToken,
   minimumReceived,
+  nativeTokenId,
   needsApproval,
+  networkFeeUsd,
   parseSwapAmount,
   quoteRate,
   sameToken,
@@ -113,4 +115,19 @@ describe('swap rules', () => {
     )
     expect(swapErrorMessage(new Error('boom'))).toBe('boom')
   })
+})
+
+test("a quote's network fee: gas × the network's gas price × the native price, else the API's figure", () => {
+  const quote = { gas: '150000', gasPrice: '1000000000', networkFeeUsd: 0.1 }
+  const base = { quote, gasPrice: '2000000000', nativePrice: 3000, nativeDecimals: 18 }
+  expect(networkFeeUsd(base)).toBeCloseTo(0.9, 10)
+  // The quote's own gas price when the network's is not known.
+  expect(networkFeeUsd({ ...base, gasPrice: null })).toBeCloseTo(0.45, 10)
+  // No native price, a price of 0, no gas or a malformed figure: the API's own.
+  expect(networkFeeUsd({ ...base, nativePrice: undefined })).toBe(0.1)
+  expect(networkFeeUsd({ ...base, nativePrice: 0 })).toBe(0.1)
+  expect(networkFeeUsd({ ...base, quote: { ...quote, gas: undefined } })).toBe(0.1)
+  expect(networkFeeUsd({ ...base, quote: { ...quote, gas: '1.5' } })).toBe(0.1)
+  expect(networkFeeUsd({ ...base, quote: { gas: '1.5' } })).toBeUndefined()
+  expect(nativeTokenId('eip155:1')).toBe('eip155:1:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee')
 })

@@ -180,6 +180,47 @@ export function fromForTo(parameters: {
 }
 
 /**
+ * The CAIP-10 id of a network's native token (`<caip2>:0xeeee…eeee`), as prices and quotes name it.
+ *
+ * @example
+ * nativeTokenId('eip155:1') // 'eip155:1:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
+ */
+export function nativeTokenId(caipNetworkId: string): string {
+  return `${caipNetworkId}:${NATIVE_TOKEN_ADDRESS}`
+}
+
+/**
+ * A quote's network fee in USD: its gas times the network's gas price (`/v1/convert/gas-price`,
+ * else the quote's own) times the native token's price (`/v1/fungible/price`). Without a gas
+ * figure or a price, the API's own `networkFeeUsd`; `undefined` when nothing prices it.
+ *
+ * @example
+ * networkFeeUsd({ quote: { gas: '150000' }, gasPrice: '2000000000', nativePrice: 3000, nativeDecimals: 18 }) // 0.9
+ */
+export function networkFeeUsd(parameters: {
+  quote: {
+    gas?: string | undefined
+    gasPrice?: string | undefined
+    networkFeeUsd?: number | null | undefined
+  }
+  gasPrice: string | null
+  nativePrice: number | undefined
+  nativeDecimals: number
+}): number | undefined {
+  const { quote, gasPrice, nativePrice, nativeDecimals } = parameters
+  const fallback = typeof quote.networkFeeUsd === 'number' ? quote.networkFeeUsd : undefined
+  const price = gasPrice ?? quote.gasPrice
+  if (!quote.gas || !price || !nativePrice || !(nativePrice > 0)) return fallback
+  try {
+    const wei = BigInt(quote.gas) * BigInt(price)
+    return Number(formatUnits(wei, nativeDecimals)) * nativePrice
+  } catch {
+    // Not integers (a malformed answer): the API's own figure, if any.
+    return fallback
+  }
+}
+
+/**
  * The text a failed quote, approval or swap shows. Slippage and liquidity failures of the router
  * get their own sentences; the API's errors (the spec's 'Network not supported for Swaps')
  * show as the API words them; a refusal in the wallet says so.

@@ -29,6 +29,10 @@ export type SwapState = {
   /** The exchange's allowance on the from-token (base units), null when not known. */
   allowance: string | null
   step: 'idle' | 'approving' | 'swapping'
+  /** The network's standard gas price in wei (`/v1/convert/gas-price`), null until known. */
+  gasPrice: string | null
+  /** USD prices by lower-case CAIP-10 token id (`/v1/fungible/price`): the native token's, and tokens not held. */
+  prices: Readonly<Record<string, number>>
 }
 
 /**
@@ -51,4 +55,6 @@ export const initialSwapState: SwapState = {
   failure: null,
   allowance: null,
   step: 'idle',
+  gasPrice: null,
+  prices: {},
 }

@@ -308,6 +308,7 @@ export function SwapPreview() {
   const toAmount = BigInt(quote.toAmount)
   const impact = quote.priceImpact
   const mustApprove = Swapping.approvalNeeded(swap)
+  const networkFee = Swapping.quoteNetworkFee(swap)
   if (step !== 'idle')
     return (
       <div className="ph-center" aria-live="polite" data-testid="swap-pending">
@@ -359,10 +360,10 @@ export function SwapPreview() {
             </dd>
           </>
         ) : null}
-        {typeof quote.networkFeeUsd === 'number' ? (
+        {networkFee !== undefined ? (
           <>
             <dt>{tt('networkFee')}</dt>
-            <dd data-testid="swap-network-fee">{formatUsd(quote.networkFeeUsd)}</dd>
+            <dd data-testid="swap-network-fee">{formatUsd(networkFee)}</dd>
           </>
         ) : null}
         <dt>{tt('minimumReceived')}</dt>
