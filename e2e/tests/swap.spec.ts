@@ -18,6 +18,7 @@ import {
   toHex,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { API_URL, emailLogin, freshEmail, walletFrame } from '../support/embedded.js'
 import {
   connectThroughModal,
   DEMO_URL,
@@ -202,4 +203,55 @@ test('a front-run past the 1 % slippage is refused before anything is sent', asy
   expect(await tokenBalance(PUSD.address, address)).toBe(0n)
   // The amounts stay for another try.
   await expect(modal(page).getByTestId('swap-preview')).toBeVisible()
+})
+
+test("an e-mail wallet swaps ETH → pUSD, approved in the wallet frame; the quote carries the network's gas price and the preview prices its fee with it", async ({
+  page,
+}) => {
+  await page.goto(DEMO_URL)
+  await waitForPorthole(page)
+  const address = (await emailLogin(page, freshEmail('swap'))) as Address
+  await devnet.request({
+    method: 'anvil_setBalance' as never,
+    params: [address, toHex(parseEther('2'))] as never,
+  })
+  // The balance the modal read at login is cached for 30 s (spec §9): a reload reads the new one.
+  await page.reload()
+  await waitForPorthole(page)
+  await expect.poll(() => state(page)).toMatchObject({ status: 'connected', address })
+  const frame = modal(page)
+
+  // What the API says the network's gas costs and ether is worth (spec §7's endpoints).
+  const query = 'projectId=porthole-demo&st=porthole&sv=0.1.0'
+  const gas = (await (
+    await fetch(`${API_URL}/v1/convert/gas-price?chainId=eip155:31337&${query}`)
+  ).json()) as { standard: string }
+  const quotes: URL[] = []
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (url.pathname === '/v1/convert/quotes') quotes.push(url)
+  })
+
+  await openSwap(page)
+  await expect(frame.getByTestId('swap-from-token')).toContainText('ETH')
+  await chooseToken(page, 'to', 'Porthole USD')
+  await review(page, '0.5')
+  expect(quotes.length).toBeGreaterThan(0)
+  for (const url of quotes) expect(url.searchParams.get('gasPrice')).toBe(gas.standard)
+  await expect(frame.getByTestId('swap-network-fee')).toHaveText(/^\$\d/)
+  const minimum = Number((await frame.getByTestId('swap-minimum').innerText()).split(' ')[0])
+
+  await frame.getByTestId('swap-confirm').click()
+  const card = walletFrame(page).getByRole('dialog', { name: 'Send transaction' })
+  await expect(card).toContainText('0.5 ETH')
+  await card.getByRole('button', { name: 'Approve' }).click()
+  await expect(frame.getByRole('status').getByText(/^Swapped 0\.5 ETH for /)).toBeVisible({
+    timeout: 30_000,
+  })
+  // At least the minimum the preview promised, in the smart account (the pool's price depends on
+  // the trades of the tests before).
+  const pusd = Number(await tokenBalance(PUSD.address, address)) / 1e6
+  expect(minimum).toBeGreaterThan(0)
+  expect(pusd).toBeGreaterThanOrEqual(minimum)
+  expect(await devnet.getBalance({ address })).toBe(parseEther('1.5'))
 })
