@@ -156,3 +156,32 @@ test('a sign-out the API never hears: the user is told it did not reach the serv
   expect((await logout).status()).toBe(204)
   await expect(alert).toHaveCount(0)
 })
+
+test('a page that floods the wallet with requests gets at most 99 waiting for approval; the rest are refused at once', async ({
+  page,
+}) => {
+  await page.goto(DEMO_URL)
+  await waitForPorthole(page)
+  const address = await emailLogin(page, freshEmail('flood'))
+  // 120 signatures asked at once, as a hostile page would; each answer is noted as it comes.
+  await page.evaluate(`(() => {
+    const provider = window.porthole.getProvider('eip155')
+    window.__settled = []
+    for (let i = 0; i < 120; i++)
+      provider.request({ method: 'personal_sign', params: ['0x${Buffer.from('flood').toString('hex')}', '${address}'] })
+        .then(() => 'signed', (e) => e.code + ' ' + e.message)
+        .then((outcome) => window.__settled.push(outcome))
+  })()`)
+  const settled = () => page.evaluate('window.__settled') as Promise<string[]>
+  // The 21 beyond the limit are refused without the user seeing them; the 99 wait.
+  await expect.poll(async () => (await settled()).length, { timeout: 30_000 }).toBe(21)
+  const card = walletFrame(page).getByRole('dialog', { name: 'Sign message' })
+  await expect(card).toContainText('98 more requests waiting')
+  expect(await settled()).toEqual(
+    Array(21).fill('-32005 Too many requests wait for approval (at most 99)'),
+  )
+  // Rejecting the first lets the next one up.
+  await card.getByRole('button', { name: 'Reject' }).click()
+  await expect(card).toContainText('97 more requests waiting')
+  expect((await settled()).slice(21)).toEqual(['4001 User rejected the request.'])
+})

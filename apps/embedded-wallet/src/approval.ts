@@ -14,10 +14,11 @@
  *   frame above it, not cropped, not zoomed out) and after it has been so, unchanged, for
  *   {@link ARM_DELAY_MS}; until then it is `aria-disabled`. An input on a card that is not
  *   opens the popup instead.
- * - Requests queue: a new one waits behind the card on screen and never replaces it.
+ * - Requests queue: a new one waits behind the card on screen and never replaces it; at most
+ *   {@link MAX_PENDING_APPROVALS} wait, and more are refused at once.
  * - Reject always works (refusing cannot hurt the user).
  */
-import { UserRejectedRequestError } from '@porthole/protocol'
+import { LimitExceededError, UserRejectedRequestError } from '@porthole/protocol'
 import { type CardView, drawCard, trapTab } from './card.js'
 import type { ApprovalContent } from './describe.js'
 import { t } from './i18n/en.js'
@@ -27,6 +28,26 @@ import { observeVisibility, visibilitySupported } from './visibility.js'
 
 /** How long the card must be visible and unchanged before Approve takes input. */
 export const ARM_DELAY_MS = 500
+
+/**
+ * The most approvals on screen or waiting (spec §9: "Pending transactions limit 99"). A dapp that
+ * asks for more is refused at once ({@link TOO_MANY_PENDING}): the queue a user has to click
+ * through, and the frame's memory, stay bounded whatever a page sends.
+ */
+export const MAX_PENDING_APPROVALS = 99
+
+/** What a request beyond {@link MAX_PENDING_APPROVALS} is refused with (-32005). */
+export const TOO_MANY_PENDING = `Too many requests wait for approval (at most ${MAX_PENDING_APPROVALS})`
+
+/**
+ * Throws {@link TOO_MANY_PENDING} when the queue is full, before a request is described or shown.
+ *
+ * @example
+ * assertApprovalRoom()
+ */
+export function assertApprovalRoom(): void {
+  if (queue.length >= MAX_PENDING_APPROVALS) throw new LimitExceededError(TOO_MANY_PENDING)
+}
 
 export type { ApprovalContent, ApprovalField } from './describe.js'
 
@@ -194,6 +215,8 @@ export function requestApproval(content: ApprovalContent, signal?: AbortSignal):
   return new Promise((resolve, reject) => {
     const entry: Entry = { content, settle: resolve, fail: reject }
     if (signal?.aborted) return reject(signal.reason)
+    if (queue.length >= MAX_PENDING_APPROVALS)
+      return reject(new LimitExceededError(TOO_MANY_PENDING))
     signal?.addEventListener(
       'abort',
       () => {

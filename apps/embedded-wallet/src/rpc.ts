@@ -17,7 +17,7 @@ import {
   UserRejectedRequestError,
 } from '@porthole/protocol'
 import * as Api from './api.js'
-import { type ApprovalContent, requestApproval } from './approval.js'
+import { type ApprovalContent, assertApprovalRoom, requestApproval } from './approval.js'
 import { loadAccountRpc } from './deferred.js'
 import type { NetworkInfo } from './describe.js'
 import * as Session from './session.js'
@@ -93,6 +93,8 @@ export async function answer(
   ui: CardUi,
   signal?: AbortSignal,
 ): Promise<boolean> {
+  // A full queue refuses before the wallet's UI is asked to show.
+  assertApprovalRoom()
   const controller = new AbortController()
   signal?.addEventListener(
     'abort',
