@@ -25,6 +25,44 @@ function report(error: unknown): void {
 }
 
 /**
+ * The longest the first wallets wait for their images (spec §9 "Image preload wait: 2 s"): Connect
+ * draws its rows with their images in the same frame, or without the late ones after 2 s.
+ */
+export const IMAGE_PRELOAD_WAIT_MS = 2000
+
+/**
+ * Loads and decodes the images at `urls`, resolving when all are ready or failed, or after
+ * {@link IMAGE_PRELOAD_WAIT_MS}, whichever comes first. The early script has usually fetched them
+ * already (then this is the decode only). Never rejects.
+ *
+ * @example
+ * await preloadImages(wallets.map((w) => w.image_url))
+ */
+export function preloadImages(
+  urls: readonly (string | null | undefined)[],
+  waitMs = IMAGE_PRELOAD_WAIT_MS,
+): Promise<void> {
+  if (typeof Image === 'undefined') return Promise.resolve()
+  const loads = urls
+    .filter((url): url is string => !!url && /^https?:\/\//.test(url))
+    .map((url) => {
+      const image = new Image()
+      image.decoding = 'async'
+      image.src = url
+      // A failed image shows its letter tile (components/Images.tsx): nothing to wait for.
+      return image.decode().catch(() => {})
+    })
+  if (loads.length === 0) return Promise.resolve()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([
+    Promise.all(loads).then(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs)
+    }),
+  ]).finally(() => clearTimeout(timer))
+}
+
+/**
  * How many catalogue wallets Connect shows (its recommended row): all that is fetched before
  * the first click. AllWallets then loads the pages of 40 (spec §9), the first included.
  */
@@ -54,6 +92,7 @@ export async function loadInitial(): Promise<void> {
     ])
     const order = config.featuredWalletIds
     const sorted = [...featured.data].sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id))
+    await preloadImages([...page.data, ...sorted].map((wallet) => wallet.image_url))
     store.setState({
       catalogue: {
         status: 'ready',

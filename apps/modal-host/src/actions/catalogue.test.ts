@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+
+// The API is replaced at its module edge; the catalogue's loading and the image wait run for real.
+const edge = vi.hoisted(() => ({ getWallets: vi.fn() }))
+vi.mock('../api/client.js', async (original) => ({
+  ...(await original<typeof import('../api/client.js')>()),
+  getWallets: edge.getWallets,
+}))
+
+const { IMAGE_PRELOAD_WAIT_MS, loadInitial, preloadImages } = await import('./catalogue.js')
+const { store, initialState } = await import('../store/store.js')
+
+/** Image stand-ins: each decodes when the test says so (or fails). */
+const images = new Map<string, { decoded: () => void; failed: () => void }>()
+class FakeImage {
+  decoding = ''
+  #src = ''
+  #settle: Promise<void> | undefined
+  set src(value: string) {
+    this.#src = value
+    this.#settle = new Promise((resolve, reject) =>
+      images.set(value, { decoded: resolve, failed: () => reject(new Error('EncodingError')) }),
+    )
+  }
+  get src() {
+    return this.#src
+  }
+  decode() {
+    return this.#settle ?? Promise.reject(new Error('no src'))
+  }
+}
+
+beforeEach(() => {
+  images.clear()
+  vi.stubGlobal('Image', FakeImage)
+  vi.useFakeTimers()
+  store.setState(initialState())
+})
+afterEach(() => {
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+})
+
+const settled = (promise: Promise<unknown>) => {
+  let done = false
+  void promise.then(() => {
+    done = true
+  })
+  return () => done
+}
+
+test('the image wait ends when every image is decoded or failed; non-web URLs are not fetched', async () => {
+  const done = settled(
+    preloadImages([
+      'https://img.test/a.png',
+      'https://img.test/b.png',
+      null,
+      'javascript:alert(1)',
+    ]),
+  )
+  expect([...images.keys()]).toEqual(['https://img.test/a.png', 'https://img.test/b.png'])
+  images.get('https://img.test/a.png')?.decoded()
+  await vi.advanceTimersByTimeAsync(0)
+  expect(done()).toBe(false)
+  images.get('https://img.test/b.png')?.failed()
+  await vi.advanceTimersByTimeAsync(0)
+  expect(done()).toBe(true)
+})
+
+test('an image that never arrives holds the list back 2 s at most (spec §9)', async () => {
+  const done = settled(preloadImages(['https://img.test/slow.png']))
+  await vi.advanceTimersByTimeAsync(IMAGE_PRELOAD_WAIT_MS - 1)
+  expect(done()).toBe(false)
+  await vi.advanceTimersByTimeAsync(1)
+  expect(done()).toBe(true)
+  expect(IMAGE_PRELOAD_WAIT_MS).toBe(2000)
+})
+
+test("Connect's first wallets are stored once their images are decoded, so rows and images come together", async () => {
+  const wallet = (id: string) => ({
+    id,
+    name: id,
+    image_url: `https://img.test/${id}.png`,
+    rdns: null,
+    homepage: null,
+    order: null,
+  })
+  edge.getWallets.mockResolvedValue({ data: [wallet('w1'), wallet('w2')], count: 2 })
+  const loading = loadInitial()
+  await vi.advanceTimersByTimeAsync(0)
+  expect(store.getState().catalogue.status).toBe('loading')
+  images.get('https://img.test/w1.png')?.decoded()
+  images.get('https://img.test/w2.png')?.decoded()
+  await loading
+  expect(store.getState().catalogue).toMatchObject({
+    status: 'ready',
+    wallets: [{ id: 'w1' }, { id: 'w2' }],
+  })
+})
