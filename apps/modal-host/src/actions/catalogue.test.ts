@@ -10,23 +10,13 @@ vi.mock('../api/client.js', async (original) => ({
 const { IMAGE_PRELOAD_WAIT_MS, loadInitial, preloadImages } = await import('./catalogue.js')
 const { store, initialState } = await import('../store/store.js')
 
-/** Image stand-ins: each decodes when the test says so (or fails). */
-const images = new Map<string, { decoded: () => void; failed: () => void }>()
+/** Image stand-ins: each loads when the test says so (or fails). */
+const images = new Map<string, { loaded: () => void; failed: () => void }>()
 class FakeImage {
-  decoding = ''
-  #src = ''
-  #settle: Promise<void> | undefined
+  onload: (() => void) | null = null
+  onerror: (() => void) | null = null
   set src(value: string) {
-    this.#src = value
-    this.#settle = new Promise((resolve, reject) =>
-      images.set(value, { decoded: resolve, failed: () => reject(new Error('EncodingError')) }),
-    )
-  }
-  get src() {
-    return this.#src
-  }
-  decode() {
-    return this.#settle ?? Promise.reject(new Error('no src'))
+    images.set(value, { loaded: () => this.onload?.(), failed: () => this.onerror?.() })
   }
 }
 
@@ -49,7 +39,7 @@ const settled = (promise: Promise<unknown>) => {
   return () => done
 }
 
-test('the image wait ends when every image is decoded or failed; non-web URLs are not fetched', async () => {
+test('the image wait ends when every image has loaded or failed; non-web URLs are not fetched', async () => {
   const done = settled(
     preloadImages([
       'https://img.test/a.png',
@@ -59,7 +49,7 @@ test('the image wait ends when every image is decoded or failed; non-web URLs ar
     ]),
   )
   expect([...images.keys()]).toEqual(['https://img.test/a.png', 'https://img.test/b.png'])
-  images.get('https://img.test/a.png')?.decoded()
+  images.get('https://img.test/a.png')?.loaded()
   await vi.advanceTimersByTimeAsync(0)
   expect(done()).toBe(false)
   images.get('https://img.test/b.png')?.failed()
@@ -76,7 +66,7 @@ test('an image that never arrives holds the list back 2 s at most (spec §9)', a
   expect(IMAGE_PRELOAD_WAIT_MS).toBe(2000)
 })
 
-test("Connect's first wallets are stored once their images are decoded, so rows and images come together", async () => {
+test("Connect's first wallets are stored once their images have loaded, so rows and images come together", async () => {
   const wallet = (id: string) => ({
     id,
     name: id,
@@ -89,8 +79,8 @@ test("Connect's first wallets are stored once their images are decoded, so rows 
   const loading = loadInitial()
   await vi.advanceTimersByTimeAsync(0)
   expect(store.getState().catalogue.status).toBe('loading')
-  images.get('https://img.test/w1.png')?.decoded()
-  images.get('https://img.test/w2.png')?.decoded()
+  images.get('https://img.test/w1.png')?.loaded()
+  images.get('https://img.test/w2.png')?.loaded()
   await loading
   expect(store.getState().catalogue).toMatchObject({
     status: 'ready',
