@@ -7,7 +7,10 @@ vi.mock('./api.js', () => ({ rpc: async () => '0x2a' }))
 vi.mock('./session.js', () => ({ address: () => null, chainId: () => 31337 }))
 const worker = vi.hoisted(() => ({ prepare: vi.fn(async () => {}) }))
 vi.mock('./signer.js', () => ({ signer: {}, startSigner: vi.fn(() => worker) }))
-vi.mock('./approval.js', () => ({ requestApproval: async () => true }))
+vi.mock('./approval.js', () => ({
+  requestApproval: async () => true,
+  assertApprovalRoom: () => {},
+}))
 vi.mock('./accountRpc.js', () => {
   loaded.modules.push('accountRpc')
   return { handleAccountRpc: async () => 'from the account module' }

@@ -70,6 +70,8 @@ vi.mock('./signer.js', () => ({
   },
 }))
 vi.mock('./approval.js', () => ({
+  // The queue limit has its own test (e2e walletCardAttacks.spec.ts): never full here.
+  assertApprovalRoom: () => {},
   requestApproval: async (content: ApprovalContent) => {
     edge.cards.push(content)
     return edge.approve

@@ -22,7 +22,7 @@ vi.mock('./session.js', () => ({
   solanaAddress: vi.fn(),
   chainId: vi.fn(() => 31337),
 }))
-vi.mock('./approval.js', () => ({ requestApproval: vi.fn() }))
+vi.mock('./approval.js', () => ({ requestApproval: vi.fn(), assertApprovalRoom: () => {} }))
 vi.mock('./signer.js', () => ({
   signer: { signSolanaMessage: vi.fn(), signSolanaTransaction: vi.fn() },
 }))
