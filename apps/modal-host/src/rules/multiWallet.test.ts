@@ -132,6 +132,8 @@ describe('switchAction: choosing a connection in Connected wallets (spec §4)', 
     ).toEqual({ kind: 'reopen', screen: { view: 'EmailLogin' } })
   })
 
+  // Unit only: Connected wallets passes one of the three statuses it draws, so a browser cannot
+  // stage another; the rule is what keeps a future caller honest.
   test("any other status throws 'Invalid connection status'", () => {
     for (const status of ['connecting', '', 'Connected'])
       expect(() =>
