@@ -11,6 +11,7 @@
  */
 import type { Page } from '@playwright/test'
 import { SOLANA_LOCALNET_CAIP, SOLANA_TEST_ACCOUNTS } from '@porthole/shared'
+import { expectAccessible } from '../support/axe.js'
 import { admin } from '../support/embedded.js'
 import {
   connectThroughModal,
@@ -214,6 +215,8 @@ test('Connected wallets keeps a disconnected wallet; choosing it reopens its log
   await expect(
     disconnected.getByRole('button', { name: `Reconnect ${SECOND} (EVM)` }),
   ).toBeVisible()
+
+  await expectAccessible(page, 'ProfileWallets with a disconnected wallet')
 
   const asked = (await secondAsked(page)).filter((m) => m === 'eth_requestAccounts').length
   await disconnected.getByRole('button', { name: `Reconnect ${SECOND} (EVM)` }).click()
