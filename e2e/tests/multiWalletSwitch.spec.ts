@@ -12,7 +12,7 @@
 import type { Page } from '@playwright/test'
 import { SOLANA_LOCALNET_CAIP, SOLANA_TEST_ACCOUNTS } from '@porthole/shared'
 import { expectAccessible } from '../support/axe.js'
-import { admin } from '../support/embedded.js'
+import { admin, emailLogin, freshEmail, waitForCode } from '../support/embedded.js'
 import {
   connectThroughModal,
   DEMO_URL,
@@ -230,6 +230,43 @@ test('Connected wallets keeps a disconnected wallet; choosing it reopens its log
     asked + 1,
   )
   expect(await state(page)).toMatchObject({ status: 'connected', address: OTHER_ADDRESS })
+})
+
+test('an e-mail sign-in disconnected in Connected wallets reopens the e-mail login and comes back there', async ({
+  page,
+}) => {
+  await load(page, DEMO_URL)
+  const email = freshEmail('reopen')
+  const address = await emailLogin(page, email)
+  const firstCodeAt = Date.now()
+  // A browser wallet beside it (the demo project has multi-wallet on).
+  await page.evaluate(() => (window as unknown as W).porthole.open({ view: 'Connect' }))
+  await modal(page).getByRole('button', { name: 'Porthole Dev Wallet' }).click()
+  await expect.poll(async () => (await state(page)).address).toBe(WALLET_ADDRESS)
+
+  await page.evaluate(() => (window as unknown as W).porthole.open())
+  const frame = modal(page)
+  await frame.getByTestId('open-profile-wallets').click()
+  await frame.getByRole('button', { name: 'Disconnect Email (EVM)' }).click()
+  const reopen = frame
+    .getByTestId('disconnected-wallets')
+    .getByRole('button', { name: 'Reconnect Email (EVM)' })
+  await expect(reopen).toBeVisible()
+  expect(await connections(page)).toEqual([`eip155:${WALLET_ADDRESS}`])
+
+  // The e-mail login again: the spec's 30 s between two codes for one address first.
+  await page.waitForTimeout(Math.max(0, firstCodeAt + 31_000 - Date.now()))
+  await reopen.click()
+  const field = frame.getByRole('textbox', { name: 'Email' })
+  await field.fill(email)
+  await field.press('Enter')
+  await frame.getByRole('textbox', { name: 'Verification code' }).fill(await waitForCode(email, 2))
+  await expect(frame.getByTestId('profile-wallets')).toBeVisible()
+  await expect(
+    frame.getByTestId('profile-wallets').getByRole('button', { name: /^Use Email/ }),
+  ).not.toHaveCount(0)
+  await expect.poll(() => connections(page)).toContain(`eip155:${address}`)
+  expect(await state(page)).toMatchObject({ status: 'connected', address })
 })
 
 test('enableReconnect false: a reload starts disconnected and asks no wallet; the connection is listed as disconnected and reopens', async ({
