@@ -6,11 +6,10 @@
  * reduced motion stops every animation; and Connect fits a laptop screen, errors sit where they
  * belong and no text shows a CAIP id.
  */
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { devices, type Locator, type Page } from '@playwright/test'
 import { encodeFunctionData, erc20Abi, maxUint256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { expectAccessible, settle } from '../support/axe.js'
 import {
   emailLogin,
   enterCode,
@@ -29,30 +28,12 @@ import {
   modal,
   state,
   test,
-  URLS,
   WALLET_ADDRESS,
   waitForPorthole,
   walletMode,
 } from '../support/fixtures.js'
 import { closePage } from '../support/pages.js'
 import { PUSD, pusd, smartAccountUser } from '../support/smartAccount.js'
-
-/** WCAG 2.0, 2.1 and 2.2, levels A and AA. */
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
-const WALLET_ORIGIN = URLS.wallet
-
-/**
- * axe-core itself (the engine of `@axe-core/playwright`), run inside each frame. The builder's own
- * walk through nested frames leaves out, without a word, a frame it could not prepare within a
- * second (the wallet frame inside the modal frame): a scan that skips the approval card would
- * pass whatever the card looks like.
- */
-const AXE_SOURCE = readFileSync(
-  createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright')).resolve(
-    'axe-core/axe.min.js',
-  ),
-  'utf8',
-)
 
 /** anvil account 5: the seeded account with tokens, NFTs and activity. */
 const SEEDED_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba'
@@ -74,72 +55,6 @@ async function useTheme(page: Page, theme: Theme): Promise<void> {
       observer.disconnect()
     }).observe(document, { childList: true, subtree: true })
   }, theme)
-}
-
-/** The modal frame and, when it is shown, the wallet frame. */
-function frames(page: Page) {
-  return page
-    .frames()
-    .filter((f) => f.url().startsWith(`${MODAL_ORIGIN}/`) || f.url().startsWith(WALLET_ORIGIN))
-}
-
-/** Waits until no finite animation runs in the frames (a colour is read mid-fade otherwise). */
-async function settle(page: Page): Promise<void> {
-  for (const frame of frames(page))
-    await frame.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
-          .map((a) => a.finished.catch(() => {})),
-      ),
-    )
-}
-
-type Violation = { id: string; frame: string; nodes: { target: string[]; summary: string }[] }
-
-/** Runs axe-core's WCAG A and AA rules in the modal frame and in a shown wallet frame. */
-async function axe(page: Page): Promise<Violation[]> {
-  await settle(page)
-  const found: Violation[] = []
-  for (const frame of frames(page)) {
-    if (frame.url().startsWith(WALLET_ORIGIN)) {
-      const shown = await frame.evaluate(() => document.querySelector('.pw-card') !== null)
-      if (!shown) continue
-    }
-    await frame.evaluate(AXE_SOURCE)
-    const violations = await frame.evaluate(async (tags) => {
-      type Results = {
-        violations: { id: string; nodes: { target: string[]; failureSummary: string }[] }[]
-      }
-      const { axe } = window as unknown as {
-        axe: { run(context: Document, options: object): Promise<Results> }
-      }
-      const results = await axe.run(document, {
-        runOnly: { type: 'tag', values: tags },
-        // Headings in order too (a best-practice rule, not a success criterion of its own).
-        rules: { 'heading-order': { enabled: true } },
-        iframes: false,
-      })
-      return results.violations.map((v) => ({
-        id: v.id,
-        nodes: v.nodes.map((n) => ({ target: n.target, summary: n.failureSummary })),
-      }))
-    }, WCAG_TAGS)
-    for (const v of violations) found.push({ ...v, frame: new URL(frame.url()).host })
-  }
-  return found
-}
-
-/** Expects axe to find nothing on the view on screen (soft: every view of a test is reported). */
-async function expectAccessible(page: Page, view: string): Promise<void> {
-  const found = await axe(page)
-  const report = found
-    .map(
-      (v) => `${v.frame} ${v.id}: ${v.nodes.map((n) => `${n.target} (${n.summary})`).join('; ')}`,
-    )
-    .join('\n')
-  expect.soft(found, `${view}\n${report}`).toEqual([])
 }
 
 /**

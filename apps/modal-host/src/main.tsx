@@ -46,12 +46,14 @@ Connection.registerConnectorKind('WALLET_CONNECT', {
 /** Whether the host's last hello was refused (a wallet frame made for it is dropped). */
 let refused = false
 
-async function accept(hello: { projectId: string }): Promise<void> {
+async function accept(hello: { projectId: string; config?: unknown }): Promise<void> {
   refused = false
   // A returning e-mail or social user: the wallet frame starts restoring now, beside the rest of
-  // the handshake. Not while this page is still loading (a hello can come first): a frame made
+  // the handshake (not when the host turned reconnect off: nothing is restored then). Not while this page is still loading (a hello can come first): a frame made
   // then holds back the host page's load event until it has loaded too.
-  if (hello.projectId === runtime.projectId && runtime.projectId)
+  const reconnect =
+    (hello.config as { enableReconnect?: unknown } | undefined)?.enableReconnect !== false
+  if (hello.projectId === runtime.projectId && runtime.projectId && reconnect)
     afterLoad(() => {
       if (!refused) Auth.preloadIfEmbedded()
     })
@@ -195,7 +197,9 @@ function start(): void {
       // The persisted slice (recent wallets, saved connections) arrives now, from whichever
       // storage holds it.
       void store.persist.rehydrate()
-      const { locale } = Config.applyHello(hello)
+      const { locale, enableReconnect } = Config.applyHello(hello)
+      // Reconnect off: the host's first state already says 'disconnected', never 'connecting'.
+      if (!enableReconnect) Connection.skipRestore()
       hostConfiguredNow()
       Alerts.watchAlerts()
       Analytics.startAnalytics()
@@ -223,6 +227,7 @@ function start(): void {
       // here too, so the prepared view (and the dapp) follow without a reload.
       addEventListener('storage', (event) => {
         if (event.key !== STORAGE_KEY || store.getState().connections.length > 0) return
+        if (!store.getState().config.enableReconnect) return
         void store.persist.rehydrate().then(() => Connection.restoreSession())
       })
       const restoring = Connection.restoreSession()

@@ -55,6 +55,12 @@ export type PortholeOptions = {
   enableNetworkSwitch?: boolean | undefined
   /** Keep a connection on a network not in `networks` without asking to switch (default false). */
   allowUnsupportedChain?: boolean | undefined
+  /**
+   * Restore the last visit's connections after a reload (default true). `false`: every page load
+   * starts disconnected; the saved connections are listed as disconnected in Connected wallets.
+   * Script tag: `data-enable-reconnect="false"`.
+   */
+  enableReconnect?: boolean | undefined
   /** Log protocol diagnostics to the console. */
   debug?: boolean | undefined
   /** Where the modal app lives; default: the origin `sdk.js` was loaded from. */

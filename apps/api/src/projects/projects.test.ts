@@ -139,6 +139,14 @@ describe.each(DRIVERS)('projects on %s', (driver) => {
     expect((await listProjects(db)).filter((p) => p.id === DEMO_PROJECT_ID)).toHaveLength(1)
   })
 
+  test('seedDemoProject turns multi-wallet on for the demo project once; an operator turning it off is kept', async () => {
+    const seeded = await seedDemoProject(db, { demoOrigin: 'http://localhost:4000' })
+    expect(resolveRemoteFeatures(seeded.features).multiWallet).toBe(true)
+    await setProjectFeatures(db, { projectId: DEMO_PROJECT_ID, features: { multiWallet: false } })
+    const again = await seedDemoProject(db, { demoOrigin: 'http://localhost:4000' })
+    expect(resolveRemoteFeatures(again.features).multiWallet).toBe(false)
+  })
+
   test('seedDemoProject trusts the demo origin it adds for approvals in the page, and keeps an untrust', async () => {
     const seeded = await seedDemoProject(db, { demoOrigin: 'http://localhost:4000' })
     expect(seeded.inlineApprovalOrigins).toEqual(['http://localhost:4000'])

@@ -53,6 +53,21 @@ function infoFor(user: EmbeddedUser | null): ConnectorInfo {
   }
 }
 
+/**
+ * Refuses an e-mail, social or Farcaster sign-in before it starts when other wallets hold every
+ * namespace the embedded wallet would connect in and the project's `multiWallet` is off.
+ *
+ * @example
+ * assertCanSignIn()
+ */
+export function assertCanSignIn(): void {
+  const configured = new Set(store.getState().config.networks.map((n) => n.chainNamespace))
+  Connection.assertCanConnect(
+    'AUTH',
+    embedded.namespaces.filter((ns) => configured.has(ns)),
+  )
+}
+
 /** The network of `namespace` the embedded wallet is on: the active one, else the first configured. */
 function embeddedNetwork(namespace: ChainNamespace) {
   const { activeNetworkId, config } = store.getState()
@@ -205,6 +220,7 @@ async function switchEmbeddedChain(params: unknown): Promise<null> {
  * await emailLogin('ada@example.com')
  */
 export async function emailLogin(email: string): Promise<void> {
+  assertCanSignIn()
   const last = store.getState().lastEmailLoginAt
   const wait = last === null ? 0 : Math.ceil((last + EMAIL_COOLDOWN_MS - clock.now()) / 1000)
   if (wait > 0) throw new BaseError(`Please try again after ${wait} seconds`)
@@ -308,6 +324,11 @@ export function openBlankPopup(name: string): Window | null {
  * button.onclick = () => void socialLogin('google')
  */
 export function socialLogin(provider: SocialProvider): Promise<void> {
+  try {
+    assertCanSignIn()
+  } catch (error) {
+    return Promise.reject(error)
+  }
   const popup = openBlankPopup('porthole-social')
   if (!popup) return Promise.reject(new BaseError('Failed to initiate social connection'))
   return new Promise<void>((resolve, reject) => {

@@ -25,6 +25,16 @@ describe('configuration from the host', () => {
     expect(config.features.connectMethodsOrder).toEqual(['email', 'social', 'wallet'])
   })
 
+  test('enableReconnect: on by default, false from the option or the script tag; anything else refused', () => {
+    expect(resolveConfig(hello({ networks: [] }), false).config.enableReconnect).toBe(true)
+    expect(
+      resolveConfig(hello({ networks: [], enableReconnect: false }), false).config.enableReconnect,
+    ).toBe(false)
+    const { config, errors } = resolveConfig(hello({ networks: [], enableReconnect: 'no' }), false)
+    expect(config.enableReconnect).toBe(true)
+    expect(errors).toEqual([expect.stringMatching(/^Invalid option "enableReconnect" ignored/)])
+  })
+
   test('options are applied and theme variables filtered (w3m names mapped)', () => {
     const { config, warnings } = resolveConfig(
       hello({

@@ -108,6 +108,7 @@ export function resolveConfig(
     privacyPolicyUrl: options.privacyPolicyUrl,
     enableNetworkSwitch: options.enableNetworkSwitch ?? true,
     allowUnsupportedChain: options.allowUnsupportedChain ?? false,
+    enableReconnect: options.enableReconnect ?? true,
     debug: options.debug ?? false,
     isMobile,
     siwx: siwxOption(options.siwx),

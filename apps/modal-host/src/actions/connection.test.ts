@@ -6,11 +6,20 @@ import type { Connector, ConnectorAccount, ConnectorRequest } from '../connector
 // for real against the real store.
 vi.mock('./balance.js', () => ({ refresh: vi.fn(async () => {}) }))
 vi.mock('./modal.js', () => ({ close: vi.fn(), prepare: vi.fn() }))
+const Modal = await import('./modal.js')
 
 const Connection = await import('./connection.js')
 const Waiters = await import('./waiters.js')
 const { store, initialState } = await import('../store/store.js')
 const { partialize, merge } = await import('../store/persist.js')
+const { MULTI_WALLET_NOT_ENABLED } = await import('../rules/multiWallet.js')
+
+/** The project's multi-wallet switch as the merged features carry it. */
+function multiWallet(on: boolean) {
+  store.setState((s) => ({
+    config: { ...s.config, features: { ...s.config.features, multiWallet: on } },
+  }))
+}
 
 const EVM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const EVM_2 = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -82,7 +91,8 @@ describe('one setConnected path, several connections', () => {
     expect(Connection.connectResult('eip155')?.address).toBe(EVM)
   })
 
-  test('two wallets in one namespace: the new one is active, selecting switches back', () => {
+  test('multi-wallet on: two wallets in one namespace, the new one is active, selecting switches back', () => {
+    multiWallet(true)
     const a = evmWallet('io.metamask', EVM)
     const b = evmWallet('com.rabby', EVM_2)
     Connection.setConnected(
@@ -124,6 +134,85 @@ describe('one setConnected path, several connections', () => {
     const sol = solanaWallet()
     Connection.setConnected(sol.connector, await sol.connector.getAccounts(), { silent: false })
     await vi.waitFor(() => expect(settled).toMatchObject({ caipNetworkId: SOL }))
+  })
+})
+
+describe('multi-wallet off (the spec default): one wallet per namespace', () => {
+  test("a second EVM wallet is refused with 'Multi-wallet support is not enabled…' (4200) before it is asked; the first stays", async () => {
+    const a = evmWallet('io.metamask', EVM)
+    Connection.setConnected(a.connector, await a.connector.getAccounts(), { silent: false })
+    expect(() => Connection.assertCanConnect('com.rabby', ['eip155'])).toThrow(
+      expect.objectContaining({ code: 4200, message: MULTI_WALLET_NOT_ENABLED }),
+    )
+    // The same wallet again, and a wallet of another namespace, are fine.
+    Connection.assertCanConnect('IO.METAMASK', ['eip155'])
+    Connection.assertCanConnect('solana:Dev', ['solana'])
+    // Past the check (a wallet that connected anyway): refused, its new session ended.
+    const b = evmWallet('com.rabby', EVM_2)
+    expect(() =>
+      Connection.setConnected(
+        b.connector,
+        [{ namespace: 'eip155', address: EVM_2, caipNetworkId: 'eip155:31337' }],
+        { silent: false },
+      ),
+    ).toThrow(MULTI_WALLET_NOT_ENABLED)
+    expect(b.connector.disconnect).toHaveBeenCalled()
+    expect(a.connector.disconnect).not.toHaveBeenCalled()
+    expect(store.getState().connections.map((c) => c.address)).toEqual([EVM])
+    expect(store.getState().connection.address).toBe(EVM)
+  })
+
+  test('a WalletConnect wallet granting EVM and Solana keeps only the namespace no other wallet holds', async () => {
+    const a = evmWallet('io.metamask', EVM)
+    Connection.setConnected(a.connector, await a.connector.getAccounts(), { silent: false })
+    const wc = fakeConnector(
+      'walletConnect',
+      [
+        { namespace: 'eip155', address: EVM_2, caipNetworkId: 'eip155:31337' },
+        { namespace: 'solana', address: SOL_ADDRESS, caipNetworkId: SOL },
+      ],
+      'WALLET_CONNECT',
+    )
+    Connection.setConnected(wc.connector, await wc.connector.getAccounts(), { silent: false })
+    expect(
+      store.getState().connections.map((c) => [c.connector.id, c.namespace, c.address]),
+    ).toEqual([
+      ['io.metamask', 'eip155', EVM],
+      ['walletConnect', 'solana', SOL_ADDRESS],
+    ])
+    expect(wc.connector.disconnect).not.toHaveBeenCalled()
+  })
+})
+
+describe('Connected wallets keeps disconnected connections (spec §4 "Switching connections")', () => {
+  test('one disconnected wallet is listed as disconnected; connecting it again takes it off; disconnect() forgets all', async () => {
+    multiWallet(true)
+    const a = evmWallet('io.metamask', EVM)
+    const b = evmWallet('com.rabby', EVM_2)
+    Connection.setConnected(a.connector, await a.connector.getAccounts(), { silent: false })
+    Connection.setConnected(b.connector, await b.connector.getAccounts(), { silent: false })
+    await Connection.disconnect('com.rabby')
+    expect(store.getState().recentConnections.map((c) => [c.connector.id, c.address])).toEqual([
+      ['com.rabby', EVM_2],
+    ])
+    // Kept across a reload, as disconnected: not restored.
+    const stored = JSON.parse(JSON.stringify(partialize(store.getState())))
+    expect(stored.recentConnections).toHaveLength(1)
+    expect(merge(stored, initialState()).recentConnections).toHaveLength(1)
+
+    // Reopened from Connected wallets: connected again, and back on Connected wallets.
+    store.setState({ returnToProfileWallets: true, open: true })
+    vi.mocked(Modal.close).mockClear()
+    Connection.setConnected(b.connector, await b.connector.getAccounts(), { silent: false })
+    expect(store.getState().recentConnections).toEqual([])
+    expect(store.getState().history).toEqual([{ view: 'Account' }, { view: 'ProfileWallets' }])
+    expect(store.getState().returnToProfileWallets).toBe(false)
+    expect(Modal.close).not.toHaveBeenCalled()
+
+    await Connection.disconnect('com.rabby')
+    await Connection.disconnect()
+    expect(store.getState().recentConnections).toEqual([])
+    expect(partialize(store.getState()).recentConnections).toEqual([])
   })
 })
 
@@ -203,6 +292,29 @@ describe('wallet events', () => {
     // An unknown connector's events change nothing.
     Connection.onConnectorEvent('com.evil', { event: 'disconnect', data: null })
     expect(store.getState().connections).toHaveLength(1)
+  })
+})
+
+describe('reconnect off (enableReconnect: false)', () => {
+  test('a reload starts disconnected, asks no wallet, and lists the saved connections as disconnected', async () => {
+    const evm = evmWallet()
+    Connection.setConnected(evm.connector, await evm.connector.getAccounts(), { silent: false })
+    const stored = JSON.parse(JSON.stringify(partialize(store.getState())))
+    store.setState(merge(stored, initialState()), true)
+    store.setState((s) => ({ config: { ...s.config, enableReconnect: false } }))
+    const restore = vi.fn(async () => evmWallet().connector)
+    Connection.registerConnectorKind('ANNOUNCED', { restore })
+    await Connection.restoreSession()
+    const state = store.getState()
+    expect(restore).not.toHaveBeenCalled()
+    expect(state.connections).toEqual([])
+    expect(state.savedConnections).toEqual([])
+    expect(state.connection.status).toBe('disconnected')
+    expect(state.recentConnections.map((c) => [c.connector.id, c.address])).toEqual([
+      ['io.metamask', EVM],
+    ])
+    // And the next reload does not bring it back either.
+    expect(partialize(state).connections).toEqual([])
   })
 })
 

@@ -5,11 +5,17 @@
  * events, requests, and disconnect. Connector kinds plug in with {@link registerConnectorKind};
  * their modules import this one, never the other way round (no import cycle).
  */
-import { type ConnectorInfo, type ConnectResult, DisconnectedError } from '@porthole/protocol'
+import {
+  type ConnectorInfo,
+  type ConnectResult,
+  DisconnectedError,
+  UnsupportedMethodError,
+} from '@porthole/protocol'
 import { type ChainNamespace, checksumAddress } from '@porthole/shared'
 import type { Connector, ConnectorAccount, ConnectorEvent } from '../connectors/types.js'
 import { hasAdapters } from '../rules/adapters.js'
 import { ALERTS, sessionExpired } from '../rules/alerts.js'
+import { allowedNamespaces, MULTI_WALLET_NOT_ENABLED } from '../rules/multiWallet.js'
 import { shouldShowUnsupportedChain } from '../rules/unsupportedChain.js'
 import { sameConnection } from '../store/persist.js'
 import { initialSendState } from '../store/sendState.js'
@@ -162,10 +168,27 @@ function liveOf(connector: Connector, account: ConnectorAccount): LiveConnection
  */
 export function setConnected(
   connector: Connector,
-  accounts: readonly ConnectorAccount[],
+  given: readonly ConnectorAccount[],
   options: { silent: boolean },
 ): void {
-  if (accounts.length === 0) return
+  if (given.length === 0) return
+  // Multi-wallet off: the namespaces another wallet holds stay that wallet's (rules/multiWallet).
+  const { connections: live, config } = store.getState()
+  const allowed = allowedNamespaces({
+    multiWallet: config.features.multiWallet,
+    connections: live,
+    connectorId: connector.info.id,
+    namespaces: given.map((a) => a.namespace),
+  })
+  const accounts = given.filter((a) => allowed.includes(a.namespace))
+  if (accounts.length === 0) {
+    if (options.silent) return
+    // A new wallet session nobody can use (a WalletConnect wallet that approved only namespaces
+    // other wallets hold) is ended; the wallet's own connections elsewhere are kept.
+    if (!live.some((c) => key(c.connector.id) === key(connector.info.id)))
+      void connector.disconnect().catch(() => {}) // nothing of the user's depends on it
+    throw new UnsupportedMethodError(MULTI_WALLET_NOT_ENABLED)
+  }
   connectors.set(key(connector.info.id), connector)
   const added = accounts.map((account) => liveOf(connector, account))
   commit((s) => {
@@ -190,6 +213,9 @@ export function setConnected(
     return {
       connections,
       savedConnections,
+      recentConnections: s.recentConnections.filter(
+        (c) => !added.some((a) => sameConnection(a, c)),
+      ),
       activeConnectorIds,
       activeNamespace,
       disconnectedConnectorIds: s.disconnectedConnectorIds.filter(
@@ -202,9 +228,39 @@ export function setConnected(
   void Balance.refresh()
   if (unsupported()) store.setState({ open: true, history: [{ view: 'UnsupportedChain' }] })
   else if (!options.silent && signIn === 'none') {
-    store.setState({ connectNamespace: null })
-    Modal.close()
+    // A connection reopened from Connected wallets goes back there (spec §4).
+    if (store.getState().returnToProfileWallets)
+      store.setState({
+        connectNamespace: null,
+        returnToProfileWallets: false,
+        history: [{ view: 'Account' }, { view: 'ProfileWallets' }],
+      })
+    else {
+      store.setState({ connectNamespace: null })
+      Modal.close()
+    }
   }
+}
+
+/**
+ * Refuses, before the wallet is asked, a wallet that could connect in none of `namespaces`
+ * because other wallets hold them all and the project's `multiWallet` switch is off (spec §8
+ * 'Multi-wallet support is not enabled…', code 4200). Namespaces it may take are left to
+ * {@link setConnected}.
+ *
+ * @example
+ * assertCanConnect('io.metamask', ['eip155'])
+ */
+export function assertCanConnect(connectorId: string, namespaces: readonly ChainNamespace[]): void {
+  const { connections, config } = store.getState()
+  const allowed = allowedNamespaces({
+    multiWallet: config.features.multiWallet,
+    connections,
+    connectorId,
+    namespaces,
+  })
+  if (namespaces.length > 0 && allowed.length === 0)
+    throw new UnsupportedMethodError(MULTI_WALLET_NOT_ENABLED)
 }
 
 /**
@@ -259,6 +315,7 @@ export function selectConnection(connectorId: string, namespace: ChainNamespace)
  * await restoreSession()
  */
 export async function restoreSession(): Promise<void> {
+  if (!store.getState().config.enableReconnect) return skipRestore()
   const { savedConnections, disconnectedConnectorIds } = store.getState()
   const groups = new Map<string, LiveConnection[]>()
   for (const saved of savedConnections) {
@@ -295,6 +352,25 @@ export async function restoreSession(): Promise<void> {
   }))
 }
 
+/**
+ * `enableReconnect: false` (spec §4 "Connection status … disconnected when reconnect is
+ * disabled"): nothing of the last visit is restored and no wallet is asked; its connections are
+ * kept as disconnected ones that Connected wallets lists (each reopens its login flow).
+ * Synchronous, so the host never sees 'connecting'.
+ *
+ * @example
+ * if (!config.enableReconnect) skipRestore()
+ */
+export function skipRestore(): void {
+  commit((s) => {
+    const recent = [
+      ...s.savedConnections,
+      ...s.recentConnections.filter((r) => !s.savedConnections.some((c) => sameConnection(c, r))),
+    ]
+    return { savedConnections: [], recentConnections: recent }
+  })
+}
+
 /** The per-account data that belongs to the active connection (spec §4 "Reset"). */
 function accountDataReset(): Partial<ModalState> {
   const fresh = initialState()
@@ -322,8 +398,14 @@ function remove(
     const gone = connections.length === s.connections.length ? [] : [connectorId]
     const left = connections.some((c) => key(c.connector.id) === key(connectorId))
     if (!left) connectors.delete(key(connectorId))
+    // Connected wallets keeps listing them, disconnected (spec §4 "Switching connections").
+    const removed = s.connections.filter((c) => !connections.includes(c))
     return {
       connections,
+      recentConnections: [
+        ...removed,
+        ...s.recentConnections.filter((r) => !removed.some((c) => sameConnection(c, r))),
+      ],
       disconnectedConnectorIds:
         remember && !left && gone.length > 0
           ? [
@@ -363,7 +445,8 @@ export async function disconnect(connectorId?: string): Promise<void> {
       remove(id, undefined, true)
     }),
   )
-  if (!connectorId) commit(() => ({ savedConnections: [] }))
+  // Disconnecting everything leaves nothing of the wallets behind, disconnected ones included.
+  if (!connectorId) commit(() => ({ savedConnections: [], recentConnections: [] }))
   // Nothing left to show, unless a sign-out the server did not confirm is to be shown: then
   // the modal stays, on Connect, with its alert.
   const { connections, alert } = store.getState()

@@ -8,6 +8,7 @@ const answers = vi.hoisted(() => ({
   connectFarcaster: async (): Promise<unknown> => ({ action: 'VERIFY_DEVICE', method: 'passkey' }),
 }))
 const completed = vi.hoisted(() => [] as unknown[])
+const signIn = vi.hoisted(() => ({ refusal: null as Error | null }))
 vi.mock('../wallet/frame.js', () => ({
   walletRequest: (
     method: keyof typeof answers,
@@ -20,6 +21,9 @@ vi.mock('../wallet/frame.js', () => ({
   },
 }))
 vi.mock('./auth.js', () => ({
+  assertCanSignIn: () => {
+    if (signIn.refusal) throw signIn.refusal
+  },
   completeLogin: async (answer: unknown) => {
     completed.push(answer)
   },
@@ -30,6 +34,17 @@ const { farcasterLogin } = await import('./farcaster.js')
 beforeEach(() => {
   requests.length = 0
   completed.length = 0
+  signIn.refusal = null
+})
+
+test("multi-wallet off with every namespace held: the spec's error as it is, and the frame is never asked", async () => {
+  signIn.refusal = Object.assign(new Error('Multi-wallet support is not enabled. …'), {
+    code: 4200,
+  })
+  await expect(
+    farcasterLogin({ signal: new AbortController().signal, onUrl: () => {} }),
+  ).rejects.toMatchObject({ code: 4200, message: 'Multi-wallet support is not enabled. …' })
+  expect(requests).toEqual([])
 })
 
 test('shows the link first, then ends as a social login does with the frame’s answer', async () => {

@@ -7,7 +7,7 @@
  */
 import { BaseError, UserRejectedRequestError } from '@porthole/protocol'
 import { walletRequest } from '../wallet/frame.js'
-import { completeLogin } from './auth.js'
+import { assertCanSignIn, completeLogin } from './auth.js'
 
 /** The spec's error for a failed Farcaster login (§8). */
 export const FARCASTER_FAILED = 'Failed to connect to farcaster'
@@ -29,6 +29,8 @@ export type FarcasterLoginParameters = {
  * await farcasterLogin({ signal: controller.signal, onUrl: setUrl })
  */
 export async function farcasterLogin({ signal, onUrl }: FarcasterLoginParameters): Promise<void> {
+  // 'Multi-wallet support is not enabled…' as it is, not as a failed Farcaster login.
+  assertCanSignIn()
   try {
     const { url } = await walletRequest('getFarcasterUri', {}, { signal })
     if (signal.aborted) throw new UserRejectedRequestError('Request was aborted')

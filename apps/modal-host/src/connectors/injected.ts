@@ -293,6 +293,7 @@ export async function connectInjected(wallet: WalletEntry): Promise<void> {
   const info = wallet.injected
   if (!info) throw new Error('Wallet not installed')
   const connector = injectedConnector(info)
+  Connection.assertCanConnect(connector.info.id, [namespaceOf(info)])
   const accounts = await connector.connect({})
   store.setState((s) => ({ recentWallets: addRecent(s.recentWallets, wallet) }))
   Connection.setConnected(connector, accounts, { silent: false })

@@ -145,9 +145,24 @@ describe('host options merged with the project remote features', () => {
     expect(merge({ remote: null }).features).toMatchObject({ email: true, history: true })
   })
 
-  test('remoteFeatures.multiWallet false is refused: several wallets can always connect', () => {
-    expect(merge({ remoteFeatures: { multiWallet: false } }).errors).toEqual([
-      'Option "remoteFeatures.multiWallet: false" is not supported yet: several wallets can always be connected; ignored',
+  test('multi-wallet is off by default (spec §9) and on when the project turns it on', () => {
+    expect(merge({}).features.multiWallet).toBe(false)
+    expect(merge({ remote: null }).features.multiWallet).toBe(false)
+    const on = merge({ remote: { ...DEFAULT_REMOTE_FEATURES, multiWallet: true } })
+    expect(on.features.multiWallet).toBe(true)
+    expect([...on.errors, ...on.warnings]).toEqual([])
+  })
+
+  test('remoteFeatures.multiWallet false turns it off for this host; true cannot turn on what the project left off', () => {
+    const remote = { ...DEFAULT_REMOTE_FEATURES, multiWallet: true }
+    const off = merge({ remote, remoteFeatures: { multiWallet: false } })
+    expect(off.features.multiWallet).toBe(false)
+    expect([...off.errors, ...off.warnings]).toEqual([])
+    const asked = merge({ remoteFeatures: { multiWallet: true } })
+    expect(asked.features.multiWallet).toBe(false)
+    expect(asked.warnings).toEqual([
+      'Option "remoteFeatures.multiWallet" is on, but the project turned multi-wallet off (remote features)',
     ])
+    expect(merge({ remote, remoteFeatures: { multiWallet: true } }).features.multiWallet).toBe(true)
   })
 })

@@ -4,7 +4,8 @@
  *
  * The project's remote features are the operator's switches and the host's options can only
  * narrow them: a feature is on when the project allows it and the host did not turn it off.
- * A list (socials) keeps the host's order, less what the project left out. A project changes its
+ * A list (socials) keeps the host's order, less what the project left out. `multiWallet` (spec §9
+ * default off) lets several wallets share a namespace (rules/multiWallet.ts). A project changes its
  * switches with the admin CLI (`npm run admin -- project feature …`); hosts need no change.
  */
 import type { Features, RemoteFeatures } from '@porthole/protocol'
@@ -77,11 +78,6 @@ export function mergeFeatures(parameters: MergeFeaturesParameters): MergeFeature
     if (features[name] === true && !list.length) overruled(`features.${name}`, name)
     return list
   }
-  if (remoteFeatures.multiWallet === false)
-    errors.push(
-      'Option "remoteFeatures.multiWallet: false" is not supported yet: several wallets can always be connected; ignored',
-    )
-
   // A switch the host turned on explicitly but the project turned off is worth a warning.
   const overruled = (option: string, what: string) =>
     warnings.push(`Option "${option}" is on, but the project turned ${what} off (remote features)`)
@@ -114,6 +110,11 @@ export function mergeFeatures(parameters: MergeFeaturesParameters): MergeFeature
       'activity',
     )
 
+  // Several wallets in one namespace: only when the project turned it on (spec §9 default off).
+  const multiWallet = remote.multiWallet === true && remoteFeatures.multiWallet !== false
+  if (remoteFeatures.multiWallet === true && !remote.multiWallet)
+    overruled('remoteFeatures.multiWallet', 'multi-wallet')
+
   let legalCheckbox = features.legalCheckbox ?? defaults.legalCheckbox
   if (legalCheckbox && !parameters.hasLegalLinks) {
     errors.push(
@@ -143,6 +144,7 @@ export function mergeFeatures(parameters: MergeFeaturesParameters): MergeFeature
       onramp: onrampProviders.length > 0,
       onrampProviders,
       legalCheckbox,
+      multiWallet,
     },
     errors,
     warnings,

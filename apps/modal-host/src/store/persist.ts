@@ -1,7 +1,8 @@
 /**
  * What the modal keeps across visits (spec §3 "Local storage keeps"): recent wallets (max 2),
- * every connection that has not been disconnected, the active connector per namespace, the
- * active namespace and network, and disconnected connector ids. zustand's `persist` writes it
+ * every connection that has not been disconnected, the disconnected ones Connected wallets still
+ * lists, the active connector per namespace, the active namespace and network, and
+ * disconnected connector ids. zustand's `persist` writes it
  * (`partialize`, `version`, `migrate`); the storage is the frame's localStorage, or the host
  * page's through the SDK when the frame has none.
  */
@@ -23,6 +24,8 @@ export type Persisted = {
   activeNamespace: ChainNamespace
   activeNetworkId: string | null
   disconnectedConnectorIds: string[]
+  /** Disconnected connections Connected wallets lists (each reopens its login flow). */
+  recentConnections: LiveConnection[]
   /** Wallet sign-ins: kept across reloads (their tokens are checked with the API then). */
   siwxSessions: SiwxSession[]
 }
@@ -34,6 +37,7 @@ const EMPTY: Persisted = {
   activeNamespace: 'eip155',
   activeNetworkId: null,
   disconnectedConnectorIds: [],
+  recentConnections: [],
   siwxSessions: [],
 }
 
@@ -53,6 +57,7 @@ export function partialize(state: ModalState): Persisted {
     activeNamespace: state.activeNamespace,
     activeNetworkId: state.activeNetworkId,
     disconnectedConnectorIds: state.disconnectedConnectorIds,
+    recentConnections: state.recentConnections.slice(0, MAX_CONNECTIONS),
     siwxSessions: state.siwxSessions,
   }
 }
@@ -102,6 +107,21 @@ export function migrate(stored: unknown, version: number): Persisted {
   return { ...EMPTY }
 }
 
+/** The stored connections that have a connection's shape, at most {@link MAX_CONNECTIONS}. */
+function connectionList(value: unknown): LiveConnection[] {
+  if (!Array.isArray(value)) return []
+  return (value as LiveConnection[])
+    .filter(
+      (c) =>
+        !!c &&
+        typeof c.connector?.id === 'string' &&
+        typeof c.connector.type === 'string' &&
+        typeof c.namespace === 'string' &&
+        typeof c.address === 'string',
+    )
+    .slice(0, MAX_CONNECTIONS)
+}
+
 /** Drops what does not have the stored shape (a store written by hand, or damaged). */
 function clean(value: Persisted): Persisted {
   return {
@@ -112,18 +132,8 @@ function clean(value: Persisted): Persisted {
     disconnectedConnectorIds: Array.isArray(value.disconnectedConnectorIds)
       ? value.disconnectedConnectorIds.filter((id) => typeof id === 'string')
       : [],
-    connections: Array.isArray(value.connections)
-      ? value.connections
-          .filter(
-            (c) =>
-              !!c &&
-              typeof c.connector?.id === 'string' &&
-              typeof c.connector.type === 'string' &&
-              typeof c.namespace === 'string' &&
-              typeof c.address === 'string',
-          )
-          .slice(0, MAX_CONNECTIONS)
-      : [],
+    connections: connectionList(value.connections),
+    recentConnections: connectionList(value.recentConnections),
     activeConnectorIds:
       value.activeConnectorIds && typeof value.activeConnectorIds === 'object'
         ? value.activeConnectorIds
@@ -153,6 +163,9 @@ export function merge(stored: unknown, current: ModalState): ModalState {
     ...(waiting ? { connection: { ...current.connection, status: 'connecting' as const } } : {}),
     recentWallets: p.recentWallets,
     disconnectedConnectorIds: p.disconnectedConnectorIds,
+    recentConnections: (p.recentConnections ?? []).filter(
+      (r) => !current.connections.some((c) => sameConnection(c, r)),
+    ),
     siwxSessions: p.siwxSessions ?? [],
     activeNetworkId: p.activeNetworkId ?? current.activeNetworkId,
     activeNamespace: p.activeNamespace,

@@ -27,6 +27,8 @@ export function initialState(): ModalState {
     connection: { status: 'disconnected', connector: null, address: null, caipNetworkId: null },
     connections: [],
     savedConnections: [],
+    recentConnections: [],
+    returnToProfileWallets: false,
     activeConnectorIds: {},
     activeNamespace: 'eip155',
     connectNamespace: null,

@@ -185,6 +185,8 @@ export type ResolvedConfig = {
     onramp: boolean
     /** The project's on-ramp providers (spec §5: a list of strings, else empty). */
     onrampProviders: string[]
+    /** Several wallets may share a namespace (the project's `multiWallet`, spec §9 default off). */
+    multiWallet: boolean
   }
   featuredWalletIds: string[]
   includeWalletIds: string[]
@@ -195,6 +197,8 @@ export type ResolvedConfig = {
   privacyPolicyUrl: string | undefined
   enableNetworkSwitch: boolean
   allowUnsupportedChain: boolean
+  /** Restore the last visit's connections after a reload (AppKit's `enableReconnect`, default true). */
+  enableReconnect: boolean
   debug: boolean
   isMobile: boolean
   /** The eip155 account type a new embedded user starts with (spec §6: smartAccount). */
@@ -266,6 +270,14 @@ export type ModalState = {
   connections: LiveConnection[]
   /** Connections of the last visit not yet re-synced (spec §4 "Adapter sync"). */
   savedConnections: LiveConnection[]
+  /**
+   * Disconnected connections Connected wallets still lists (spec §3 "Connection … disconnected",
+   * §4 "Switching connections"): disconnected there one by one, or not restored because
+   * `enableReconnect` is false. Choosing one reopens its login flow.
+   */
+  recentConnections: LiveConnection[]
+  /** A reopened connection's login flow returns to Connected wallets instead of closing. */
+  returnToProfileWallets: boolean
   /** The active connector id per namespace. */
   activeConnectorIds: Partial<Record<ChainNamespace, string>>
   /** The namespace the modal (and `getState().address`) follows. */

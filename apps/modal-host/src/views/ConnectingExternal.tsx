@@ -3,13 +3,15 @@ import * as Modal from '../actions/modal.js'
 import { Picture } from '../components/Images.js'
 import * as Injected from '../connectors/injected.js'
 import { t } from '../i18n/en.js'
+import { MULTI_WALLET_NOT_ENABLED } from '../rules/multiWallet.js'
 import type { WalletEntry } from '../store/types.js'
 
-type Status = 'connecting' | 'rejected' | 'failed' | 'unsupported'
+type Status = 'connecting' | 'rejected' | 'failed' | 'unsupported' | 'refused'
 
 /**
  * ConnectingExternal: waits while the extension asks the user; 'Connection rejected' (with
- * retry) when they decline; a link to install the wallet when it is not installed.
+ * retry) when they decline; a link to install the wallet when it is not installed; 'Multi-wallet
+ * support is not enabled…' when another wallet holds its namespace and the project's switch is off.
  */
 export function ConnectingExternal({ wallet }: { wallet: WalletEntry }) {
   const [status, setStatus] = useState<Status>('connecting')
@@ -23,12 +25,15 @@ export function ConnectingExternal({ wallet }: { wallet: WalletEntry }) {
     } catch (error) {
       if (id !== attempt.current) return
       const code = (error as { code?: number }).code
+      const message = (error as Error).message
       setStatus(
         code === 4001
           ? 'rejected'
-          : (error as Error).message === Injected.NO_MATCHING_CHAIN
+          : message === Injected.NO_MATCHING_CHAIN
             ? 'unsupported'
-            : 'failed',
+            : message === MULTI_WALLET_NOT_ENABLED
+              ? 'refused'
+              : 'failed',
       )
       Modal.shake()
     }
@@ -66,18 +71,23 @@ export function ConnectingExternal({ wallet }: { wallet: WalletEntry }) {
       <h3>
         {status === 'rejected'
           ? t('connectionRejected')
-          : status === 'failed' || status === 'unsupported'
+          : status === 'failed' || status === 'unsupported' || status === 'refused'
             ? t('failedToConnect')
             : t('continueIn', { name: wallet.name })}
       </h3>
-      <p className="ph-muted" role={status === 'unsupported' ? 'alert' : undefined}>
+      <p
+        className="ph-muted"
+        role={status === 'unsupported' || status === 'refused' ? 'alert' : undefined}
+      >
         {status === 'unsupported'
           ? Injected.NO_MATCHING_CHAIN
-          : failed
-            ? t('connectionRejectedHint')
-            : t('acceptInWallet')}
+          : status === 'refused'
+            ? MULTI_WALLET_NOT_ENABLED
+            : failed
+              ? t('connectionRejectedHint')
+              : t('acceptInWallet')}
       </p>
-      {failed && status !== 'unsupported' ? (
+      {failed && status !== 'unsupported' && status !== 'refused' ? (
         <button
           type="button"
           className="ph-button"

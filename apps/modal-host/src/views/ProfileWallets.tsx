@@ -3,12 +3,15 @@ import { useEffect, useState } from 'react'
 import { parseUnits } from 'viem'
 import * as Connection from '../actions/connection.js'
 import * as Modal from '../actions/modal.js'
+import { forgetConnection, switchConnection } from '../actions/switchConnection.js'
 import { Icon } from '../components/Icon.js'
 import { Avatar } from '../components/Images.js'
 import { locale, t } from '../i18n/en.js'
 import { NAMESPACE_LABELS } from '../rules/namespaces.js'
+import { sameConnection } from '../store/persist.js'
 import { useModal } from '../store/store.js'
 import type { LiveConnection } from '../store/types.js'
+import { startSocial } from './Social.js'
 
 /**
  * Each connection's native balance, read from the blockchain data service when the view opens
@@ -47,10 +50,14 @@ function useBalances(connections: readonly LiveConnection[]): Record<string, str
 
 /**
  * ProfileWallets: every live connection (address, wallet, namespace, balance), the active one
- * first; choose another to make it active, disconnect one or all, or add a wallet.
+ * first; choose another to make it active, disconnect one or all, or add a wallet. Below them
+ * the disconnected ones (spec §3 "Connection … disconnected"): choosing one reopens its login
+ * flow and comes back here (spec §4 "Switching connections"); each can be forgotten.
  */
 export function ProfileWallets() {
   const connections = useModal((s) => s.connections)
+  const recent = useModal((s) => s.recentConnections)
+  const disconnected = recent.filter((r) => !connections.some((c) => sameConnection(c, r)))
   const activeIds = useModal((s) => s.activeConnectorIds)
   const activeNamespace = useModal((s) => s.activeNamespace)
   const balances = useBalances(connections)
@@ -72,10 +79,7 @@ export function ProfileWallets() {
                 className="ph-row"
                 aria-pressed={active}
                 data-testid={`wallet-${c.namespace}`}
-                onClick={() => {
-                  Connection.selectConnection(c.connector.id, c.namespace)
-                  Modal.replace({ view: 'Account' })
-                }}
+                onClick={() => void switchConnection(c, active ? 'active' : 'connected')}
               >
                 <Avatar address={c.address} />
                 {/* Named by what it shows, after what it does (a voice command can say either). */}
@@ -103,6 +107,55 @@ export function ProfileWallets() {
           )
         })}
       </ul>
+      {disconnected.length > 0 ? (
+        <>
+          <h3 className="ph-section-title" id="ph-disconnected-wallets">
+            {t('disconnectedWallets')}
+          </h3>
+          <ul
+            className="ph-list"
+            data-testid="disconnected-wallets"
+            aria-labelledby="ph-disconnected-wallets"
+          >
+            {disconnected.map((c) => {
+              const namespace = NAMESPACE_LABELS[c.namespace] ?? c.namespace
+              return (
+                <li key={`${c.namespace}:${c.connector.id}`} className="ph-wallet-entry">
+                  <button
+                    type="button"
+                    className="ph-row"
+                    data-testid={`disconnected-${c.namespace}`}
+                    onClick={() => {
+                      // A social login's popup opens in this click (browsers block it later).
+                      const action = switchConnection(c, 'disconnected')
+                      if (action.kind === 'social') startSocial(action.provider)
+                    }}
+                  >
+                    <Avatar address={c.address} />
+                    <span className="ph-visually-hidden">
+                      {t('reconnectWallet', { name: c.connector.name, namespace })}
+                    </span>
+                    <span className="ph-row-name">
+                      <span>{c.address ? truncateAddress(c.address) : c.connector.name}</span>
+                      <span className="ph-muted">
+                        {c.connector.name} · {namespace}
+                      </span>
+                    </span>
+                  </button>
+                  <button
+                    type="button"
+                    className="ph-icon-button"
+                    aria-label={t('forgetWallet', { name: c.connector.name, namespace })}
+                    onClick={() => forgetConnection(c)}
+                  >
+                    <Icon name="close" size={18} />
+                  </button>
+                </li>
+              )
+            })}
+          </ul>
+        </>
+      ) : null}
       <ul className="ph-list">
         <li>
           <button

@@ -144,6 +144,11 @@ export const ModalConfig = z.object({
   privacyPolicyUrl: z.optional(HttpUrl),
   enableNetworkSwitch: z.optional(z.boolean()),
   allowUnsupportedChain: z.optional(z.boolean()),
+  /**
+   * Restore the last visit's connections after a reload (spec §4 "Adapter sync"; AppKit's
+   * `enableReconnect`, default true). `false`: every page load starts disconnected.
+   */
+  enableReconnect: z.optional(z.boolean()),
   debug: z.optional(z.boolean()),
   remoteFeatures: z.optional(RemoteFeatures),
   customWallets: z.optional(z.array(CustomWallet).check(z.maxLength(50))),

@@ -360,6 +360,7 @@ const seeds: Record<string, unknown[]> = {
       privacyPolicyUrl: 'https://p.example',
       enableNetworkSwitch: true,
       allowUnsupportedChain: false,
+      enableReconnect: false,
       debug: true,
       remoteFeatures: { swaps: false },
       customWallets: [{ id: 'acme', name: 'Acme' }],
@@ -371,6 +372,7 @@ const seeds: Record<string, unknown[]> = {
       opening: { view: 'Networks' },
     },
     { networks: [], siwx: 'optional', defaultAccountTypes: { tron: 'eoa' } },
+    { networks: [], enableReconnect: 'false' },
   ],
   InjectedProviderInfo: [
     {

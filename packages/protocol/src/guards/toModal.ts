@@ -186,6 +186,7 @@ export const ModalConfig = object<HostModal.ModalConfig>({
   privacyPolicyUrl: optional(HttpUrl),
   enableNetworkSwitch: optional(boolean),
   allowUnsupportedChain: optional(boolean),
+  enableReconnect: optional(boolean),
   debug: optional(boolean),
   remoteFeatures: optional(RemoteFeatures),
   customWallets: optional(array(CustomWallet, 50)),
