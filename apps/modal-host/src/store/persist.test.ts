@@ -134,3 +134,108 @@ describe('the last visit read before hydration (storedConnectionOf)', () => {
     expect(storedConnectionOf('AUTH')).toBe(false)
   })
 })
+
+describe('caches kept across visits (spec §3, §9)', () => {
+  const ether = {
+    name: 'Ether',
+    symbol: 'ETH',
+    chainId: 'eip155:31337',
+    price: 3000,
+    iconUrl: '',
+    quantity: { decimals: '18', numeric: '1.5' },
+  }
+  const key = 'eip155:31337:0xf39fd6e51aad88f6f4ce6aa8827279cfffb92266'
+  const now = Date.now()
+
+  test('fresh balances, the native balance and identities are stored; stale ones are not', () => {
+    const state = {
+      ...initialState(),
+      tokens: {
+        ...initialState().tokens,
+        cache: {
+          [key]: { value: [ether], timestamp: now - 10_000 },
+          'eip155:1:0xold': { value: [ether], timestamp: now - 31_000 },
+        },
+      },
+      balance: {
+        key,
+        value: 1_500_000_000_000_000_000n,
+        symbol: 'ETH',
+        decimals: 18,
+        fetchedAt: now - 5_000,
+        failed: false,
+      },
+      identities: {
+        '0xf39f': { value: { name: 'ada.eth', avatar: null }, timestamp: now - 60_000 },
+        '0xold': { value: { name: 'old.eth', avatar: null }, timestamp: now - 301_000 },
+      },
+    }
+    const stored = partialize(state)
+    expect(Object.keys(stored.balances ?? {})).toEqual([key])
+    expect(stored.nativeBalance).toMatchObject({ key, value: '1500000000000000000' })
+    expect(Object.keys(stored.identities ?? {})).toEqual(['0xf39f'])
+    // JSON can carry it (no bigint left).
+    expect(() => JSON.stringify(stored)).not.toThrow()
+    // A failed or aged native balance is not kept.
+    expect(
+      partialize({ ...state, balance: { ...state.balance, failed: true } }).nativeBalance,
+    ).toBeNull()
+    expect(
+      partialize({ ...state, balance: { ...state.balance, fetchedAt: now - 30_001 } })
+        .nativeBalance,
+    ).toBeNull()
+  })
+
+  test('a reload takes back what is still fresh, of the stored shape only', () => {
+    const stored = migrate(
+      {
+        balances: {
+          [key]: { value: [ether], timestamp: now - 10_000 },
+          aged: { value: [ether], timestamp: now - 40_000 },
+          broken: { value: [{ symbol: 'ETH' }], timestamp: now - 1_000 },
+          future: { value: [ether], timestamp: now + 60_000 },
+        },
+        nativeBalance: {
+          key,
+          value: '1500000000000000000',
+          symbol: 'ETH',
+          decimals: 18,
+          fetchedAt: now - 5_000,
+        },
+        identities: {
+          '0xf39f': { value: { name: 'ada.eth', avatar: null }, timestamp: now - 60_000 },
+          '0xbad': { value: { name: 42, avatar: null }, timestamp: now - 60_000 },
+        },
+      },
+      STORAGE_VERSION,
+    )
+    const state = merge(stored, initialState())
+    expect(Object.keys(state.tokens.cache)).toEqual([key])
+    expect(state.balance).toMatchObject({ key, value: 1_500_000_000_000_000_000n, failed: false })
+    expect(Object.keys(state.identities)).toEqual(['0xf39f'])
+    // A native balance whose value is no integer is dropped.
+    const odd = merge(
+      { ...stored, nativeBalance: { ...stored.nativeBalance, value: '1e18' } },
+      initialState(),
+    )
+    expect(odd.balance).toBeNull()
+  })
+})
+
+test("caches in a host page's storage (the frame had none) are not taken: the page could write any balance", async () => {
+  vi.resetModules()
+  const isolated = await import('./persist.js')
+  const { initialState: fresh } = await import('./store.js')
+  isolated.keepStateInHost(undefined, () => {})
+  const now = Date.now()
+  const state = isolated.merge(
+    {
+      ...isolated.migrate({}, isolated.STORAGE_VERSION),
+      nativeBalance: { key: 'k', value: '1000', symbol: 'ETH', decimals: 18, fetchedAt: now },
+      identities: { '0xf39f': { value: { name: 'fake.eth', avatar: null }, timestamp: now } },
+    },
+    fresh(),
+  )
+  expect(state.balance).toBeNull()
+  expect(state.identities).toEqual({})
+})
