@@ -116,7 +116,10 @@ test('a sign-out the wallet could not confirm with the API opens the modal on an
   await Auth.emailLogin('ada@example.com')
   store.setState({ open: false })
   wallet.signOut = 'fails'
-  await Auth.signOut()
+  // The caller hears it too (Connection.disconnect turns it into 'Failed to disconnect').
+  await expect(Auth.signOut()).rejects.toThrow(
+    'Signed out on this device, but the sign-out did not reach the server',
+  )
   expect(store.getState().authUser).toBeNull()
   expect(store.getState().alert).toMatchObject({
     message:
@@ -138,8 +141,9 @@ test('a wallet frame that does not answer the sign-out within 3 s is not taken a
   try {
     wallet.signOut = 'silent'
     const signingOut = Auth.signOut()
+    const failed = expect(signingOut).rejects.toThrow('the sign-out did not reach the server')
     await vi.advanceTimersByTimeAsync(Auth.SIGN_OUT_WAIT_MS)
-    await signingOut
+    await failed
     expect(store.getState().alert?.action).toBe('retrySignOut')
   } finally {
     vi.useRealTimers()

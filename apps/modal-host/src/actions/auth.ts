@@ -257,6 +257,7 @@ async function finish(silent: boolean): Promise<void> {
     Modal.hideToast()
   } catch (error) {
     Modal.showToast('A problem occurred while trying initialize authentication', 'error')
+    // An unconfirmed sign-out raised its own alert (signOut): the login's error is the one to report.
     await signOut().catch(() => {})
     const { open, history } = store.getState()
     // Opened on the sign-in steps alone (headless `connect({ email })`): Connect never shows
@@ -351,7 +352,7 @@ export function socialLogin(provider: SocialProvider): Promise<void> {
  * either way; when the frame does not confirm that the API ended the session (the API
  * unreachable or refusing, or the frame silent), the modal opens on the 'sign-out incomplete'
  * alert with Try again (issue 25 audit: the failure was swallowed and the user saw "signed out"
- * while the server session lived on).
+ * while the server session lived on), and the returned promise rejects with that alert's text.
  */
 export async function signOut(): Promise<void> {
   const confirmed = await askSignOut()
@@ -359,6 +360,8 @@ export async function signOut(): Promise<void> {
   if (!confirmed) {
     raiseAlert({ ...ALERTS.signOutIncomplete, message: t('signOutIncomplete') })
     if (!store.getState().open) Modal.open()
+    // The host hears it too: `disconnect()` rejects with 'Failed to disconnect' (issue 27).
+    throw new BaseError(ALERTS.signOutIncomplete.message)
   }
 }
 
