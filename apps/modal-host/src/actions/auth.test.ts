@@ -63,6 +63,22 @@ vi.mock('../wallet/frame.js', () => {
   }
 })
 
+// The code entry's view chunk: fetched for real unless a test makes its fetch fail.
+const chunk = vi.hoisted(() => ({ fails: false }))
+vi.mock('../views/lazyViews.js', async (original) => {
+  const real = await original<typeof import('../views/lazyViews.js')>()
+  return {
+    ...real,
+    EmailVerifyOtpView: {
+      ...real.EmailVerifyOtpView,
+      preload: () =>
+        chunk.fails
+          ? Promise.reject(new TypeError('Failed to fetch dynamically imported module'))
+          : real.EmailVerifyOtpView.preload(),
+    },
+  }
+})
+
 vi.mock('../runtime.js', async (original) => ({
   ...(await original<typeof import('../runtime.js')>()),
   runtime: { hostOrigin: 'http://localhost:4000' },
@@ -110,6 +126,20 @@ test("an e-mail sign-in moves the wallet to the modal's network before the code 
   await Auth.emailLogin('ada@example.com')
   expect(wallet.calls.slice(0, 2)).toEqual(['switchNetwork 1', 'connectEmail'])
   expect(store.getState().connection).toMatchObject({ address: OWNER, caipNetworkId: 'eip155:1' })
+})
+
+test("a code entry whose chunk cannot be fetched: 'Unable to load email login dependency' (-32002), and no code is sent", async () => {
+  chunk.fails = true
+  try {
+    await expect(Auth.emailLogin('ada@example.com')).rejects.toMatchObject({
+      code: -32002,
+      message: 'Unable to load email login dependency',
+    })
+    expect(wallet.calls).not.toContain('connectEmail')
+    expect(store.getState().lastEmailLoginAt).toBeNull()
+  } finally {
+    chunk.fails = false
+  }
 })
 
 test('a sign-out the wallet could not confirm with the API opens the modal on an alert with Try again; a confirmed retry clears it', async () => {

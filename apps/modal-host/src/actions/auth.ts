@@ -7,6 +7,7 @@ import {
   type ConnectorInfo,
   type EmbeddedUser,
   ProviderRpcError,
+  ResourceUnavailableError,
   RPC_NOT_ALLOWED,
   type SocialProvider,
   UserRejectedRequestError,
@@ -208,6 +209,13 @@ export async function emailLogin(email: string): Promise<void> {
   const last = store.getState().lastEmailLoginAt
   const wait = last === null ? 0 : Math.ceil((last + EMAIL_COOLDOWN_MS - clock.now()) / 1000)
   if (wait > 0) throw new BaseError(`Please try again after ${wait} seconds`)
+  // The code entry's view is a chunk of its own (usually fetched while the address was typed):
+  // without it the user could not enter the code, so no code is sent (spec §8's error, -32002).
+  await import('../views/lazyViews.js')
+    .then((views) => views.EmailVerifyOtpView.preload())
+    .catch((cause: unknown) => {
+      throw new ResourceUnavailableError('Unable to load email login dependency', { cause })
+    })
   // The wallet is on the modal's network before the code comes: the sign-in reads its account
   // there while it stores the new key's shares (the request is answered before connectEmail's).
   const evm = embeddedNetwork('eip155')
