@@ -63,22 +63,6 @@ vi.mock('../wallet/frame.js', () => {
   }
 })
 
-// The code entry's view chunk: fetched for real unless a test makes its fetch fail.
-const chunk = vi.hoisted(() => ({ fails: false }))
-vi.mock('../views/lazyViews.js', async (original) => {
-  const real = await original<typeof import('../views/lazyViews.js')>()
-  return {
-    ...real,
-    EmailVerifyOtpView: {
-      ...real.EmailVerifyOtpView,
-      preload: () =>
-        chunk.fails
-          ? Promise.reject(new TypeError('Failed to fetch dynamically imported module'))
-          : real.EmailVerifyOtpView.preload(),
-    },
-  }
-})
-
 vi.mock('../runtime.js', async (original) => ({
   ...(await original<typeof import('../runtime.js')>()),
   runtime: { hostOrigin: 'http://localhost:4000' },
@@ -129,7 +113,9 @@ test("an e-mail sign-in moves the wallet to the modal's network before the code 
 })
 
 test("a code entry whose chunk cannot be fetched: 'Unable to load email login dependency' (-32002), and no code is sent", async () => {
-  chunk.fails = true
+  const { load } = Auth.emailLoginDependency
+  Auth.emailLoginDependency.load = () =>
+    Promise.reject(new TypeError('Failed to fetch dynamically imported module'))
   try {
     await expect(Auth.emailLogin('ada@example.com')).rejects.toMatchObject({
       code: -32002,
@@ -138,7 +124,7 @@ test("a code entry whose chunk cannot be fetched: 'Unable to load email login de
     expect(wallet.calls).not.toContain('connectEmail')
     expect(store.getState().lastEmailLoginAt).toBeNull()
   } finally {
-    chunk.fails = false
+    Auth.emailLoginDependency.load = load
   }
 })
 

@@ -199,6 +199,15 @@ async function switchEmbeddedChain(params: unknown): Promise<null> {
 }
 
 /**
+ * The e-mail sign-in's code entry (its view's chunk), replaceable in tests. The chunk itself, not
+ * `lazyViews.js`: importing that here would split it out of the first download (one more
+ * response before the first usable view).
+ */
+export const emailLoginDependency = {
+  load: (): Promise<unknown> => import('../views/EmailSteps.js'),
+}
+
+/**
  * Starts e-mail sign-in: 'Please try again after {n} seconds' within 30 s of the last one;
  * then the OTP view, the new-device view, or connected at once (CONNECT).
  *
@@ -211,11 +220,9 @@ export async function emailLogin(email: string): Promise<void> {
   if (wait > 0) throw new BaseError(`Please try again after ${wait} seconds`)
   // The code entry's view is a chunk of its own (usually fetched while the address was typed):
   // without it the user could not enter the code, so no code is sent (spec §8's error, -32002).
-  await import('../views/lazyViews.js')
-    .then((views) => views.EmailVerifyOtpView.preload())
-    .catch((cause: unknown) => {
-      throw new ResourceUnavailableError('Unable to load email login dependency', { cause })
-    })
+  await emailLoginDependency.load().catch((cause: unknown) => {
+    throw new ResourceUnavailableError('Unable to load email login dependency', { cause })
+  })
   // The wallet is on the modal's network before the code comes: the sign-in reads its account
   // there while it stores the new key's shares (the request is answered before connectEmail's).
   const evm = embeddedNetwork('eip155')
