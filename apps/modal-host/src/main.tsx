@@ -153,6 +153,7 @@ function start(): void {
       connect: async ({ namespace }) => {
         const current = Connection.connectResult(namespace)
         if (current) return current
+        if (namespace) NetworkActions.requireNamespace(namespace)
         // Connected in another namespace: Connect (not Account), listing that namespace's wallets.
         if (namespace) store.setState({ connectNamespace: namespace })
         Modal.open(namespace ? { view: 'Connect' } : {})

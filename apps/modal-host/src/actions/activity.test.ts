@@ -45,6 +45,18 @@ beforeEach(() => {
 })
 
 describe('the Activity list', () => {
+  test("no connected account: 'Transactions can't be fetched without an accountAddress', nothing asked", async () => {
+    // Unit test: the Activity tab is drawn only for a connected account, so neither a host nor a
+    // user reaches this in a browser; it is the guard a late Refresh (after a disconnect) meets.
+    store.setState({
+      connection: { status: 'disconnected', connector: null, address: null, caipNetworkId: null },
+    })
+    await expect(Activity.loadTransactions({ refresh: true })).rejects.toThrow(
+      "Transactions can't be fetched without an accountAddress",
+    )
+    expect(edge.history).not.toHaveBeenCalled()
+  })
+
   test('pages are appended by cursor; other chains are left out', async () => {
     edge.history.mockResolvedValueOnce({ data: [tx('1'), tx('9', 'eip155:1')], next: 'c1' })
     await Activity.loadTransactions()

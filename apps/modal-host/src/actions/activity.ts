@@ -3,6 +3,7 @@
  * active network, appended by cursor; a failed fetch empties the list, clears the cursor and
  * shows 'Failed to fetch transactions' (spec §8).
  */
+import { BaseError } from '@porthole/protocol'
 import { getHistory } from '../api/blockchain.js'
 import { ta } from '../i18n/accountTabs.js'
 import {
@@ -29,7 +30,11 @@ export async function loadTransactions(
   const { connection, activity } = store.getState()
   const address = connection.address
   const caipNetworkId = connection.caipNetworkId
-  if (connection.status !== 'connected' || !address || !caipNetworkId) return
+  // Spec §8's error (the tab is drawn only for a connected account: a late call after a
+  // disconnect), reported once at the app's edge by the caller's unhandled rejection.
+  if (connection.status !== 'connected' || !address)
+    throw new BaseError("Transactions can't be fetched without an accountAddress")
+  if (!caipNetworkId) return
   if (!caipNetworkId.startsWith('eip155:')) return // spec §6: Activity is EVM only
   const account = cacheKey({ caipNetworkId, address })
   const same = activity.account === account && activity.lastNetworkInView === caipNetworkId

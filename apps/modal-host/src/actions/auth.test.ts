@@ -112,11 +112,30 @@ test("an e-mail sign-in moves the wallet to the modal's network before the code 
   expect(store.getState().connection).toMatchObject({ address: OWNER, caipNetworkId: 'eip155:1' })
 })
 
+test("a code entry whose chunk cannot be fetched: 'Unable to load email login dependency' (-32002), and no code is sent", async () => {
+  const { load } = Auth.emailLoginDependency
+  Auth.emailLoginDependency.load = () =>
+    Promise.reject(new TypeError('Failed to fetch dynamically imported module'))
+  try {
+    await expect(Auth.emailLogin('ada@example.com')).rejects.toMatchObject({
+      code: -32002,
+      message: 'Unable to load email login dependency',
+    })
+    expect(wallet.calls).not.toContain('connectEmail')
+    expect(store.getState().lastEmailLoginAt).toBeNull()
+  } finally {
+    Auth.emailLoginDependency.load = load
+  }
+})
+
 test('a sign-out the wallet could not confirm with the API opens the modal on an alert with Try again; a confirmed retry clears it', async () => {
   await Auth.emailLogin('ada@example.com')
   store.setState({ open: false })
   wallet.signOut = 'fails'
-  await Auth.signOut()
+  // The caller hears it too (Connection.disconnect turns it into 'Failed to disconnect').
+  await expect(Auth.signOut()).rejects.toThrow(
+    'Signed out on this device, but the sign-out did not reach the server',
+  )
   expect(store.getState().authUser).toBeNull()
   expect(store.getState().alert).toMatchObject({
     message:
@@ -138,8 +157,9 @@ test('a wallet frame that does not answer the sign-out within 3 s is not taken a
   try {
     wallet.signOut = 'silent'
     const signingOut = Auth.signOut()
+    const failed = expect(signingOut).rejects.toThrow('the sign-out did not reach the server')
     await vi.advanceTimersByTimeAsync(Auth.SIGN_OUT_WAIT_MS)
-    await signingOut
+    await failed
     expect(store.getState().alert?.action).toBe('retrySignOut')
   } finally {
     vi.useRealTimers()

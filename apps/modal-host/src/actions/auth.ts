@@ -7,6 +7,7 @@ import {
   type ConnectorInfo,
   type EmbeddedUser,
   ProviderRpcError,
+  ResourceUnavailableError,
   RPC_NOT_ALLOWED,
   type SocialProvider,
   UserRejectedRequestError,
@@ -213,6 +214,15 @@ async function switchEmbeddedChain(params: unknown): Promise<null> {
 }
 
 /**
+ * The e-mail sign-in's code entry (its view's chunk), replaceable in tests. The chunk itself, not
+ * `lazyViews.js`: importing that here would split it out of the first download (one more
+ * response before the first usable view).
+ */
+export const emailLoginDependency = {
+  load: (): Promise<unknown> => import('../views/EmailSteps.js'),
+}
+
+/**
  * Starts e-mail sign-in: 'Please try again after {n} seconds' within 30 s of the last one;
  * then the OTP view, the new-device view, or connected at once (CONNECT).
  *
@@ -224,6 +234,11 @@ export async function emailLogin(email: string): Promise<void> {
   const last = store.getState().lastEmailLoginAt
   const wait = last === null ? 0 : Math.ceil((last + EMAIL_COOLDOWN_MS - clock.now()) / 1000)
   if (wait > 0) throw new BaseError(`Please try again after ${wait} seconds`)
+  // The code entry's view is a chunk of its own (usually fetched while the address was typed):
+  // without it the user could not enter the code, so no code is sent (spec §8's error, -32002).
+  await emailLoginDependency.load().catch((cause: unknown) => {
+    throw new ResourceUnavailableError('Unable to load email login dependency', { cause })
+  })
   // The wallet is on the modal's network before the code comes: the sign-in reads its account
   // there while it stores the new key's shares (the request is answered before connectEmail's).
   const evm = embeddedNetwork('eip155')
@@ -273,6 +288,7 @@ async function finish(silent: boolean): Promise<void> {
     Modal.hideToast()
   } catch (error) {
     Modal.showToast('A problem occurred while trying initialize authentication', 'error')
+    // An unconfirmed sign-out raised its own alert (signOut): the login's error is the one to report.
     await signOut().catch(() => {})
     const { open, history } = store.getState()
     // Opened on the sign-in steps alone (headless `connect({ email })`): Connect never shows
@@ -372,7 +388,7 @@ export function socialLogin(provider: SocialProvider): Promise<void> {
  * either way; when the frame does not confirm that the API ended the session (the API
  * unreachable or refusing, or the frame silent), the modal opens on the 'sign-out incomplete'
  * alert with Try again (issue 25 audit: the failure was swallowed and the user saw "signed out"
- * while the server session lived on).
+ * while the server session lived on), and the returned promise rejects with that alert's text.
  */
 export async function signOut(): Promise<void> {
   const confirmed = await askSignOut()
@@ -380,6 +396,8 @@ export async function signOut(): Promise<void> {
   if (!confirmed) {
     raiseAlert({ ...ALERTS.signOutIncomplete, message: t('signOutIncomplete') })
     if (!store.getState().open) Modal.open()
+    // The host hears it too: `disconnect()` rejects with 'Failed to disconnect' (issue 27).
+    throw new BaseError(ALERTS.signOutIncomplete.message)
   }
 }
 

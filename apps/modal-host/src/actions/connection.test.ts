@@ -266,6 +266,45 @@ describe('disconnect', () => {
     expect(state.connection.status).toBe('disconnected')
     expect(partialize(state).connections).toEqual([])
   })
+
+  test("a wallet side that fails rejects with 'Failed to disconnect', naming the chain; the connections still end (spec §8)", async () => {
+    const evm = evmWallet()
+    const sol = solanaWallet()
+    vi.mocked(evm.connector.disconnect).mockRejectedValueOnce(new Error('relay unreachable'))
+    Connection.setConnected(evm.connector, await evm.connector.getAccounts(), { silent: false })
+    Connection.setConnected(sol.connector, await sol.connector.getAccounts(), { silent: false })
+    const error = await Connection.disconnect().catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      code: -32603,
+      message: 'Failed to disconnect',
+      data: {
+        cause: {
+          code: -32603,
+          message: 'Failed to disconnect chains: eip155 (relay unreachable)',
+        },
+      },
+    })
+    expect(store.getState().connections).toEqual([])
+    expect(partialize(store.getState()).connections).toEqual([])
+  })
+
+  test("a wallet side that does not answer in 3 s counts as failed: 'Failed to disconnect'", async () => {
+    vi.useFakeTimers()
+    try {
+      const evm = evmWallet()
+      vi.mocked(evm.connector.disconnect).mockReturnValueOnce(new Promise(() => {}))
+      Connection.setConnected(evm.connector, await evm.connector.getAccounts(), { silent: false })
+      const done = Connection.disconnect('io.metamask').catch((e: unknown) => e)
+      await vi.advanceTimersByTimeAsync(Connection.DISCONNECT_WAIT_MS)
+      expect(await done).toMatchObject({
+        message: 'Failed to disconnect',
+        data: { cause: { message: 'Failed to disconnect chains: eip155 (no answer in 3 s)' } },
+      })
+      expect(store.getState().connections).toEqual([])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })
 
 describe('wallet events', () => {

@@ -9,6 +9,7 @@ import {
   type ConnectorInfo,
   type ConnectResult,
   DisconnectedError,
+  InternalRpcError,
   UnsupportedMethodError,
 } from '@porthole/protocol'
 import { type ChainNamespace, checksumAddress } from '@porthole/shared'
@@ -426,6 +427,12 @@ function remove(
  * is omitted. Waits at most 3 s for each wallet's side; the connectors are not restored after
  * a reload. The modal closes when nothing stays connected.
  *
+ * The connections end here whatever the wallets answer. When a wallet's side failed or did not
+ * answer in time (an embedded wallet's sign-out that did not reach the API, a WalletConnect
+ * session the relay did not delete), the promise rejects with spec §8's 'Failed to disconnect'
+ * (-32603) once everything is removed; its `data.cause` is 'Failed to disconnect chains: …'
+ * naming each failed namespace and why.
+ *
  * @example
  * await disconnect() // all
  * await disconnect('walletConnect')
@@ -434,14 +441,26 @@ export async function disconnect(connectorId?: string): Promise<void> {
   const ids = connectorId
     ? [connectorId]
     : [...new Set(store.getState().connections.map((c) => c.connector.id))]
+  const failures: string[] = []
   await Promise.all(
     ids.map(async (id) => {
       const connector = getConnector(id)
-      if (connector)
-        await Promise.race([
-          connector.disconnect().catch(() => {}),
-          new Promise((done) => setTimeout(done, DISCONNECT_WAIT_MS)),
+      const namespaces = store
+        .getState()
+        .connections.filter((c) => key(c.connector.id) === key(id))
+        .map((c) => c.namespace)
+      if (connector) {
+        const failure = await Promise.race([
+          connector.disconnect().then(
+            () => undefined,
+            (error: unknown) => (error instanceof Error && error.message) || String(error),
+          ),
+          new Promise<string>((done) =>
+            setTimeout(() => done('no answer in 3 s'), DISCONNECT_WAIT_MS),
+          ),
         ])
+        if (failure) failures.push(`${[...new Set(namespaces)].join(', ') || id} (${failure})`)
+      }
       remove(id, undefined, true)
     }),
   )
@@ -450,9 +469,32 @@ export async function disconnect(connectorId?: string): Promise<void> {
   // Nothing left to show, unless a sign-out the server did not confirm is to be shown: then
   // the modal stays, on Connect, with its alert.
   const { connections, alert } = store.getState()
-  if (connections.length > 0) return
-  if (alert?.action === 'retrySignOut') store.setState({ history: [{ view: 'Connect' }] })
-  else Modal.close()
+  if (connections.length === 0) {
+    if (alert?.action === 'retrySignOut') store.setState({ history: [{ view: 'Connect' }] })
+    else Modal.close()
+  }
+  if (failures.length > 0) {
+    const cause = new InternalRpcError(`Failed to disconnect chains: ${failures.join(', ')}`)
+    throw new InternalRpcError('Failed to disconnect', {
+      cause,
+      data: { cause: { code: cause.code, message: cause.message } },
+    })
+  }
+}
+
+/**
+ * The Disconnect buttons' {@link disconnect}: a wallet side that failed shows 'Failed to
+ * disconnect' as an error toast, unless the embedded wallet's unconfirmed sign-out already
+ * shows its alert (with Try again).
+ *
+ * @example
+ * <button onClick={() => disconnectFromView()}>Disconnect</button>
+ */
+export function disconnectFromView(connectorId?: string): void {
+  disconnect(connectorId).catch((error: unknown) => {
+    if (store.getState().alert?.action === 'retrySignOut') return
+    Modal.showToast(error instanceof Error ? error.message : 'Failed to disconnect', 'error')
+  })
 }
 
 /**

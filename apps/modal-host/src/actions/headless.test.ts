@@ -319,4 +319,24 @@ describe('connectEmail()', () => {
     })
     expect(shown).toEqual([])
   })
+
+  test("with neither e-mail nor social login there is no embedded wallet: 'No auth connector found' (4200)", async () => {
+    const { features } = store.getState().config
+    store.setState({
+      config: { ...store.getState().config, features: { ...features, email: false, socials: [] } },
+    })
+    expect(await outcome(Headless.connectEmail('ada@example.com'))).toMatchObject({
+      error: { code: 4200, message: 'No auth connector found' },
+    })
+    store.setState({
+      config: {
+        ...store.getState().config,
+        features: { ...features, email: false, socials: false },
+      },
+    })
+    expect(await outcome(Headless.connectEmail('ada@example.com'))).toMatchObject({
+      error: { code: 4200, message: 'No auth connector found' },
+    })
+    expect(shown).toEqual([])
+  })
 })

@@ -90,8 +90,11 @@ export async function connectWallet(id: string, signal?: AbortSignal): Promise<C
 export async function connectEmail(email: string): Promise<ConnectResult> {
   configured()
   const address = email.trim()
-  if (!store.getState().config.features.email)
-    throw new UnsupportedMethodError('E-mail login is turned off')
+  const { email: emailOn, socials } = store.getState().config.features
+  // No e-mail and no social login: the project has no embedded wallet (AppKit's auth connector).
+  if (!emailOn && !(socials && socials.length > 0))
+    throw new UnsupportedMethodError('No auth connector found')
+  if (!emailOn) throw new UnsupportedMethodError('E-mail login is turned off')
   if (!isEmail(address)) throw new InvalidParamsError(t('invalidEmail'))
   const controller = new AbortController()
   const result = Waiters.wait(undefined, controller.signal)

@@ -51,3 +51,11 @@ test('switching to the active network does nothing', async () => {
   expect(store.getState().send.token).toEqual(token)
   expect(tracked).toEqual([])
 })
+
+test("a namespace with no configured network: 'Chain adapter not found' (-32602); a configured one passes", () => {
+  // The browser path (connect({ namespace: 'solana' }) on an EVM-only page) is e2e/tests/errors.spec.ts.
+  expect(() => Network.requireNamespace('solana')).toThrow(
+    expect.objectContaining({ code: -32602, message: 'Chain adapter not found' }),
+  )
+  expect(() => Network.requireNamespace('eip155')).not.toThrow()
+})

@@ -3,7 +3,7 @@
  * call (`wallet_switchEthereumChain`, and on 4902 `wallet_addEthereumChain` with the spec's
  * fields), and a failed switch sending the modal back one view.
  */
-import { BaseError, type NetworkInput } from '@porthole/protocol'
+import { BaseError, InvalidParamsError, type NetworkInput } from '@porthole/protocol'
 import { type ChainNamespace, type Network, resolveNetwork } from '@porthole/shared'
 import { ALERTS } from '../rules/alerts.js'
 import { networkSwitchView } from '../rules/networkSwitchView.js'
@@ -14,6 +14,20 @@ import { track } from './analytics.js'
 import * as Balance from './balance.js'
 import * as Connection from './connection.js'
 import * as Modal from './modal.js'
+
+/**
+ * Refuses a namespace the host configured no network of: spec §8's 'Chain adapter not found'
+ * (-32602). (AppKit has one adapter per namespace; here a namespace is there when `networks`
+ * names one of its networks.) `connect({ namespace })` and `solana_requestAccounts` /
+ * `eth_requestAccounts` meet it before the modal opens.
+ *
+ * @example
+ * requireNamespace('solana') // throws with `networks: ['eip155:1']`
+ */
+export function requireNamespace(namespace: ChainNamespace): void {
+  if (!store.getState().config.networks.some((n) => n.chainNamespace === namespace))
+    throw new InvalidParamsError('Chain adapter not found', { details: namespace })
+}
 
 /**
  * Finds a configured network by CAIP-2 id, or resolves a network object; 'Network not found'

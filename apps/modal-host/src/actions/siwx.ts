@@ -48,6 +48,27 @@ function target(): { address: string; caipNetworkId: string; namespace: SiwxName
   return { address, caipNetworkId, namespace }
 }
 
+/**
+ * The account and network {@link signIn} signs for, or spec §8's SIWX error saying what is
+ * missing (the view can outlive them: the wallet disconnects or leaves the network while it
+ * shows): no `siwx` option, or a namespace sign-in does not cover → 'SIWX is not enabled'; no
+ * connected account → 'No ActiveCaipAddress found'; no network → 'No ActiveCaipNetwork or client
+ * found'; the account's connector gone → 'No ConnectionController client found'.
+ */
+function signInTarget(): NonNullable<ReturnType<typeof target>> {
+  const { connection, config } = store.getState()
+  if (!config.siwx) throw new BaseError('SIWX is not enabled')
+  if (connection.status !== 'connected' || !connection.address)
+    throw new BaseError('No ActiveCaipAddress found')
+  if (!connection.caipNetworkId) throw new BaseError('No ActiveCaipNetwork or client found')
+  const t = target()
+  if (!t) throw new BaseError('SIWX is not enabled')
+  const active = Connection.activeConnection(store.getState(), t.namespace)
+  if (!active || !Connection.getConnector(active.connector.id))
+    throw new BaseError('No ConnectionController client found')
+  return t
+}
+
 /** True when the active account must (or may) sign in before the modal lets go. */
 export function needsSignIn(): boolean {
   const t = target()
@@ -75,8 +96,7 @@ export function ask(): void {
  * await signIn()
  */
 export async function signIn(): Promise<void> {
-  const t = target()
-  if (!t) throw new BaseError('SIWX is not enabled')
+  const t = signInTarget()
   const api = getApiClient()
   const { nonce } = await api.get<{ nonce: string }>('/auth/v1/siwx/nonce')
   const host = new URL(runtime.hostOrigin)

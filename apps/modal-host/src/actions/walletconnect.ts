@@ -3,7 +3,11 @@
  * the modal frame (its storage is the modal origin's) and is loaded only when a WalletConnect
  * view opens or a WalletConnect session is restored. The relay URL is runtime configuration.
  */
-import { type ConnectorInfo, UserRejectedRequestError } from '@porthole/protocol'
+import {
+  type ConnectorInfo,
+  ResourceUnavailableError,
+  UserRejectedRequestError,
+} from '@porthole/protocol'
 import { type ChainNamespace, isChainNamespace } from '@porthole/shared'
 import type UniversalProviderClass from '@walletconnect/universal-provider'
 
@@ -22,7 +26,8 @@ export const PAIRING = { lifetimeMs: 4 * 60_000, expiredWithinMs: 10_000 }
 let providerPromise: Promise<UniversalProvider> | undefined
 
 /**
- * The universal provider, created once. The Verify attestation iframe is not used: from the
+ * The universal provider, created once; 'WalletConnectConnector not found' (-32002) when its
+ * code cannot be loaded (a later call tries again). The Verify attestation iframe is not used: from the
  * modal's frame it could only attest the modal's origin (never the dapp's), and an unreachable
  * verify server would add 5 s to every pairing and request.
  *
@@ -31,7 +36,14 @@ let providerPromise: Promise<UniversalProvider> | undefined
  */
 export function walletConnectProvider(): Promise<UniversalProvider> {
   providerPromise ??= (async () => {
-    const { UniversalProvider } = await import('@walletconnect/universal-provider')
+    // Its code is a chunk of its own: a chunk that cannot be fetched (offline, a blocked or
+    // missing file) leaves no WalletConnect connector, spec §8's 'WalletConnectConnector not
+    // found' (-32002), rather than the browser's import error.
+    const { UniversalProvider } = await import('@walletconnect/universal-provider').catch(
+      (cause: unknown) => {
+        throw new ResourceUnavailableError('WalletConnectConnector not found', { cause })
+      },
+    )
     const { config } = store.getState()
     const metadata = config.metadata
     const provider = await UniversalProvider.init({

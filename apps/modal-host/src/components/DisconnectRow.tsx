@@ -6,7 +6,7 @@ import { Icon } from './Icon.js'
 export function DisconnectRow() {
   return (
     <li>
-      <button type="button" className="ph-row" onClick={() => void Connection.disconnect()}>
+      <button type="button" className="ph-row" onClick={() => Connection.disconnectFromView()}>
         <Icon name="disconnect" />
         <span className="ph-row-name">{t('disconnect')}</span>
       </button>

@@ -194,11 +194,13 @@ function useNow(): number {
 /** Transactions grouped by month (spec §2), newest first, more by cursor. */
 export function ActivityTab() {
   const account = useModal((s) => `${s.connection.caipNetworkId}:${s.connection.address}`)
+  const connected = useModal((s) => s.connection.status === 'connected' && !!s.connection.address)
   const activity = useModal((s) => s.activity)
   const now = useNow()
   // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh list per visit, account and network
   useEffect(() => {
-    void Activity.loadTransactions({ refresh: true })
+    // Not once the account went (the tab is leaving): that call would be refused.
+    if (connected) void Activity.loadTransactions({ refresh: true })
   }, [account])
   if (!activity.transactions.length)
     return activity.loading ? (

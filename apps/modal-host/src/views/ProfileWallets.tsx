@@ -99,7 +99,7 @@ export function ProfileWallets() {
                 type="button"
                 className="ph-icon-button"
                 aria-label={t('disconnectWallet', { name: c.connector.name, namespace })}
-                onClick={() => void Connection.disconnect(c.connector.id)}
+                onClick={() => Connection.disconnectFromView(c.connector.id)}
               >
                 <Icon name="disconnect" size={18} />
               </button>
@@ -171,7 +171,7 @@ export function ProfileWallets() {
           </button>
         </li>
         <li>
-          <button type="button" className="ph-row" onClick={() => void Connection.disconnect()}>
+          <button type="button" className="ph-row" onClick={() => Connection.disconnectFromView()}>
             <Icon name="disconnect" />
             <span className="ph-row-name">{t('disconnectAll')}</span>
           </button>

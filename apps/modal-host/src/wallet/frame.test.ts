@@ -24,16 +24,18 @@ vi.mock('../runtime.js', () => ({
 }))
 vi.mock('../actions/analytics.js', () => ({ reportError: () => {} }))
 
-const nodes: { src: string; removed: boolean }[] = []
+const nodes: { src: string; removed: boolean; isConnected: boolean }[] = []
 const node = () => {
   const made = {
     setAttribute() {},
     remove() {
       made.removed = true
+      made.isConnected = false
     },
     hidden: true,
     src: '',
     removed: false,
+    isConnected: true,
   }
   nodes.push(made)
   return made
@@ -81,6 +83,35 @@ test("a login request that times out shows 'Embedded Wallet Request Timed Out'",
     message: 'Embedded Wallet Request Timed Out',
     fatal: false,
   })
+})
+
+test("a request after the frame left the document: 'W3mFrame: iframe is not set' (4900); the next request makes a new frame", async () => {
+  // Unit test: no host or user can remove a node of the modal's own document; this is the state
+  // a crashed or removed frame leaves (a browser extension, a bug of ours). The e2e test
+  // errors.spec.ts removes it from the page for real.
+  const asked: string[] = []
+  handshake.run = ({ onChannel }) =>
+    onChannel({
+      on: (event: string, listener: (data: unknown) => void) => {
+        if (event === 'ready') listener({ isConnected: false })
+      },
+      request: async (method: string) => {
+        asked.push(method)
+        return {}
+      },
+    })
+  const { Frame } = await load()
+  await Frame.walletRequest('signOut', {} as never)
+  expect(nodes).toHaveLength(1)
+  ;(nodes[0] as { isConnected: boolean }).isConnected = false
+  await expect(Frame.walletRequest('signOut', {} as never)).rejects.toMatchObject({
+    code: 4900,
+    message: 'W3mFrame: iframe is not set',
+  })
+  expect(asked).toEqual(['signOut'])
+  await Frame.walletRequest('signOut', {} as never)
+  expect(nodes).toHaveLength(2)
+  expect(asked).toEqual(['signOut', 'signOut'])
 })
 
 test('a request refused for another reason raises no alert', async () => {

@@ -8,6 +8,7 @@
 import {
   type Channel,
   Checks,
+  DisconnectedError,
   type EmbeddedUser,
   type ModalToWallet,
   Parent,
@@ -195,6 +196,7 @@ export function announcedUser(): Promise<EmbeddedUser | null | undefined> {
 /**
  * Sends a request to the wallet frame with the spec's timeouts: login requests 120 s ('Embedded
  * Wallet Request Timed Out'); RPC and the rest none (requests that wait on the user) or as given.
+ * A frame whose element left the document rejects with 'W3mFrame: iframe is not set' (4900).
  *
  * @example
  * const { action } = await walletRequest('connectEmail', { email })
@@ -205,6 +207,13 @@ export async function walletRequest<M extends keyof ModalToWallet['requests'] & 
   options: { timeout?: number; signal?: AbortSignal } = {},
 ): Promise<ModalToWallet['requests'][M]['result']> {
   const channel = await walletFrame()
+  // The frame's element left the document (removed by a script, or gone with a crash): a
+  // request would wait for an answer that never comes. Spec §8's error (4900); the frame is
+  // dropped so the next request makes a new one (which restores its session itself).
+  if (!frame?.isConnected) {
+    dropWalletFrame()
+    throw new DisconnectedError('W3mFrame: iframe is not set')
+  }
   const timeout = options.timeout ?? (LOGIN_METHODS.has(method) ? WALLET_TIMEOUTS.login : undefined)
   try {
     return await channel.request(method, params, { timeout, signal: options.signal })
