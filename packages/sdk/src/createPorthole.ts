@@ -63,7 +63,8 @@ const scriptUrl = currentScript?.src
  * const { address } = await porthole.connect()
  */
 export function createPorthole(options: PortholeOptions = {}): Porthole {
-  const { projectId = '', metadata, modalUrl, announceProvider, ...rest } = options
+  // `connectors` hold provider objects: they stay in this page (sdk-chains.js), never in the hello.
+  const { projectId = '', metadata, modalUrl, announceProvider, connectors, ...rest } = options
   // Spec §5: AppKit's older sign-in option and `siwx` do not mix.
   if (rest.siwx && (rest as { siweConfig?: unknown }).siweConfig)
     throw new Error('Cannot set both `siweConfig` and `siwx` options')
@@ -184,7 +185,12 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   const load = () =>
     (loading ??= loadChains(scriptUrl ?? base).then(
       (chains) =>
-        (calls = chains.startChains({ porthole: instance, ready, onChange: sendInjected })),
+        (calls = chains.startChains({
+          porthole: instance,
+          ready,
+          onChange: sendInjected,
+          connectors,
+        })),
     ))
   void load().then(sendInjected, () => {})
 

@@ -1,6 +1,7 @@
 /**
- * Headless mode's wallet list (`porthole.wallets()`): the Connect view's sections as the host
- * receives them, one flat list in the view's order, then the WalletConnect row.
+ * Headless mode's wallet list (`porthole.wallets()`): the WalletConnect row, then the Connect
+ * view's sections as the host receives them, one flat list in the view's order (the spec's
+ * connector order: walletConnect, recent, injected, featured, custom, external, recommended).
  */
 import type { HeadlessWallet, InjectedProviderInfo } from '@porthole/protocol'
 import type { WalletEntry } from '../store/types.js'
@@ -20,6 +21,7 @@ const SECTION: Record<WalletSection['type'], HeadlessWallet['section']> = {
   injected: 'installed',
   featured: 'featured',
   custom: 'custom',
+  external: 'external',
   recommended: 'recommended',
 }
 
@@ -39,11 +41,11 @@ export function liveInjected(
 }
 
 /**
- * Flattens the Connect view's sections into the headless list: each wallet once, with how
- * `connect({ wallet: id })` reaches it (`injected` when installed in the page now, else
- * `walletConnect`), then the plain WalletConnect entry. Icons that are neither image data URIs
- * nor http(s) URLs are left empty, and the largest icons are dropped while the list would not
- * fit in one message.
+ * Flattens the Connect view's sections into the headless list: the plain WalletConnect entry
+ * first (where Connect draws its row), then each wallet once, with how `connect({ wallet: id })`
+ * reaches it (`injected` when in the page now, a host connector included, else
+ * `walletConnect`). Icons that are neither image data URIs nor http(s) URLs are left empty, and
+ * the largest icons are dropped while the list would not fit in one message.
  *
  * @example
  * headlessWallets(connectList(state, visibleInjected(state)).sections, state.injected)
@@ -52,7 +54,16 @@ export function headlessWallets(
   sections: readonly WalletSection[],
   injected: readonly InjectedProviderInfo[],
 ): HeadlessWallet[] {
-  const list: HeadlessWallet[] = []
+  const list: HeadlessWallet[] = [
+    {
+      id: WALLET_CONNECT_ID,
+      name: 'WalletConnect',
+      icon: '',
+      type: 'walletConnect',
+      section: 'walletConnect',
+      installed: false,
+    },
+  ]
   for (const section of sections)
     for (const wallet of section.wallets) {
       if (!wallet.id || wallet.id.length > 128 || wallet.id === WALLET_CONNECT_ID) continue
@@ -67,14 +78,6 @@ export function headlessWallets(
         ...(live ? { namespace: live.namespace ?? 'eip155' } : {}),
       })
     }
-  list.push({
-    id: WALLET_CONNECT_ID,
-    name: 'WalletConnect',
-    icon: '',
-    type: 'walletConnect',
-    section: 'walletConnect',
-    installed: false,
-  })
   let size = JSON.stringify(list).length
   for (const wallet of [...list].sort((a, b) => b.icon.length - a.icon.length)) {
     if (size <= MAX_LIST_TEXT || !wallet.icon) break

@@ -44,6 +44,8 @@ export type WalletEntry = {
   universalLink?: string
   /** Catalogue popularity rank. */
   order?: number
+  /** A connector the host registered itself (type EXTERNAL): reachable only while it is. */
+  external?: true
 }
 
 /** Every screen of the modal, each with its own data. */

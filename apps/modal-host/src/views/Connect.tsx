@@ -32,6 +32,7 @@ const TAGS = {
   },
   featured: undefined,
   custom: undefined,
+  external: undefined,
   recommended: undefined,
 }
 
@@ -75,7 +76,10 @@ export function Legal() {
 
 /**
  * Connect (spec §2): sections in the connect-method order (e-mail and social arrive with the
- * embedded wallet), wallets in the connector order, then All Wallets with the count.
+ * embedded wallet), wallets in the spec's connector order — the WalletConnect row first (as
+ * AppKit draws it; not on a phone, where the wallets' rows open them and a QR code has no
+ * one to scan it), then recent, installed, featured, custom, the host's own connectors and
+ * recommended — then All Wallets with the count.
  */
 export function Connect() {
   const { sections, count } = useConnectSections()
@@ -111,20 +115,24 @@ export function Connect() {
   )
   const walletSection = (
     <ul className="ph-list" aria-label={t('connectWallet')} key="wallet" data-roving>
+      {config.isMobile ? null : (
+        <NavRow
+          icon={<IconTile name="qr" />}
+          label={t('walletConnect')}
+          badge={t('qrCode')}
+          section="walletConnect"
+          onSelect={() => Modal.push({ view: 'ConnectingWalletConnect' })}
+        />
+      )}
       {rows.map(({ type, wallet }) => (
         <WalletRow
           key={`${type}:${wallet.id}`}
           wallet={wallet}
           tag={TAGS[type]}
+          section={type}
           onSelect={selectWallet}
         />
       ))}
-      <NavRow
-        icon={<IconTile name="qr" />}
-        label={t('walletConnect')}
-        badge={t('qrCode')}
-        onSelect={() => Modal.push({ view: 'ConnectingWalletConnect' })}
-      />
       {config.features.allWallets ? (
         <NavRow
           icon={<IconTile name="search" muted />}

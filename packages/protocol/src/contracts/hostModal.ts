@@ -296,6 +296,12 @@ export const InjectedProviderInfo = z.object({
   rdns: Text(128),
   /** True for the legacy `window.ethereum` entry. */
   legacy: z.optional(z.boolean()),
+  /**
+   * True for a connector the host registered itself (the SDK's `connectors` option, spec §3
+   * type EXTERNAL): its uuid is `external:<id>`; the modal checks its id, name and image further
+   * (`@porthole/protocol/external`).
+   */
+  external: z.optional(z.boolean()),
   /** The namespace the wallet serves (absent: eip155). */
   namespace: z.optional(ChainNamespace),
   /** Wallet Standard chains it declares, e.g. `solana:localnet`, `bitcoin:regtest`. */
@@ -315,8 +321,16 @@ export const HeadlessWallet = z.object({
   /** A `data:image/…` URI (installed wallets), an http(s) URL (the catalogue's), or ''. */
   icon: z.union([z.literal(''), Text(200_000).check(z.regex(/^(?:data:image\/|https?:\/\/)/))]),
   type: z.enum(['injected', 'walletConnect']),
-  section: z.enum(['recent', 'installed', 'featured', 'custom', 'recommended', 'walletConnect']),
-  /** Installed in this page (an EIP-6963 or Wallet Standard wallet found now). */
+  section: z.enum([
+    'walletConnect',
+    'recent',
+    'installed',
+    'featured',
+    'custom',
+    'external',
+    'recommended',
+  ]),
+  /** Installed in this page (an EIP-6963 or Wallet Standard wallet, or the host's own connector, found now). */
   installed: z.boolean(),
   /** The namespace an installed wallet serves. */
   namespace: z.optional(ChainNamespace),

@@ -383,6 +383,8 @@ const seeds: Record<string, unknown[]> = {
       chains: ['solana:localnet'],
     },
     { uuid: 'u2', name: 'W', icon: '', rdns: '' },
+    { uuid: 'external:acme', name: 'Acme', icon: '', rdns: '', external: true },
+    { uuid: 'external:acme', name: 'Acme', icon: '', rdns: '', external: 'yes' },
   ],
   'HostToModal.open': [{ view: 'AllWallets' }, {}],
   'HostToModal.close': [{}, { extra: 1 }],

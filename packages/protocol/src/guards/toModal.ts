@@ -209,6 +209,7 @@ export const InjectedProviderInfo = object<HostModal.InjectedProviderInfo>({
   icon: Text(200_000),
   rdns: Text(128),
   legacy: optional(boolean),
+  external: optional(boolean),
   namespace: optional(ChainNamespace),
   chains: optional(array(Text(64), 16)),
 })

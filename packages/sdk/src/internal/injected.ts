@@ -1,10 +1,17 @@
 /**
  * Injected-wallet discovery in the host page (DESIGN §1): EIP-6963 announcements plus the
- * legacy `window.ethereum`. The modal only ever sees descriptors; calls run in the host page
- * (`calls.ts`).
+ * legacy `window.ethereum`, and the host's own connectors (the `connectors` option, type
+ * EXTERNAL), which travel the same way. The modal only ever sees descriptors; calls run in the
+ * host page (`calls.ts`).
  */
+import {
+  EXTERNAL_PREFIX,
+  externalImage,
+  externalProblem,
+  MAX_EXTERNAL,
+} from '@porthole/protocol/external'
 import type { InjectedProviderInfo } from '@porthole/protocol/lite'
-import type { EIP1193Provider } from '../types.js'
+import type { EIP1193Provider, ExternalConnector } from '../types.js'
 import { PORTHOLE_RDNS } from './provider.js'
 
 export type InjectedWallet = { info: InjectedProviderInfo; provider: EIP1193Provider }
@@ -13,14 +20,20 @@ const isProvider = (p: unknown): p is EIP1193Provider =>
   !!p && typeof (p as EIP1193Provider).request === 'function'
 
 /**
- * Starts discovery; `onChange` runs (batched) whenever the list grows. Porthole's own providers
- * (any instance) are skipped. The wallets' events are followed by `calls.ts` once a call needs
- * it (no wallet is connected before).
+ * Starts discovery; `onChange` runs (batched) whenever the list grows. The host's `connectors`
+ * come first, as descriptors with uuid `external:<id>`; each is checked alone (id, name, a
+ * provider with `request`; at most 8), a refused one is named on the console and the others are
+ * kept, and an image that is not a data URI or https URL is dropped (the modal checks all of it
+ * again). Porthole's own providers (any instance) are skipped. The wallets' events are followed
+ * by `calls.ts` once a call needs it (no wallet is connected before).
  *
  * @example
- * const injected = discoverInjected(send)
+ * const injected = discoverInjected(send, [{ id: 'acme', name: 'Acme Wallet', provider }])
  */
-export function discoverInjected(onChange: (wallets: InjectedProviderInfo[]) => void) {
+export function discoverInjected(
+  onChange: (wallets: InjectedProviderInfo[]) => void,
+  connectors?: readonly ExternalConnector[],
+) {
   const wallets = new Map<string, InjectedWallet>()
   let scheduled = false
 
@@ -38,6 +51,37 @@ export function discoverInjected(onChange: (wallets: InjectedProviderInfo[]) => 
     }
   }
   const list = () => [...wallets.values()].map((w) => w.info)
+
+  // Read once, each in its own try: a getter that throws or a bad entry refuses that entry only.
+  const taken = new Set<string>()
+  const external: unknown[] = Array.isArray(connectors) ? connectors : []
+  for (const [i, connector] of external.entries()) {
+    try {
+      const { id, name, imageUrl, provider } = connector as ExternalConnector
+      const problem =
+        externalProblem({ id, name }) ??
+        (taken.has(id.toLowerCase()) ? `id: '${id}' is used twice` : undefined) ??
+        (isProvider(provider) ? undefined : 'provider: an object with a request() function') ??
+        (taken.size < MAX_EXTERNAL ? undefined : `at most ${MAX_EXTERNAL} connectors`)
+      if (problem) {
+        console.error(`[porthole] connectors[${i}] refused: ${problem}`)
+        continue
+      }
+      const icon = externalImage(imageUrl)
+      if (imageUrl !== undefined && !icon)
+        console.error(
+          `[porthole] connectors[${i}].imageUrl ignored: a PNG, JPEG, GIF, WebP or SVG data URI, or an https URL`,
+        )
+      taken.add(id.toLowerCase())
+      // `on` is optional here: `calls.ts` follows a wallet's events only when it has them.
+      add(
+        { uuid: EXTERNAL_PREFIX + id, name, icon, rdns: '', external: true },
+        provider as EIP1193Provider,
+      )
+    } catch (error) {
+      console.error(`[porthole] connectors[${i}] refused:`, error)
+    }
+  }
 
   // The modal checks each descriptor (lengths, icon scheme) and skips bad ones.
   const onAnnounce = (event: Event) => {
@@ -57,8 +101,14 @@ export function discoverInjected(onChange: (wallets: InjectedProviderInfo[]) => 
   window.addEventListener('load', legacy)
 
   return {
-    /** The wallet with this uuid, or of this connector id (the modal's: its rdns, or 'injected'). */
-    get: (id: string) => wallets.get(id) ?? [...wallets.values()].find((w) => w.info.rdns === id),
+    /**
+     * The wallet with this uuid, or of this connector id (the modal's: its rdns, 'injected', or
+     * a host connector's id); a browser wallet's rdns before a host connector of the same id.
+     */
+    get: (id: string) =>
+      wallets.get(id) ??
+      [...wallets.values()].find((w) => w.info.rdns === id) ??
+      wallets.get(EXTERNAL_PREFIX + id),
     list,
     stop() {
       window.removeEventListener('eip6963:announceProvider', onAnnounce)
