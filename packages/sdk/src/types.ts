@@ -172,10 +172,11 @@ export type Porthole = {
    */
   connect(options?: ConnectOptions): Promise<ConnectResult>
   /**
-   * Headless mode: the wallets the Connect view would list, in its order — `section` `recent`,
-   * `installed`, `featured`, `custom`, `recommended`, then the plain `walletConnect` entry — each
+   * Headless mode: the wallets the Connect view would list, in its order (the spec's connector
+   * order) — the plain `walletConnect` entry, then `section` `recent`, `installed`, `featured`,
+   * `custom`, `external` (your `connectors`), `recommended` — each
    * `{ id, name, icon, type, section, installed, namespace? }`. `type` is how
-   * `connect({ wallet: id })` reaches it: `'injected'` (installed in this page) or
+   * `connect({ wallet: id })` reaches it: `'injected'` (in this page, yours included) or
    * `'walletConnect'` (a pairing; its URI comes as the `display_uri` event).
    * @example const list = await porthole.wallets()
    */
