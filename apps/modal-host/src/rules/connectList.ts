@@ -94,6 +94,7 @@ export function connectList(
     external,
     recommended: catalogue.wallets.map((w) => fromCatalogue(w, shown)).filter(offered),
     excludedIds: config.excludeWalletIds,
+    order: config.features.connectorTypeOrder,
   })
   const count =
     Math.max(catalogue.count, 0) +

@@ -9,6 +9,7 @@
  */
 import type { Features, RemoteFeatures } from '@porthole/protocol'
 import type { ResolvedConfig } from '../store/types.js'
+import { connectorTypeOrder } from './walletLists.js'
 
 /** The resolved feature switches. */
 export type ResolvedFeatures = ResolvedConfig['features']
@@ -135,6 +136,9 @@ export function mergeFeatures(parameters: MergeFeaturesParameters): MergeFeature
       ...(features.smartSessions === undefined ? {} : { smartSessions: features.smartSessions }),
       ...(features.connectMethodsOrder
         ? { connectMethodsOrder: features.connectMethodsOrder }
+        : {}),
+      ...(features.connectorTypeOrder
+        ? { connectorTypeOrder: connectorTypeOrder(features.connectorTypeOrder) }
         : {}),
       email,
       socials,

@@ -5,7 +5,7 @@
  */
 import type { HeadlessWallet, InjectedProviderInfo } from '@porthole/protocol'
 import type { WalletEntry } from '../store/types.js'
-import type { WalletSection } from './walletLists.js'
+import { CONNECTOR_TYPE_ORDER, type ConnectorTypeOrder, type WalletSection } from './walletLists.js'
 
 /** The id of the plain WalletConnect pairing (the Connect view's "WalletConnect" row). */
 export const WALLET_CONNECT_ID = 'walletConnect'
@@ -42,7 +42,8 @@ export function liveInjected(
 
 /**
  * Flattens the Connect view's sections into the headless list: the plain WalletConnect entry
- * first (where Connect draws its row), then each wallet once, with how `connect({ wallet: id })`
+ * where Connect draws its row (first, unless `order` moves it: `features.connectorTypeOrder`),
+ * and each wallet once, in the sections' order, with how `connect({ wallet: id })`
  * reaches it (`injected` when in the page now, a host connector included, else
  * `walletConnect`). Icons that are neither image data URIs nor http(s) URLs are left empty, and
  * the largest icons are dropped while the list would not fit in one message.
@@ -53,18 +54,23 @@ export function liveInjected(
 export function headlessWallets(
   sections: readonly WalletSection[],
   injected: readonly InjectedProviderInfo[],
+  order: readonly ConnectorTypeOrder[] = CONNECTOR_TYPE_ORDER,
 ): HeadlessWallet[] {
-  const list: HeadlessWallet[] = [
-    {
+  const list: HeadlessWallet[] = []
+  // The sections come in `order` already: the WalletConnect entry goes before the first section
+  // that follows it there.
+  const after = new Set(order.slice(order.indexOf('walletConnect') + 1))
+  const walletConnect = () =>
+    list.push({
       id: WALLET_CONNECT_ID,
       name: 'WalletConnect',
       icon: '',
       type: 'walletConnect',
       section: 'walletConnect',
       installed: false,
-    },
-  ]
-  for (const section of sections)
+    })
+  for (const section of sections) {
+    if (after.has(section.type) && !list.some((w) => w.section === 'walletConnect')) walletConnect()
     for (const wallet of section.wallets) {
       if (!wallet.id || wallet.id.length > 128 || wallet.id === WALLET_CONNECT_ID) continue
       const live = liveInjected(wallet, injected)
@@ -78,6 +84,8 @@ export function headlessWallets(
         ...(live ? { namespace: live.namespace ?? 'eip155' } : {}),
       })
     }
+  }
+  if (!list.some((w) => w.section === 'walletConnect')) walletConnect()
   let size = JSON.stringify(list).length
   for (const wallet of [...list].sort((a, b) => b.icon.length - a.icon.length)) {
     if (size <= MAX_LIST_TEXT || !wallet.icon) break

@@ -11,7 +11,12 @@ import {
 } from './connectList.js'
 import { fromCustomWallet } from './customWallets.js'
 import { headlessWallets } from './headlessWallets.js'
-import { type CatalogueWallet, CONNECTOR_TYPE_ORDER, connectSections } from './walletLists.js'
+import {
+  type CatalogueWallet,
+  CONNECTOR_TYPE_ORDER,
+  connectorTypeOrder,
+  connectSections,
+} from './walletLists.js'
 
 const w = (id: string, extra: Partial<WalletEntry> = {}): WalletEntry => ({
   id,
@@ -115,6 +120,53 @@ describe('the spec’s connector order (Defaults: walletConnect, recent, injecte
       ['external', ['acme']],
       ['recommended', ['r1']],
     ])
+  })
+})
+
+describe('features.connectorTypeOrder (AppKit’s option; the spec gives its default)', () => {
+  test('the types named first, each once, then the others in the default order', () => {
+    expect(connectorTypeOrder()).toEqual([...CONNECTOR_TYPE_ORDER])
+    expect(connectorTypeOrder(['external', 'walletConnect', 'external'])).toEqual([
+      'external',
+      'walletConnect',
+      'recent',
+      'injected',
+      'featured',
+      'custom',
+      'recommended',
+    ])
+  })
+
+  test('orders Connect’s sections and headless wallets(), the WalletConnect entry where it is named', () => {
+    const order = connectorTypeOrder(['external', 'recent', 'walletConnect'])
+    const s = state({
+      config: {
+        ...state().config,
+        features: { ...state().config.features, connectorTypeOrder: order },
+      },
+    })
+    expect(types(sectionsOf(s)).map(([type]) => type)).toEqual([
+      'external',
+      'recent',
+      'injected',
+      'featured',
+      'custom',
+      'recommended',
+    ])
+    expect([
+      ...new Set(headlessWallets(sectionsOf(s), s.injected, order).map((x) => x.section)),
+    ]).toEqual([
+      'external',
+      'recent',
+      'walletConnect',
+      'installed',
+      'featured',
+      'custom',
+      'recommended',
+    ])
+    // Last when every other type comes before it.
+    const last = connectorTypeOrder([...CONNECTOR_TYPE_ORDER.slice(1), 'walletConnect'])
+    expect(headlessWallets(sectionsOf(s), s.injected, last).at(-1)?.section).toBe('walletConnect')
   })
 })
 

@@ -112,6 +112,20 @@ export const CONNECTOR_TYPE_ORDER = [
 ] as const
 export type ConnectorTypeOrder = (typeof CONNECTOR_TYPE_ORDER)[number]
 
+/**
+ * AppKit's `features.connectorTypeOrder`: the types it names first, in its order (each once),
+ * then the others in the spec's default order — always all seven.
+ *
+ * @example
+ * connectorTypeOrder(['external', 'walletConnect'])
+ * // ['external', 'walletConnect', 'recent', 'injected', 'featured', 'custom', 'recommended']
+ */
+export function connectorTypeOrder(
+  named: readonly ConnectorTypeOrder[] = [],
+): ConnectorTypeOrder[] {
+  return [...new Set([...named, ...CONNECTOR_TYPE_ORDER])]
+}
+
 /** A labelled group of the Connect view's wallet list. */
 export type WalletSection = {
   type: Exclude<ConnectorTypeOrder, 'walletConnect'>
@@ -131,6 +145,8 @@ export type ConnectSectionsParameters = {
   excludedIds: readonly string[]
   /** How many recommended wallets to show at most (spec: recommended page 4). */
   recommendedCount?: number
+  /** The order of the sections ({@link connectorTypeOrder}); default the spec's. */
+  order?: readonly ConnectorTypeOrder[]
 }
 
 /**
@@ -151,7 +167,7 @@ const CLAIM_ORDER: readonly WalletSection['type'][] = [
 /**
  * The Connect view's wallet sections in the spec's connector order (walletConnect, recent,
  * injected, featured, custom, external, recommended; the WalletConnect row is the view's, see
- * {@link CONNECTOR_TYPE_ORDER}); a wallet appears once, in the section that claims it first
+ * {@link CONNECTOR_TYPE_ORDER}), or the host's (`order`); a wallet appears once, in the section that claims it first
  * ({@link CLAIM_ORDER}: matched by id or rdns); excluded ids never appear.
  *
  * @example
@@ -179,7 +195,7 @@ export function connectSections(parameters: ConnectSectionsParameters): WalletSe
     recommended: () => take(parameters.recommended, parameters.recommendedCount ?? 4),
   }
   const claimed = new Map(CLAIM_ORDER.map((type) => [type, lists[type]()]))
-  return CONNECTOR_TYPE_ORDER.flatMap((type) => {
+  return (parameters.order ?? CONNECTOR_TYPE_ORDER).flatMap((type) => {
     const wallets = type === 'walletConnect' ? [] : (claimed.get(type) ?? [])
     return wallets.length > 0 ? [{ type: type as WalletSection['type'], wallets }] : []
   })

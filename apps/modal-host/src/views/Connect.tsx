@@ -9,6 +9,7 @@ import { useConnectSections } from '../hooks/useWallets.js'
 import { t } from '../i18n/en.js'
 import { isShortList, shownSections } from '../rules/connectList.js'
 import { detectPlatform, socialName, visibleSocials } from '../rules/socials.js'
+import type { ConnectorTypeOrder } from '../rules/walletLists.js'
 import { useModal } from '../store/store.js'
 import { EmailForm } from './Email.js'
 import { AllWalletsView, ConnectingWalletConnectView, preloadConnectedViews } from './lazyViews.js'
@@ -79,7 +80,7 @@ export function Legal() {
  * embedded wallet), wallets in the spec's connector order — the WalletConnect row first (as
  * AppKit draws it; not on a phone, where the wallets' rows open them and a QR code has no
  * one to scan it), then recent, installed, featured, custom, the host's own connectors and
- * recommended — then All Wallets with the count.
+ * recommended (or `features.connectorTypeOrder`) — then All Wallets with the count.
  */
 export function Connect() {
   const { sections, count } = useConnectSections()
@@ -110,29 +111,33 @@ export function Connect() {
   )
   // Below e-mail or social login the list stays short, so the card fits a laptop screen (the
   // rest is one step away in All Wallets); headless `wallets()` lists the same rows.
-  const rows = shownSections(sections, isShortList(config, socials)).flatMap((section) =>
-    section.wallets.map((wallet) => ({ type: section.type, wallet })),
-  )
+  const shown = shownSections(sections, isShortList(config, socials))
+  const rowsOf = (type: ConnectorTypeOrder) =>
+    (shown.find((section) => section.type === type)?.wallets ?? []).map((wallet) => (
+      <WalletRow
+        key={`${type}:${wallet.id}`}
+        wallet={wallet}
+        tag={TAGS[type as keyof typeof TAGS]}
+        section={type}
+        onSelect={selectWallet}
+      />
+    ))
   const walletSection = (
     <ul className="ph-list" aria-label={t('connectWallet')} key="wallet" data-roving>
-      {config.isMobile ? null : (
-        <NavRow
-          icon={<IconTile name="qr" />}
-          label={t('walletConnect')}
-          badge={t('qrCode')}
-          section="walletConnect"
-          onSelect={() => Modal.push({ view: 'ConnectingWalletConnect' })}
-        />
+      {config.features.connectorTypeOrder.map((type) =>
+        type !== 'walletConnect' ? (
+          rowsOf(type)
+        ) : config.isMobile ? null : (
+          <NavRow
+            key="walletConnect"
+            icon={<IconTile name="qr" />}
+            label={t('walletConnect')}
+            badge={t('qrCode')}
+            section="walletConnect"
+            onSelect={() => Modal.push({ view: 'ConnectingWalletConnect' })}
+          />
+        ),
       )}
-      {rows.map(({ type, wallet }) => (
-        <WalletRow
-          key={`${type}:${wallet.id}`}
-          wallet={wallet}
-          tag={TAGS[type]}
-          section={type}
-          onSelect={selectWallet}
-        />
-      ))}
       {config.features.allWallets ? (
         <NavRow
           icon={<IconTile name="search" muted />}

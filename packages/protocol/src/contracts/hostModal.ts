@@ -82,6 +82,24 @@ export const Features = z.partial(
     pay: z.boolean(),
     history: z.boolean(),
     connectMethodsOrder: z.array(z.enum(['email', 'social', 'wallet'])).check(z.maxLength(3)),
+    /**
+     * AppKit's connector order on Connect: the types named come first, in this order, then the
+     * others in the spec's default order (walletConnect, recent, injected, featured, custom,
+     * external, recommended).
+     */
+    connectorTypeOrder: z
+      .array(
+        z.enum([
+          'walletConnect',
+          'recent',
+          'injected',
+          'featured',
+          'custom',
+          'external',
+          'recommended',
+        ]),
+      )
+      .check(z.maxLength(7)),
   }),
 )
 export type Features = z.infer<typeof Features>

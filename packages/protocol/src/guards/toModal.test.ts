@@ -314,9 +314,12 @@ const seeds: Record<string, unknown[]> = {
       email: false,
       socials: ['github', 'google'],
       connectMethodsOrder: ['wallet', 'email'],
+      connectorTypeOrder: ['external', 'walletConnect'],
       pay: true,
     },
     { socials: false, swaps: true, smartSessions: true },
+    { connectorTypeOrder: ['injected', 'qr'] },
+    { connectorTypeOrder: Array(8).fill('recent') },
   ],
   RemoteFeatures: [
     {

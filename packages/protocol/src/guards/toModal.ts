@@ -133,6 +133,10 @@ export const Features = partial<HostModal.Features>({
   pay: boolean,
   history: boolean,
   connectMethodsOrder: array(oneOf('email', 'social', 'wallet'), 3),
+  connectorTypeOrder: array(
+    oneOf('walletConnect', 'recent', 'injected', 'featured', 'custom', 'external', 'recommended'),
+    7,
+  ),
 })
 
 const WalletIds = array(Text(128), 500)
