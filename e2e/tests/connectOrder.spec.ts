@@ -79,15 +79,18 @@ test('Connect lists WalletConnect, recent, installed, featured, custom, the host
       connectors: [{ id: 'acme', name: 'Acme Wallet', provider: acme }] }`,
   )
   await page.evaluate('porthole.open()')
-  expect(await sections(page)).toEqual([
-    'walletConnect',
-    'recent',
-    'injected',
-    'featured',
-    'custom',
-    'external',
-    'recommended',
-  ])
+  // The catalogue's rows (featured, recommended) arrive with its first page.
+  await expect
+    .poll(() => sections(page))
+    .toEqual([
+      'walletConnect',
+      'recent',
+      'injected',
+      'featured',
+      'custom',
+      'external',
+      'recommended',
+    ])
   const connect = modal(page).getByRole('dialog', { name: 'Connect Wallet' })
   const rows = connect.getByRole('list', { name: 'Connect Wallet' }).getByRole('button')
   await expect(rows.first()).toHaveAccessibleName(/^WalletConnect/)
@@ -136,6 +139,27 @@ test('Connect lists WalletConnect, recent, installed, featured, custom, the host
     return email && list ? list.compareDocumentPosition(email) : 0
   })
   expect(order & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+})
+
+test('features.connectorTypeOrder moves the types it names first, the WalletConnect row too', async ({
+  page,
+}) => {
+  await hostWith(
+    page,
+    `{ features: { email: false, socials: false, connectorTypeOrder: ['external', 'walletConnect'] },
+      connectors: [{ id: 'acme', name: 'Acme Wallet', provider: acme }] }`,
+  )
+  await page.evaluate('porthole.open()')
+  await expect
+    .poll(() => sections(page))
+    .toEqual(['external', 'walletConnect', 'injected', 'recommended'])
+  const listed = (await page.evaluate('porthole.wallets()')) as { section: string }[]
+  expect([...new Set(listed.map((w) => w.section))]).toEqual([
+    'external',
+    'walletConnect',
+    'installed',
+    'recommended',
+  ])
 })
 
 test('a host connector (an EIP-1193 object in the page) connects through the modal and signs a message', async ({
