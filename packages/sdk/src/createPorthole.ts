@@ -170,7 +170,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   src.searchParams.set('origin', location.origin)
   // The trace id of this page's API calls (the modal sends `<trace>.<n>`); in the fragment, so
   // the modal document stays one cached URL.
-  src.hash = `trace=${Math.random().toString(36).slice(2, 12)}`
+  src.hash = `trace=${crypto.randomUUID()}`
   const dialog = mountDialog(src.href, () => {
     void close()
   })
@@ -313,7 +313,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     getSession: () => state.session,
     subscribe: (listener) => instance.on('state', listener as never),
     getProvider(namespace) {
-      if (!/^(?:eip155|solana|bip122)$/.test(namespace))
+      if (!/^(eip155|solana|bip122)$/.test(namespace))
         throw new InternalRpcError('Unsupported chain namespace')
       // Solana and Bitcoin wallets of this page are found by sdk-chains.js.
       if (namespace !== 'eip155') void load()
