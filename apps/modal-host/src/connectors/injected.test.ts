@@ -171,6 +171,7 @@ describe('the host’s own connectors (external)', () => {
       { ...acme, uuid: 'external:zw', name: 'Meta\u200BMask' },
       { ...acme, uuid: 'external:nl', name: 'Acme\nApproved by Porthole' },
       { ...acme, uuid: 'external:long', name: 'A'.repeat(51) },
+      { ...acme, uuid: 'external:longer', name: 'A'.repeat(101) }, // over the descriptor's 100
       { ...acme, uuid: 'external:blank', name: ' ' },
       { ...acme, uuid: 'external:sol', namespace: 'solana' },
       // Another wallet's connector id: its connection's calls must stay with it.
@@ -186,7 +187,23 @@ describe('the host’s own connectors (external)', () => {
       { ...acme, uuid: 'external:ACME', name: 'Acme twice' }, // the same id, other case
       { uuid: 'u-dev', name: 'Porthole Dev Wallet', icon: '', rdns: 'dev.porthole.wallet' },
     ]
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     Injected.setInjectedProviders([acme, ...hostile])
+    Injected.setInjectedProviders([acme, ...hostile]) // sent again: said once
+    // The host's developer reads each refusal in this frame's console.
+    expect(errors.mock.calls.map(([m]) => m)).toEqual(
+      expect.arrayContaining([
+        '[porthole] connector "wallet:evil" refused: id: 1-48 letters, digits, ".", "_" or "-", starting with a letter or digit',
+        `[porthole] connector "WalletConnect" refused: id: 'WalletConnect' is Porthole's own`,
+        '[porthole] connector "bidi" refused: name: hidden or control characters',
+        `[porthole] connector "DEV.porthole.wallet" refused: id: 'DEV.porthole.wallet' is another wallet's`,
+        '[porthole] connector "sol" refused: eip155 only',
+        '[porthole] connector "longer" refused: name: Too big: expected string to have <=100 characters',
+        '[porthole] connector "js": image dropped (a PNG, JPEG, GIF, WebP or SVG data URI, or an https URL)',
+      ]),
+    )
+    expect(errors).toHaveBeenCalledTimes(15)
+    errors.mockRestore()
     expect(store.getState().injected.map((i) => [i.uuid, i.name, i.icon])).toEqual([
       ['external:acme', 'Acme Wallet', ''],
       ['external:js', 'Js', ''],

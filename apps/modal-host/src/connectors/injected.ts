@@ -59,13 +59,31 @@ export function setInjectedProviders(list: readonly unknown[]): void {
     const parsed = Checks.InjectedProviderInfo.safeParse(
       legacy ? { name: 'Browser Wallet', rdns: '', icon: '', ...(item as object) } : item,
     )
-    if (!parsed.success || valid.some((v) => v.uuid === parsed.data.uuid)) continue
+    if (!parsed.success) {
+      const { external, uuid } = (item ?? {}) as { external?: unknown; uuid?: unknown }
+      const issue = parsed.error.issues[0]
+      if (external === true && typeof uuid === 'string' && issue)
+        reportOnce(
+          uuid,
+          `[porthole] connector "${uuid.slice(EXTERNAL_PREFIX.length)}" refused: ${issue.path.join('.')}: ${issue.message}`,
+        )
+      continue
+    }
+    if (valid.some((v) => v.uuid === parsed.data.uuid)) continue
     const info = parsed.data
     if (info.external) valid.push(info)
     else if (!info.uuid.startsWith(EXTERNAL_PREFIX))
       valid.push({ ...info, icon: ICON.test(info.icon) ? info.icon : '' })
   }
   store.setState({ injected: acceptExternal(valid) })
+}
+
+const reported = new Set<string>()
+/** A console error, once per key (the host sends its whole list again on every change). */
+function reportOnce(key: string, message: string): void {
+  if (reported.has(key)) return
+  reported.add(key)
+  console.error(message)
 }
 
 /**
@@ -86,21 +104,32 @@ export function acceptExternal(list: readonly InjectedProviderInfo[]): InjectedP
   return list.flatMap((info) => {
     if (!info.external) return [info]
     const id = info.uuid.slice(EXTERNAL_PREFIX.length)
-    if (
-      !info.uuid.startsWith(EXTERNAL_PREFIX) ||
-      externalProblem({ id, name: info.name }) ||
-      taken.has(id.toLowerCase()) ||
-      (info.namespace ?? 'eip155') !== 'eip155' ||
-      count >= MAX_EXTERNAL
-    )
-      return []
+    const problem = !info.uuid.startsWith(EXTERNAL_PREFIX)
+      ? 'not a host connector'
+      : (externalProblem({ id, name: info.name }) ??
+        (taken.has(id.toLowerCase())
+          ? `id: '${id}' is another wallet's`
+          : (info.namespace ?? 'eip155') !== 'eip155'
+            ? 'eip155 only'
+            : count >= MAX_EXTERNAL
+              ? `at most ${MAX_EXTERNAL} connectors`
+              : undefined))
+    const image = externalImage(info.icon)
+    // The host's developer reads why in this frame's console, as for a refused option.
+    if (problem) reportOnce(info.uuid, `[porthole] connector "${id}" refused: ${problem}`)
+    else if (info.icon && !image)
+      reportOnce(
+        `${info.uuid} image`,
+        `[porthole] connector "${id}": image dropped (a PNG, JPEG, GIF, WebP or SVG data URI, or an https URL)`,
+      )
+    if (problem) return []
     taken.add(id.toLowerCase())
     count++
     return [
       {
         uuid: info.uuid,
         name: info.name,
-        icon: externalImage(info.icon),
+        icon: image,
         rdns: '',
         external: true,
       },

@@ -4,12 +4,7 @@
  * EXTERNAL), which travel the same way. The modal only ever sees descriptors; calls run in the
  * host page (`calls.ts`).
  */
-import {
-  EXTERNAL_PREFIX,
-  externalImage,
-  externalProblem,
-  MAX_EXTERNAL,
-} from '@porthole/protocol/external'
+import { EXTERNAL_PREFIX, MAX_EXTERNAL } from '@porthole/protocol/external'
 import type { InjectedProviderInfo } from '@porthole/protocol/lite'
 import type { EIP1193Provider, ExternalConnector } from '../types.js'
 import { PORTHOLE_RDNS } from './provider.js'
@@ -21,10 +16,9 @@ const isProvider = (p: unknown): p is EIP1193Provider =>
 
 /**
  * Starts discovery; `onChange` runs (batched) whenever the list grows. The host's `connectors`
- * come first, as descriptors with uuid `external:<id>`; each is checked alone (id, name, a
- * provider with `request`; at most 8), a refused one is named on the console and the others are
- * kept, and an image that is not a data URI or https URL is dropped (the modal checks all of it
- * again). Porthole's own providers (any instance) are skipped. The wallets' events are followed
+ * (at most 8) come first, as descriptors with uuid `external:<id>`; one without a string id or
+ * a provider with `request` is named on the console and the others are kept (the modal checks
+ * ids, names and images). Porthole's own providers (any instance) are skipped. The wallets' events are followed
  * by `calls.ts` once a call needs it (no wallet is connected before).
  *
  * @example
@@ -53,29 +47,23 @@ export function discoverInjected(
   const list = () => [...wallets.values()].map((w) => w.info)
 
   // Read once, each in its own try: a getter that throws or a bad entry refuses that entry only.
-  const taken = new Set<string>()
-  const external: unknown[] = Array.isArray(connectors) ? connectors : []
+  // The modal checks id, name and image (and names what it refuses in its console); here only
+  // what it cannot see: a provider to call, and at most 8 (the list is one message of 50).
+  const external: unknown[] = Array.isArray(connectors) ? connectors.slice(0, MAX_EXTERNAL) : []
   for (const [i, connector] of external.entries()) {
     try {
       const { id, name, imageUrl, provider } = connector as ExternalConnector
-      const problem =
-        externalProblem({ id, name }) ??
-        (taken.has(id.toLowerCase()) ? `id: '${id}' is used twice` : undefined) ??
-        (isProvider(provider) ? undefined : 'provider: an object with a request() function') ??
-        (taken.size < MAX_EXTERNAL ? undefined : `at most ${MAX_EXTERNAL} connectors`)
-      if (problem) {
-        console.error(`[porthole] connectors[${i}] refused: ${problem}`)
-        continue
-      }
-      const icon = externalImage(imageUrl)
-      if (imageUrl !== undefined && !icon)
-        console.error(
-          `[porthole] connectors[${i}].imageUrl ignored: a PNG, JPEG, GIF, WebP or SVG data URI, or an https URL`,
-        )
-      taken.add(id.toLowerCase())
+      if (typeof id !== 'string' || !isProvider(provider))
+        throw 'an id, and a provider with request()'
       // `on` is optional here: `calls.ts` follows a wallet's events only when it has them.
       add(
-        { uuid: EXTERNAL_PREFIX + id, name, icon, rdns: '', external: true },
+        {
+          uuid: EXTERNAL_PREFIX + id,
+          name,
+          icon: typeof imageUrl === 'string' && imageUrl.length <= 2e5 ? imageUrl : '',
+          rdns: '',
+          external: true,
+        },
         provider as EIP1193Provider,
       )
     } catch (error) {
