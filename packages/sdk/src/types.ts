@@ -82,8 +82,8 @@ export type PortholeOptions = {
   modalUrl?: string | undefined
   /**
    * Connectors of your own (at most 8; {@link ExternalConnector}), listed in the modal's
-   * `external` section. One with a bad id or name is refused with a console error naming it;
-   * the others are kept. Not a script-tag attribute: pass it to `Porthole.createPorthole`.
+   * `external` section. One with a bad id or name is left out, named in the modal frame's
+   * console; the others are kept. Not a script-tag attribute: pass it to `Porthole.createPorthole`.
    * @example connectors: [{ id: 'acme', name: 'Acme Wallet', provider: acmeSdk.provider }]
    */
   connectors?: readonly ExternalConnector[] | undefined
