@@ -178,7 +178,7 @@ test('a host lists the wallets itself and connects the dev wallet, then a Wallet
     section: string
     installed: boolean
   }[]
-  // The dev wallet (EIP-6963) is installed; WalletConnect closes the list.
+  // The dev wallet (EIP-6963) is installed; WalletConnect opens the list (the spec's order).
   expect(wallets.find((w) => w.name === 'Porthole Dev Wallet')).toMatchObject({
     id: 'dev.porthole.wallet',
     type: 'injected',
@@ -186,7 +186,7 @@ test('a host lists the wallets itself and connects the dev wallet, then a Wallet
     installed: true,
     icon: expect.stringMatching(/^data:image\//),
   })
-  expect(wallets.at(-1)).toMatchObject({ id: 'walletConnect', type: 'walletConnect' })
+  expect(wallets[0]).toMatchObject({ id: 'walletConnect', type: 'walletConnect' })
   expect(wallets.filter((w) => w.section === 'recommended').length).toBeGreaterThan(0)
   for (const w of wallets.filter((x) => !x.installed)) expect(w.type).toBe('walletConnect')
   // The Connect view the closed modal keeps prepared shows the same wallets in the same order
@@ -200,7 +200,7 @@ test('a host lists the wallets itself and connects the dev wallet, then a Wallet
     )
   await expect.poll(async () => (await rows()).length).toBeGreaterThan(1)
   const onConnect = await rows()
-  expect(wallets.map((w) => w.id)).toEqual([...onConnect, 'walletConnect'])
+  expect(wallets.map((w) => w.id)).toEqual(['walletConnect', ...onConnect])
 
   // The dev wallet, straight through its provider in the page.
   await page.locator('#wallets button[data-wallet-id="dev.porthole.wallet"]').click()

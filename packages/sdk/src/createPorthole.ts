@@ -63,7 +63,8 @@ const scriptUrl = currentScript?.src
  * const { address } = await porthole.connect()
  */
 export function createPorthole(options: PortholeOptions = {}): Porthole {
-  const { projectId = '', metadata, modalUrl, announceProvider, ...rest } = options
+  // `connectors` hold provider objects: they stay in this page (sdk-chains.js), never in the hello.
+  const { projectId = '', metadata, modalUrl, announceProvider, connectors, ...rest } = options
   // Spec §5: AppKit's older sign-in option and `siwx` do not mix.
   if (rest.siwx && (rest as { siweConfig?: unknown }).siweConfig)
     throw new Error('Cannot set both `siweConfig` and `siwx` options')
@@ -169,7 +170,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   src.searchParams.set('origin', location.origin)
   // The trace id of this page's API calls (the modal sends `<trace>.<n>`); in the fragment, so
   // the modal document stays one cached URL.
-  src.hash = `trace=${Math.random().toString(36).slice(2, 12)}`
+  src.hash = `trace=${crypto.randomUUID()}`
   const dialog = mountDialog(src.href, () => {
     void close()
   })
@@ -184,7 +185,12 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
   const load = () =>
     (loading ??= loadChains(scriptUrl ?? base).then(
       (chains) =>
-        (calls = chains.startChains({ porthole: instance, ready, onChange: sendInjected })),
+        (calls = chains.startChains({
+          porthole: instance,
+          ready,
+          onChange: sendInjected,
+          connectors,
+        })),
     ))
   void load().then(sendInjected, () => {})
 
@@ -307,7 +313,7 @@ export function createPorthole(options: PortholeOptions = {}): Porthole {
     getSession: () => state.session,
     subscribe: (listener) => instance.on('state', listener as never),
     getProvider(namespace) {
-      if (!/^(?:eip155|solana|bip122)$/.test(namespace))
+      if (!/^(eip155|solana|bip122)$/.test(namespace))
         throw new InternalRpcError('Unsupported chain namespace')
       // Solana and Bitcoin wallets of this page are found by sdk-chains.js.
       if (namespace !== 'eip155') void load()

@@ -12,6 +12,7 @@ export type {
   ConnectOptions,
   ConnectResult,
   EIP1193Provider,
+  ExternalConnector,
   HeadlessWallet,
   Locale,
   Porthole,

@@ -25,6 +25,27 @@ export type ConnectionInfo = PortholeState['connections'][number]
 /** Namespaces with a provider: EVM (EIP-1193), Solana and Bitcoin (WalletConnect's JSON-RPC methods). */
 export type ProviderNamespace = 'eip155' | 'solana' | 'bip122'
 
+/**
+ * A connector of the dapp's own (spec §3 connector type EXTERNAL): an EIP-1193 provider the dapp
+ * has, such as a wallet SDK it ships. The modal lists it in its own section of Connect (after
+ * the custom wallets) and connects through it as through a browser wallet: the modal asks it
+ * for accounts, and the dapp's calls go straight to it while it is the active connection.
+ *
+ * @example
+ * const connector = { id: 'acme', name: 'Acme Wallet', imageUrl: 'https://acme.example/logo.png', provider: acmeSdk.provider }
+ */
+export type ExternalConnector = {
+  /** Its connector id (`getState().connector.id`): 1–48 letters, digits, `.`, `_` or `-`. */
+  id: string
+  /** Shown in the modal: at most 50 characters, no control or hidden (bidi, zero-width) ones. */
+  name: string
+  /** A PNG, JPEG, GIF, WebP or SVG data URI, or an https URL; otherwise the row shows its initials. */
+  imageUrl?: string | undefined
+  /** The EIP-1193 provider (`request`; `on` / `removeListener` for its events when it has them). */
+  provider: Pick<EIP1193Provider, 'request'> &
+    Partial<Pick<EIP1193Provider, 'on' | 'removeListener'>>
+}
+
 /** Options of {@link createPorthole}. Only `projectId` is required. */
 export type PortholeOptions = {
   /** Your project id (from `npm run admin -- project create`). */
@@ -65,6 +86,13 @@ export type PortholeOptions = {
   debug?: boolean | undefined
   /** Where the modal app lives; default: the origin `sdk.js` was loaded from. */
   modalUrl?: string | undefined
+  /**
+   * Connectors of your own (at most 8; {@link ExternalConnector}), listed in the modal's
+   * `external` section. One with a bad id or name is left out, named in the modal frame's
+   * console; the others are kept. Not a script-tag attribute: pass it to `Porthole.createPorthole`.
+   * @example connectors: [{ id: 'acme', name: 'Acme Wallet', provider: acmeSdk.provider }]
+   */
+  connectors?: readonly ExternalConnector[] | undefined
   /** Announce the provider with EIP-6963 so wagmi, viem and ethers find it (default true). */
   announceProvider?: boolean | undefined
   /**
@@ -150,10 +178,11 @@ export type Porthole = {
    */
   connect(options?: ConnectOptions): Promise<ConnectResult>
   /**
-   * Headless mode: the wallets the Connect view would list, in its order — `section` `recent`,
-   * `installed`, `featured`, `custom`, `recommended`, then the plain `walletConnect` entry — each
+   * Headless mode: the wallets the Connect view would list, in its order (the spec's connector
+   * order) — the plain `walletConnect` entry, then `section` `recent`, `installed`, `featured`,
+   * `custom`, `external` (your `connectors`), `recommended` — each
    * `{ id, name, icon, type, section, installed, namespace? }`. `type` is how
-   * `connect({ wallet: id })` reaches it: `'injected'` (installed in this page) or
+   * `connect({ wallet: id })` reaches it: `'injected'` (in this page, yours included) or
    * `'walletConnect'` (a pairing; its URI comes as the `display_uri` event).
    * @example const list = await porthole.wallets()
    */

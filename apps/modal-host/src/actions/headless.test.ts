@@ -172,15 +172,15 @@ const outcome = (promise: Promise<unknown>) =>
   )
 
 describe('wallets()', () => {
-  test('lists what Connect shows below e-mail and social login: the installed wallet, one catalogue wallet, then WalletConnect', async () => {
+  test('lists what Connect shows below e-mail and social login: WalletConnect, the installed wallet, one catalogue wallet', async () => {
     const list = await Headless.wallets()
     expect(list.map((w) => [w.id, w.section, w.type, w.installed])).toEqual([
+      ['walletConnect', 'walletConnect', 'walletConnect', false],
       ['dev.porthole.wallet', 'installed', 'injected', true],
       ['id-0', 'recommended', 'walletConnect', false],
-      ['walletConnect', 'walletConnect', 'walletConnect', false],
     ])
-    expect(list[0]).toMatchObject({ name: 'Porthole Dev Wallet', icon: DEV.icon })
-    expect(list[1]?.icon).toBe('https://api.example/getWalletImage/0')
+    expect(list[1]).toMatchObject({ name: 'Porthole Dev Wallet', icon: DEV.icon })
+    expect(list[2]?.icon).toBe('https://api.example/getWalletImage/0')
     // Asked once, then kept: a second list costs no request.
     const before = catalogueRequests
     await Headless.wallets()
@@ -195,12 +195,12 @@ describe('wallets()', () => {
     })
     const list = await Headless.wallets()
     expect(list.map((w) => w.id)).toEqual([
+      'walletConnect',
       'dev.porthole.wallet',
       'id-0',
       'id-1',
       'id-2',
       'id-3',
-      'walletConnect',
     ])
   })
 })
@@ -218,7 +218,7 @@ describe('connectWallet()', () => {
     expect(store.getState().connection).toMatchObject({ status: 'connected', address: EVM })
     // Remembered as recent, as a connection from the modal would be.
     expect(store.getState().recentWallets.map((w) => w.id)).toEqual(['dev.porthole.wallet'])
-    expect((await Headless.wallets())[0]).toMatchObject({ section: 'recent', installed: true })
+    expect((await Headless.wallets())[1]).toMatchObject({ section: 'recent', installed: true })
     expect(shown).toEqual([])
   })
 

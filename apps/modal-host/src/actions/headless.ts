@@ -53,6 +53,7 @@ export async function wallets(): Promise<HeadlessWallet[]> {
   return headlessWallets(
     shownSections(entries().sections, isShortList(state.config, socials)),
     state.injected,
+    state.config.features.connectorTypeOrder,
   )
 }
 

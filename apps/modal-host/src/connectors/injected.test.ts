@@ -133,3 +133,131 @@ describe('injected connectors', () => {
     expect(store.getState().connections).toHaveLength(0)
   })
 })
+
+describe('the host’s own connectors (external)', () => {
+  const acme = { uuid: 'external:acme', name: 'Acme Wallet', icon: '', rdns: '', external: true }
+
+  test('listed by the id the host gave; connect and calls run through the page by their uuid', async () => {
+    Injected.setInjectedProviders([acme])
+    const [info] = store.getState().injected
+    const connector = Injected.injectedConnector(info as NonNullable<typeof info>)
+    expect(connector.info).toEqual({
+      id: 'acme',
+      type: 'EXTERNAL',
+      name: 'Acme Wallet',
+      uuid: 'external:acme',
+    })
+    host.answers.set('eth_requestAccounts', ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'])
+    host.answers.set('eth_chainId', '0x7a69')
+    expect(await connector.connect({})).toEqual([
+      {
+        namespace: 'eip155',
+        address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+        caipNetworkId: 'eip155:31337',
+      },
+    ])
+    expect(host.calls.map((c) => [c.uuid, c.method])).toEqual([
+      ['external:acme', 'eth_requestAccounts'],
+      ['external:acme', 'eth_chainId'],
+    ])
+  })
+
+  test('a hostile host page: ids, names and images the modal would show are checked, each entry alone', () => {
+    const hostile = [
+      { ...acme, uuid: 'external:wallet:evil' }, // not an id
+      { ...acme, uuid: 'external:WalletConnect' }, // Porthole's own id
+      { ...acme, uuid: 'external:AUTH' },
+      { ...acme, uuid: 'external:bidi', name: 'Acme \u202Etellaw' },
+      { ...acme, uuid: 'external:zw', name: 'Meta\u200BMask' },
+      { ...acme, uuid: 'external:nl', name: 'Acme\nApproved by Porthole' },
+      { ...acme, uuid: 'external:long', name: 'A'.repeat(51) },
+      { ...acme, uuid: 'external:longer', name: 'A'.repeat(101) }, // over the descriptor's 100
+      { ...acme, uuid: 'external:blank', name: ' ' },
+      { ...acme, uuid: 'external:sol', namespace: 'solana' },
+      // Another wallet's connector id: its connection's calls must stay with it.
+      { ...acme, uuid: 'external:DEV.porthole.wallet' },
+      // A browser wallet may not pose as a host connector, nor take its uuid.
+      { uuid: 'external:fake', name: 'Fake', icon: '', rdns: 'fake.example' },
+      { ...acme, uuid: 'external:js', name: 'Js', icon: 'javascript:alert(1)' },
+      { ...acme, uuid: 'external:html', name: 'Html', icon: 'data:text/html,<script>1</script>' },
+      { ...acme, uuid: 'external:http', name: 'Http', icon: 'http://tracker.example/x.png' },
+      { ...acme, uuid: 'external:png', name: 'Png', icon: 'data:image/png;base64,AAAA' },
+      { ...acme, uuid: 'external:https', name: 'Https', icon: 'https://acme.example/a.png' },
+      { ...acme, name: 'Acme again' }, // the same uuid twice: the first stays
+      { ...acme, uuid: 'external:ACME', name: 'Acme twice' }, // the same id, other case
+      { uuid: 'u-dev', name: 'Porthole Dev Wallet', icon: '', rdns: 'dev.porthole.wallet' },
+    ]
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    Injected.setInjectedProviders([acme, ...hostile])
+    Injected.setInjectedProviders([acme, ...hostile]) // sent again: said once
+    // The host's developer reads each refusal in this frame's console.
+    expect(errors.mock.calls.map(([m]) => m)).toEqual(
+      expect.arrayContaining([
+        '[porthole] connector "wallet:evil" refused: id: 1-48 letters, digits, ".", "_" or "-", starting with a letter or digit',
+        `[porthole] connector "WalletConnect" refused: id: 'WalletConnect' is Porthole's own`,
+        '[porthole] connector "bidi" refused: name: hidden or control characters',
+        `[porthole] connector "DEV.porthole.wallet" refused: id: 'DEV.porthole.wallet' is another wallet's`,
+        '[porthole] connector "sol" refused: eip155 only',
+        '[porthole] connector "longer" refused: name: Too big: expected string to have <=100 characters',
+        '[porthole] connector "js": image dropped (a PNG, JPEG, GIF, WebP or SVG data URI, or an https URL)',
+      ]),
+    )
+    expect(errors).toHaveBeenCalledTimes(15)
+    errors.mockRestore()
+    expect(store.getState().injected.map((i) => [i.uuid, i.name, i.icon])).toEqual([
+      ['external:acme', 'Acme Wallet', ''],
+      ['external:js', 'Js', ''],
+      ['external:html', 'Html', ''],
+      ['external:http', 'Http', ''],
+      ['external:png', 'Png', 'data:image/png;base64,AAAA'],
+      ['external:https', 'Https', 'https://acme.example/a.png'],
+      ['u-dev', 'Porthole Dev Wallet', ''],
+    ])
+  })
+
+  test('at most 8 host connectors are listed', () => {
+    Injected.setInjectedProviders(
+      Array.from({ length: 12 }, (_, i) => ({ ...acme, uuid: `external:w${i}`, name: `W${i}` })),
+    )
+    expect(store.getState().injected).toHaveLength(8)
+  })
+
+  test('an answer that is not an address is no account: the connection is refused, not made', async () => {
+    Injected.setInjectedProviders([acme])
+    const [info] = store.getState().injected
+    const connector = Injected.injectedConnector(info as NonNullable<typeof info>)
+    host.answers.set('eth_chainId', '0x7a69')
+    for (const answer of [
+      ['<img src=x onerror=alert(1)>'],
+      ['0x1234'],
+      [`0x${'a'.repeat(4000)}`],
+    ]) {
+      host.answers.set('eth_requestAccounts', answer)
+      await expect(connector.connect({})).rejects.toMatchObject({ code: 4001 })
+    }
+    expect(store.getState().connections).toHaveLength(0)
+  })
+
+  test('a saved connection comes back after a reload once the host registers the connector again', async () => {
+    host.answers.set('eth_accounts', ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'])
+    host.answers.set('eth_chainId', '0x7a69')
+    const Connection = await import('../actions/connection.js')
+    store.setState({
+      savedConnections: [
+        {
+          connector: { id: 'acme', type: 'EXTERNAL', name: 'Acme Wallet', uuid: 'external:acme' },
+          namespace: 'eip155',
+          address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+          caipNetworkId: 'eip155:31337',
+        },
+      ],
+    })
+    Injected.setInjectedProviders([acme])
+    await Connection.restoreSession()
+    expect(store.getState().connection).toMatchObject({
+      status: 'connected',
+      connector: { id: 'acme', type: 'EXTERNAL' },
+    })
+    expect(host.calls[0]).toMatchObject({ uuid: 'external:acme', method: 'eth_accounts' })
+  })
+})

@@ -12,6 +12,12 @@ import {
   UserRejectedRequestError,
 } from '@porthole/protocol'
 import {
+  EXTERNAL_PREFIX,
+  externalImage,
+  externalProblem,
+  MAX_EXTERNAL,
+} from '@porthole/protocol/external'
+import {
   type ChainNamespace,
   caipOfStandardChain,
   isSolanaAddress,
@@ -34,9 +40,13 @@ export const NO_MATCHING_CHAIN = 'The connector does not support any of the requ
 
 const ICON = /^data:image\/(?:png|jpeg|gif|webp|svg\+xml)[;,]/
 
+const isAddress = (value: unknown): value is string =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)
+
 /**
  * Accepts the host's injected-wallet descriptors one by one; bad ones are skipped and icons
- * that are not image data URIs are dropped.
+ * that are not image data URIs are dropped. The host's own connectors (`external`) are checked
+ * further ({@link acceptExternal}).
  *
  * @example
  * setInjectedProviders(event.providers)
@@ -49,10 +59,82 @@ export function setInjectedProviders(list: readonly unknown[]): void {
     const parsed = Checks.InjectedProviderInfo.safeParse(
       legacy ? { name: 'Browser Wallet', rdns: '', icon: '', ...(item as object) } : item,
     )
-    if (!parsed.success || valid.some((v) => v.uuid === parsed.data.uuid)) continue
-    valid.push({ ...parsed.data, icon: ICON.test(parsed.data.icon) ? parsed.data.icon : '' })
+    if (!parsed.success) {
+      const { external, uuid } = (item ?? {}) as { external?: unknown; uuid?: unknown }
+      const issue = parsed.error.issues[0]
+      if (external === true && typeof uuid === 'string' && issue)
+        reportOnce(
+          uuid,
+          `[porthole] connector "${uuid.slice(EXTERNAL_PREFIX.length)}" refused: ${issue.path.join('.')}: ${issue.message}`,
+        )
+      continue
+    }
+    if (valid.some((v) => v.uuid === parsed.data.uuid)) continue
+    const info = parsed.data
+    if (info.external) valid.push(info)
+    else if (!info.uuid.startsWith(EXTERNAL_PREFIX))
+      valid.push({ ...info, icon: ICON.test(info.icon) ? info.icon : '' })
   }
-  store.setState({ injected: valid })
+  store.setState({ injected: acceptExternal(valid) })
+}
+
+const reported = new Set<string>()
+/** A console error, once per key (the host sends its whole list again on every change). */
+function reportOnce(key: string, message: string): void {
+  if (reported.has(key)) return
+  reported.add(key)
+  console.error(message)
+}
+
+/**
+ * Keeps the host connectors (`external`) of a descriptor list that the modal may show, and
+ * every other entry: an id and name as `externalProblem` (`@porthole/protocol/external`) allows,
+ * an id no other wallet's connector has (an rdns, 'injected'; case-insensitive) and no earlier
+ * host connector has, eip155 only, at most {@link MAX_EXTERNAL}; an image that is not a data
+ * URI or https URL is dropped.
+ *
+ * @example
+ * acceptExternal([{ uuid: 'external:acme', name: 'Acme', icon: '', rdns: '', external: true }])
+ */
+export function acceptExternal(list: readonly InjectedProviderInfo[]): InjectedProviderInfo[] {
+  const taken = new Set(
+    list.filter((i) => !i.external).map((i) => connectorInfoFor(i).id.toLowerCase()),
+  )
+  let count = 0
+  return list.flatMap((info) => {
+    if (!info.external) return [info]
+    const id = info.uuid.slice(EXTERNAL_PREFIX.length)
+    const problem = !info.uuid.startsWith(EXTERNAL_PREFIX)
+      ? 'not a host connector'
+      : (externalProblem({ id, name: info.name }) ??
+        (taken.has(id.toLowerCase())
+          ? `id: '${id}' is another wallet's`
+          : (info.namespace ?? 'eip155') !== 'eip155'
+            ? 'eip155 only'
+            : count >= MAX_EXTERNAL
+              ? `at most ${MAX_EXTERNAL} connectors`
+              : undefined))
+    const image = externalImage(info.icon)
+    // The host's developer reads why in this frame's console, as for a refused option.
+    if (problem) reportOnce(info.uuid, `[porthole] connector "${id}" refused: ${problem}`)
+    else if (info.icon && !image)
+      reportOnce(
+        `${info.uuid} image`,
+        `[porthole] connector "${id}": image dropped (a PNG, JPEG, GIF, WebP or SVG data URI, or an https URL)`,
+      )
+    if (problem) return []
+    taken.add(id.toLowerCase())
+    count++
+    return [
+      {
+        uuid: info.uuid,
+        name: info.name,
+        icon: image,
+        rdns: '',
+        external: true,
+      },
+    ]
+  })
 }
 
 /** The namespace an injected wallet serves. */
@@ -67,6 +149,14 @@ export function namespaceOf(info: InjectedProviderInfo): ChainNamespace {
  */
 export function connectorInfoFor(info: InjectedProviderInfo): ConnectorInfo {
   const namespace = namespaceOf(info)
+  // The host's own connector (spec §3 type EXTERNAL): by the id the host gave it.
+  if (info.external)
+    return {
+      id: info.uuid.slice(EXTERNAL_PREFIX.length),
+      type: 'EXTERNAL',
+      name: info.name,
+      uuid: info.uuid,
+    }
   return {
     id:
       namespace === 'eip155' ? info.rdns || 'injected' : `${namespace}:${info.name}`.slice(0, 128),
@@ -152,7 +242,9 @@ export function injectedConnector(info: InjectedProviderInfo): Connector {
       undefined,
       method === 'eth_accounts' ? 10_000 : 0,
     )) as unknown
-    if (!Array.isArray(accounts) || typeof accounts[0] !== 'string') return []
+    // An address is what a wallet must answer: anything else (a host connector's script can
+    // answer anything) is no account, not a connection under a name the modal would show.
+    if (!Array.isArray(accounts) || !isAddress(accounts[0])) return []
     const chainId = chainIdOf(await call('eth_chainId', undefined, 10_000))
     return [{ namespace, address: accounts[0], caipNetworkId: `eip155:${chainId}` }]
   }
@@ -280,6 +372,7 @@ const restoreInjected = {
 }
 Connection.registerConnectorKind('ANNOUNCED', restoreInjected)
 Connection.registerConnectorKind('INJECTED', restoreInjected)
+Connection.registerConnectorKind('EXTERNAL', restoreInjected)
 
 /**
  * Connects the injected wallet behind `wallet`: asks for accounts (the user approves in the

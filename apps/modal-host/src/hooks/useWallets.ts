@@ -44,7 +44,7 @@ export function useConnectSections(): { sections: WalletSection[]; count: number
   )
 }
 
-/** Installed wallets first, then the loaded catalogue pages. */
+/** Installed wallets first, then the loaded catalogue pages (the host's connectors are on Connect). */
 export function useAllWallets(): WalletEntry[] {
   const catalogue = useModal((s) => s.catalogue)
   const injectedInfo = useModal((s) => s.injected)
@@ -52,7 +52,7 @@ export function useAllWallets(): WalletEntry[] {
   return useMemo(
     () =>
       allWalletsOrder([
-        ...injected,
+        ...injected.filter((w) => !w.external),
         ...catalogue.wallets.map((w) => fromCatalogue(w, injectedInfo)),
       ]),
     [catalogue, injectedInfo, injected],

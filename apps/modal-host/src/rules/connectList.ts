@@ -20,9 +20,9 @@ export type ConnectListState = Pick<
 >
 
 /**
- * Visible injected wallets, joined with the catalogue (spec §5 hiding rules): only those of a
- * namespace with a configured network (of the namespace `connect({ namespace })` asked for,
- * when it did).
+ * Visible injected wallets, joined with the catalogue (spec §5 hiding rules), and the host's
+ * own connectors (`external`, eip155): only those of a namespace with a configured network (of
+ * the namespace `connect({ namespace })` asked for, when it did).
  *
  * @example
  * const installed = visibleInjected(store.getState())
@@ -43,6 +43,8 @@ export function visibleInjected(
     })
     .filter(
       (info) =>
+        // A host connector is the host's choice: only `excludeWalletIds` hides it (below).
+        info.external ||
         !isInjectedHidden(info, {
           isMobile: config.isMobile,
           excludedRdns,
@@ -54,8 +56,10 @@ export function visibleInjected(
 }
 
 /**
- * The Connect view's sections (recent, installed, featured, custom, recommended) and the count
- * All Wallets shows. `injected` is {@link visibleInjected} of the same state.
+ * The Connect view's sections (recent, installed, featured, custom, external, recommended) and
+ * the count All Wallets shows. `injected` is {@link visibleInjected} of the same state: its
+ * host connectors make the external section, the others the installed one. A recent host
+ * connector the host did not register this time is left out (nothing else reaches it).
  *
  * @example
  * const { sections } = connectList(state, visibleInjected(state))
@@ -77,17 +81,24 @@ export function connectList(
     .map((i) => fromInjected(i, []))
   const offered = (w: WalletEntry) =>
     !left.some((h) => h.id === w.id || (!!w.rdns && h.rdns === w.rdns))
+  const external = injected.filter((w) => w.external)
+  const installed = injected.filter((w) => !w.external)
   const sections = connectSections({
-    recent: recent.filter(offered).map(join),
-    injected,
+    recent: recent
+      .filter(offered)
+      .filter((w) => !w.external || external.some((e) => e.id === w.id))
+      .map(join),
+    injected: installed,
     featured: catalogue.featured.map((w) => fromCatalogue(w, shown)).filter(offered),
     custom: config.customWallets,
+    external,
     recommended: catalogue.wallets.map((w) => fromCatalogue(w, shown)).filter(offered),
     excludedIds: config.excludeWalletIds,
+    order: config.features.connectorTypeOrder,
   })
   const count =
     Math.max(catalogue.count, 0) +
-    injected.filter((w) => !catalogue.wallets.some((c) => c.id === w.id)).length
+    installed.filter((w) => !catalogue.wallets.some((c) => c.id === w.id)).length
   return { sections, count }
 }
 

@@ -130,8 +130,19 @@ describe('host options merged with the project remote features', () => {
         collapseWallets: true,
         allWallets: false,
         connectMethodsOrder: ['wallet', 'email'],
+        connectorTypeOrder: ['recommended'],
       },
     })
+    expect(features.connectorTypeOrder).toEqual([
+      'recommended',
+      'walletConnect',
+      'recent',
+      'injected',
+      'featured',
+      'custom',
+      'external',
+    ])
+    expect(merge({}).features.connectorTypeOrder[0]).toBe('walletConnect')
     expect(features).toMatchObject({
       receive: false,
       send: false,

@@ -10,6 +10,7 @@
  */
 import type { Features, RemoteFeatures } from '@porthole/protocol'
 import type { ResolvedConfig } from '../store/types.js'
+import { connectorTypeOrder } from './walletLists.js'
 
 /** The resolved feature switches. */
 export type ResolvedFeatures = ResolvedConfig['features']
@@ -136,6 +137,9 @@ export function mergeFeatures(parameters: MergeFeaturesParameters): MergeFeature
       ...(features.smartSessions === undefined ? {} : { smartSessions: features.smartSessions }),
       ...(features.connectMethodsOrder
         ? { connectMethodsOrder: features.connectMethodsOrder }
+        : {}),
+      ...(features.connectorTypeOrder
+        ? { connectorTypeOrder: connectorTypeOrder(features.connectorTypeOrder) }
         : {}),
       email,
       socials,

@@ -75,10 +75,11 @@ const listOf = (s: ConnectListState) =>
   headlessWallets(connectList(s, visibleInjected(s)).sections, s.injected)
 
 describe('headless wallets(): the Connect view’s list, flat', () => {
-  test('recent, installed, featured, recommended, then WalletConnect, each wallet once', () => {
+  test('WalletConnect, then recent, installed, featured, recommended (the spec’s connector order), each wallet once', () => {
     const s = state()
     const list = listOf(s)
     expect(list.map((w) => [w.section, w.id, w.type, w.installed])).toEqual([
+      ['walletConnect', 'walletConnect', 'walletConnect', false],
       ['recent', 'old.wallet', 'walletConnect', false],
       ['installed', 'dev.porthole.wallet', 'injected', true],
       // The installed MetaMask carries its catalogue id and is not listed again below.
@@ -86,13 +87,12 @@ describe('headless wallets(): the Connect view’s list, flat', () => {
       ['featured', 'rainbow-id', 'walletConnect', false],
       ['recommended', 'trust-id', 'walletConnect', false],
       ['recommended', 'zerion-id', 'walletConnect', false],
-      ['walletConnect', 'walletConnect', 'walletConnect', false],
     ])
     // The same wallets, in the same order, as the sections the Connect view renders.
     const view = connectList(s, visibleInjected(s)).sections.flatMap((x) =>
       x.wallets.map((w) => w.id),
     )
-    expect(list.slice(0, -1).map((w) => w.id)).toEqual(view)
+    expect(list.slice(1).map((w) => w.id)).toEqual(view)
     // A Solana wallet is not offered while no Solana network is configured (as in Connect).
     expect(list.some((w) => w.name === 'Phantom')).toBe(false)
     for (const wallet of list) expect(HeadlessWallet.safeParse(wallet).success).toBe(true)
@@ -125,7 +125,7 @@ describe('headless wallets(): the Connect view’s list, flat', () => {
 
   test('a recent wallet that is installed now connects through the page', () => {
     const s = state({ recentWallets: [{ ...OLD, id: 'dev.porthole.wallet', injected: DEV }] })
-    expect(listOf(s)[0]).toMatchObject({
+    expect(listOf(s)[1]).toMatchObject({
       id: 'dev.porthole.wallet',
       section: 'recent',
       type: 'injected',

@@ -1,10 +1,11 @@
 /**
- * Headless mode's wallet list (`porthole.wallets()`): the Connect view's sections as the host
- * receives them, one flat list in the view's order, then the WalletConnect row.
+ * Headless mode's wallet list (`porthole.wallets()`): the WalletConnect row, then the Connect
+ * view's sections as the host receives them, one flat list in the view's order (the spec's
+ * connector order: walletConnect, recent, injected, featured, custom, external, recommended).
  */
 import type { HeadlessWallet, InjectedProviderInfo } from '@porthole/protocol'
 import type { WalletEntry } from '../store/types.js'
-import type { WalletSection } from './walletLists.js'
+import { CONNECTOR_TYPE_ORDER, type ConnectorTypeOrder, type WalletSection } from './walletLists.js'
 
 /** The id of the plain WalletConnect pairing (the Connect view's "WalletConnect" row). */
 export const WALLET_CONNECT_ID = 'walletConnect'
@@ -20,6 +21,7 @@ const SECTION: Record<WalletSection['type'], HeadlessWallet['section']> = {
   injected: 'installed',
   featured: 'featured',
   custom: 'custom',
+  external: 'external',
   recommended: 'recommended',
 }
 
@@ -39,11 +41,12 @@ export function liveInjected(
 }
 
 /**
- * Flattens the Connect view's sections into the headless list: each wallet once, with how
- * `connect({ wallet: id })` reaches it (`injected` when installed in the page now, else
- * `walletConnect`), then the plain WalletConnect entry. Icons that are neither image data URIs
- * nor http(s) URLs are left empty, and the largest icons are dropped while the list would not
- * fit in one message.
+ * Flattens the Connect view's sections into the headless list: the plain WalletConnect entry
+ * where Connect draws its row (first, unless `order` moves it: `features.connectorTypeOrder`),
+ * and each wallet once, in the sections' order, with how `connect({ wallet: id })`
+ * reaches it (`injected` when in the page now, a host connector included, else
+ * `walletConnect`). Icons that are neither image data URIs nor http(s) URLs are left empty, and
+ * the largest icons are dropped while the list would not fit in one message.
  *
  * @example
  * headlessWallets(connectList(state, visibleInjected(state)).sections, state.injected)
@@ -51,9 +54,23 @@ export function liveInjected(
 export function headlessWallets(
   sections: readonly WalletSection[],
   injected: readonly InjectedProviderInfo[],
+  order: readonly ConnectorTypeOrder[] = CONNECTOR_TYPE_ORDER,
 ): HeadlessWallet[] {
   const list: HeadlessWallet[] = []
-  for (const section of sections)
+  // The sections come in `order` already: the WalletConnect entry goes before the first section
+  // that follows it there.
+  const after = new Set(order.slice(order.indexOf('walletConnect') + 1))
+  const walletConnect = () =>
+    list.push({
+      id: WALLET_CONNECT_ID,
+      name: 'WalletConnect',
+      icon: '',
+      type: 'walletConnect',
+      section: 'walletConnect',
+      installed: false,
+    })
+  for (const section of sections) {
+    if (after.has(section.type) && !list.some((w) => w.section === 'walletConnect')) walletConnect()
     for (const wallet of section.wallets) {
       if (!wallet.id || wallet.id.length > 128 || wallet.id === WALLET_CONNECT_ID) continue
       const live = liveInjected(wallet, injected)
@@ -67,14 +84,8 @@ export function headlessWallets(
         ...(live ? { namespace: live.namespace ?? 'eip155' } : {}),
       })
     }
-  list.push({
-    id: WALLET_CONNECT_ID,
-    name: 'WalletConnect',
-    icon: '',
-    type: 'walletConnect',
-    section: 'walletConnect',
-    installed: false,
-  })
+  }
+  if (!list.some((w) => w.section === 'walletConnect')) walletConnect()
   let size = JSON.stringify(list).length
   for (const wallet of [...list].sort((a, b) => b.icon.length - a.icon.length)) {
     if (size <= MAX_LIST_TEXT || !wallet.icon) break

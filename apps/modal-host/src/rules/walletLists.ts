@@ -1,4 +1,5 @@
 import type { InjectedProviderInfo } from '@porthole/protocol'
+import { EXTERNAL_PREFIX } from '@porthole/protocol/external'
 import type { WalletEntry } from '../store/types.js'
 
 /** A catalogue wallet as the API returns it (`/getWallets`). */
@@ -36,11 +37,22 @@ export function fromCatalogue(
   }
 }
 
-/** The wallet entry for an injected provider (its catalogue twin supplies the id if known). */
+/**
+ * The wallet entry for an injected provider (its catalogue twin supplies the id if known); a
+ * host connector (`external`) keeps the host's id and is never joined with the catalogue.
+ */
 export function fromInjected(
   info: InjectedProviderInfo,
   catalogue: readonly CatalogueWallet[],
 ): WalletEntry {
+  if (info.external)
+    return {
+      id: info.uuid.slice(EXTERNAL_PREFIX.length),
+      name: info.name,
+      image: info.icon,
+      injected: info,
+      external: true,
+    }
   const twin = info.rdns ? catalogue.find((w) => w.rdns === info.rdns) : undefined
   return {
     // Wallet Standard wallets have no rdns and a new uuid per page load: their name is stable.
@@ -84,9 +96,39 @@ export function isInjectedHidden(
   return parameters.excludedNames.some((name) => name.toLowerCase() === info.name.toLowerCase())
 }
 
+/**
+ * The Connect view's connector types in the spec's order ("Defaults": walletConnect, recent,
+ * injected, featured, custom, external, recommended). `walletConnect` is the one WalletConnect
+ * row (a QR code for any wallet); the others are sections of wallets.
+ */
+export const CONNECTOR_TYPE_ORDER = [
+  'walletConnect',
+  'recent',
+  'injected',
+  'featured',
+  'custom',
+  'external',
+  'recommended',
+] as const
+export type ConnectorTypeOrder = (typeof CONNECTOR_TYPE_ORDER)[number]
+
+/**
+ * AppKit's `features.connectorTypeOrder`: the types it names first, in its order (each once),
+ * then the others in the spec's default order — always all seven.
+ *
+ * @example
+ * connectorTypeOrder(['external', 'walletConnect'])
+ * // ['external', 'walletConnect', 'recent', 'injected', 'featured', 'custom', 'recommended']
+ */
+export function connectorTypeOrder(
+  named: readonly ConnectorTypeOrder[] = [],
+): ConnectorTypeOrder[] {
+  return [...new Set([...named, ...CONNECTOR_TYPE_ORDER])]
+}
+
 /** A labelled group of the Connect view's wallet list. */
 export type WalletSection = {
-  type: 'recent' | 'injected' | 'featured' | 'custom' | 'recommended'
+  type: Exclude<ConnectorTypeOrder, 'walletConnect'>
   wallets: WalletEntry[]
 }
 
@@ -97,19 +139,39 @@ export type ConnectSectionsParameters = {
   featured: readonly WalletEntry[]
   /** The dapp's own wallets (`customWallets`). */
   custom?: readonly WalletEntry[]
+  /** The host's own connectors (the SDK's `connectors` option, type EXTERNAL). */
+  external?: readonly WalletEntry[]
   recommended: readonly WalletEntry[]
   excludedIds: readonly string[]
   /** How many recommended wallets to show at most (spec: recommended page 4). */
   recommendedCount?: number
+  /** The order of the sections ({@link connectorTypeOrder}); default the spec's. */
+  order?: readonly ConnectorTypeOrder[]
 }
 
 /**
+ * Which section keeps a wallet listed by two (matched by id or rdns): recent, then what the
+ * page has now (installed, then the host's connectors), then the dapp's lists, then the
+ * catalogue's. A live connector wins over a catalogue entry of the same wallet, as AppKit
+ * filters featured and recommended wallets that are connectors already.
+ */
+const CLAIM_ORDER: readonly WalletSection['type'][] = [
+  'recent',
+  'injected',
+  'external',
+  'featured',
+  'custom',
+  'recommended',
+]
+
+/**
  * The Connect view's wallet sections in the spec's connector order (walletConnect, recent,
- * injected, featured, custom, external, recommended); a wallet appears once, in the first
- * section that has it (matched by id or rdns); excluded ids never appear.
+ * injected, featured, custom, external, recommended; the WalletConnect row is the view's, see
+ * {@link CONNECTOR_TYPE_ORDER}), or the host's (`order`); a wallet appears once, in the section that claims it first
+ * ({@link CLAIM_ORDER}: matched by id or rdns); excluded ids never appear.
  *
  * @example
- * connectSections({ recent, injected, featured, recommended, excludedIds: [] })
+ * connectSections({ recent, injected, featured, external, recommended, excludedIds: [] })
  */
 export function connectSections(parameters: ConnectSectionsParameters): WalletSection[] {
   const seen = new Set<string>()
@@ -124,17 +186,19 @@ export function connectSections(parameters: ConnectSectionsParameters): WalletSe
     }
     return out
   }
-  const sections: WalletSection[] = [
-    { type: 'recent', wallets: take(parameters.recent) },
-    { type: 'injected', wallets: take(parameters.injected) },
-    { type: 'featured', wallets: take(parameters.featured) },
-    { type: 'custom', wallets: take(parameters.custom ?? []) },
-    {
-      type: 'recommended',
-      wallets: take(parameters.recommended, parameters.recommendedCount ?? 4),
-    },
-  ]
-  return sections.filter((section) => section.wallets.length > 0)
+  const lists: Record<WalletSection['type'], () => WalletEntry[]> = {
+    recent: () => take(parameters.recent),
+    injected: () => take(parameters.injected),
+    external: () => take(parameters.external ?? []),
+    featured: () => take(parameters.featured),
+    custom: () => take(parameters.custom ?? []),
+    recommended: () => take(parameters.recommended, parameters.recommendedCount ?? 4),
+  }
+  const claimed = new Map(CLAIM_ORDER.map((type) => [type, lists[type]()]))
+  return (parameters.order ?? CONNECTOR_TYPE_ORDER).flatMap((type) => {
+    const wallets = type === 'walletConnect' ? [] : (claimed.get(type) ?? [])
+    return wallets.length > 0 ? [{ type: type as WalletSection['type'], wallets }] : []
+  })
 }
 
 /**

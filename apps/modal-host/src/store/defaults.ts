@@ -1,3 +1,4 @@
+import { CONNECTOR_TYPE_ORDER } from '../rules/walletLists.js'
 import type { ResolvedConfig } from './types.js'
 
 /** Configuration before the host's `hello` arrives. */
@@ -20,6 +21,7 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
     collapseWallets: false,
     smartSessions: false,
     connectMethodsOrder: ['email', 'social', 'wallet'],
+    connectorTypeOrder: [...CONNECTOR_TYPE_ORDER],
     swaps: false,
     onramp: false,
     onrampProviders: [],

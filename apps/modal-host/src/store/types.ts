@@ -21,7 +21,7 @@ import type {
   NftEntry,
 } from '@porthole/shared'
 import type { Cache } from '../rules/caches.js'
-import type { CatalogueWallet } from '../rules/walletLists.js'
+import type { CatalogueWallet, ConnectorTypeOrder } from '../rules/walletLists.js'
 import type { TransactionListState } from './activityState.js'
 import type { OnrampState } from './onrampState.js'
 import type { SendState } from './sendState.js'
@@ -44,6 +44,8 @@ export type WalletEntry = {
   universalLink?: string
   /** Catalogue popularity rank. */
   order?: number
+  /** A connector the host registered itself (type EXTERNAL): reachable only while it is. */
+  external?: true
 }
 
 /** Every screen of the modal, each with its own data. */
@@ -180,6 +182,8 @@ export type ResolvedConfig = {
   > & {
     socials: string[] | false
     connectMethodsOrder: ('email' | 'social' | 'wallet')[]
+    /** Connect's connector types, all seven in the order drawn (`features.connectorTypeOrder`). */
+    connectorTypeOrder: ConnectorTypeOrder[]
     /** Swap and on-ramp views (a provider is named and the host did not turn them off). */
     swaps: boolean
     onramp: boolean

@@ -9,6 +9,7 @@ import { useConnectSections } from '../hooks/useWallets.js'
 import { t } from '../i18n/en.js'
 import { isShortList, shownSections } from '../rules/connectList.js'
 import { detectPlatform, socialName, visibleSocials } from '../rules/socials.js'
+import type { ConnectorTypeOrder } from '../rules/walletLists.js'
 import { useModal } from '../store/store.js'
 import { EmailForm } from './Email.js'
 import { AllWalletsView, ConnectingWalletConnectView, preloadConnectedViews } from './lazyViews.js'
@@ -32,6 +33,7 @@ const TAGS = {
   },
   featured: undefined,
   custom: undefined,
+  external: undefined,
   recommended: undefined,
 }
 
@@ -75,7 +77,10 @@ export function Legal() {
 
 /**
  * Connect (spec §2): sections in the connect-method order (e-mail and social arrive with the
- * embedded wallet), wallets in the connector order, then All Wallets with the count.
+ * embedded wallet), wallets in the spec's connector order — the WalletConnect row first (as
+ * AppKit draws it; not on a phone, where the wallets' rows open them and a QR code has no
+ * one to scan it), then recent, installed, featured, custom, the host's own connectors and
+ * recommended (or `features.connectorTypeOrder`) — then All Wallets with the count.
  */
 export function Connect() {
   const { sections, count } = useConnectSections()
@@ -106,25 +111,33 @@ export function Connect() {
   )
   // Below e-mail or social login the list stays short, so the card fits a laptop screen (the
   // rest is one step away in All Wallets); headless `wallets()` lists the same rows.
-  const rows = shownSections(sections, isShortList(config, socials)).flatMap((section) =>
-    section.wallets.map((wallet) => ({ type: section.type, wallet })),
-  )
+  const shown = shownSections(sections, isShortList(config, socials))
+  const rowsOf = (type: ConnectorTypeOrder) =>
+    (shown.find((section) => section.type === type)?.wallets ?? []).map((wallet) => (
+      <WalletRow
+        key={`${type}:${wallet.id}`}
+        wallet={wallet}
+        tag={TAGS[type as keyof typeof TAGS]}
+        section={type}
+        onSelect={selectWallet}
+      />
+    ))
   const walletSection = (
     <ul className="ph-list" aria-label={t('connectWallet')} key="wallet" data-roving>
-      {rows.map(({ type, wallet }) => (
-        <WalletRow
-          key={`${type}:${wallet.id}`}
-          wallet={wallet}
-          tag={TAGS[type]}
-          onSelect={selectWallet}
-        />
-      ))}
-      <NavRow
-        icon={<IconTile name="qr" />}
-        label={t('walletConnect')}
-        badge={t('qrCode')}
-        onSelect={() => Modal.push({ view: 'ConnectingWalletConnect' })}
-      />
+      {config.features.connectorTypeOrder.map((type) =>
+        type !== 'walletConnect' ? (
+          rowsOf(type)
+        ) : config.isMobile ? null : (
+          <NavRow
+            key="walletConnect"
+            icon={<IconTile name="qr" />}
+            label={t('walletConnect')}
+            badge={t('qrCode')}
+            section="walletConnect"
+            onSelect={() => Modal.push({ view: 'ConnectingWalletConnect' })}
+          />
+        ),
+      )}
       {config.features.allWallets ? (
         <NavRow
           icon={<IconTile name="search" muted />}

@@ -82,6 +82,24 @@ export const Features = z.partial(
     pay: z.boolean(),
     history: z.boolean(),
     connectMethodsOrder: z.array(z.enum(['email', 'social', 'wallet'])).check(z.maxLength(3)),
+    /**
+     * AppKit's connector order on Connect: the types named come first, in this order, then the
+     * others in the spec's default order (walletConnect, recent, injected, featured, custom,
+     * external, recommended).
+     */
+    connectorTypeOrder: z
+      .array(
+        z.enum([
+          'walletConnect',
+          'recent',
+          'injected',
+          'featured',
+          'custom',
+          'external',
+          'recommended',
+        ]),
+      )
+      .check(z.maxLength(7)),
   }),
 )
 export type Features = z.infer<typeof Features>
@@ -301,6 +319,12 @@ export const InjectedProviderInfo = z.object({
   rdns: Text(128),
   /** True for the legacy `window.ethereum` entry. */
   legacy: z.optional(z.boolean()),
+  /**
+   * True for a connector the host registered itself (the SDK's `connectors` option, spec §3
+   * type EXTERNAL): its uuid is `external:<id>`; the modal checks its id, name and image further
+   * (`@porthole/protocol/external`).
+   */
+  external: z.optional(z.boolean()),
   /** The namespace the wallet serves (absent: eip155). */
   namespace: z.optional(ChainNamespace),
   /** Wallet Standard chains it declares, e.g. `solana:localnet`, `bitcoin:regtest`. */
@@ -320,8 +344,16 @@ export const HeadlessWallet = z.object({
   /** A `data:image/…` URI (installed wallets), an http(s) URL (the catalogue's), or ''. */
   icon: z.union([z.literal(''), Text(200_000).check(z.regex(/^(?:data:image\/|https?:\/\/)/))]),
   type: z.enum(['injected', 'walletConnect']),
-  section: z.enum(['recent', 'installed', 'featured', 'custom', 'recommended', 'walletConnect']),
-  /** Installed in this page (an EIP-6963 or Wallet Standard wallet found now). */
+  section: z.enum([
+    'walletConnect',
+    'recent',
+    'installed',
+    'featured',
+    'custom',
+    'external',
+    'recommended',
+  ]),
+  /** Installed in this page (an EIP-6963 or Wallet Standard wallet, or the host's own connector, found now). */
   installed: z.boolean(),
   /** The namespace an installed wallet serves. */
   namespace: z.optional(ChainNamespace),

@@ -59,7 +59,15 @@ export const isPortholeState = (x: unknown): boolean =>
       isText(v.signature, 2048),
   )
 
-const SECTIONS = ['recent', 'installed', 'featured', 'custom', 'recommended', 'walletConnect']
+const SECTIONS = [
+  'walletConnect',
+  'recent',
+  'installed',
+  'featured',
+  'custom',
+  'external',
+  'recommended',
+]
 const ICON = /^(?:data:image\/|https?:\/\/)/
 
 const isHeadlessWallet = (x: unknown) =>

@@ -314,9 +314,12 @@ const seeds: Record<string, unknown[]> = {
       email: false,
       socials: ['github', 'google'],
       connectMethodsOrder: ['wallet', 'email'],
+      connectorTypeOrder: ['external', 'walletConnect'],
       pay: true,
     },
     { socials: false, swaps: true, smartSessions: true },
+    { connectorTypeOrder: ['injected', 'qr'] },
+    { connectorTypeOrder: Array(8).fill('recent') },
   ],
   RemoteFeatures: [
     {
@@ -385,6 +388,8 @@ const seeds: Record<string, unknown[]> = {
       chains: ['solana:localnet'],
     },
     { uuid: 'u2', name: 'W', icon: '', rdns: '' },
+    { uuid: 'external:acme', name: 'Acme', icon: '', rdns: '', external: true },
+    { uuid: 'external:acme', name: 'Acme', icon: '', rdns: '', external: 'yes' },
   ],
   'HostToModal.open': [{ view: 'AllWallets' }, {}],
   'HostToModal.close': [{}, { extra: 1 }],

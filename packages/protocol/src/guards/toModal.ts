@@ -133,6 +133,10 @@ export const Features = partial<HostModal.Features>({
   pay: boolean,
   history: boolean,
   connectMethodsOrder: array(oneOf('email', 'social', 'wallet'), 3),
+  connectorTypeOrder: array(
+    oneOf('walletConnect', 'recent', 'injected', 'featured', 'custom', 'external', 'recommended'),
+    7,
+  ),
 })
 
 const WalletIds = array(Text(128), 500)
@@ -210,6 +214,7 @@ export const InjectedProviderInfo = object<HostModal.InjectedProviderInfo>({
   icon: Text(200_000),
   rdns: Text(128),
   legacy: optional(boolean),
+  external: optional(boolean),
   namespace: optional(ChainNamespace),
   chains: optional(array(Text(64), 16)),
 })

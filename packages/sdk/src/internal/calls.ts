@@ -15,6 +15,7 @@ import { CALLS_METHOD, callsError, checkCalls } from '@porthole/protocol/calls'
 import {
   type Channel,
   DisconnectedError,
+  type ErrorObject,
   type HostToModal,
   type InjectedEventName,
   type InjectedProviderInfo,
@@ -56,6 +57,33 @@ export type Calls = {
   follow(): void
 }
 
+/** The most JSON text of a wallet's error data sent to the modal (larger data is left out). */
+const MAX_ERROR_DATA = 10_000
+
+/** A JSON copy of a wallet's answer (null for undefined); throws when it is not JSON. */
+const copy = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null))
+
+/**
+ * A wallet's error as plain data for the modal: its code and message, and a JSON copy of its
+ * data when small; whatever it threw (a string, a getter that throws, a circular object).
+ *
+ * @example
+ * plainError({ code: 4001, message: 'User rejected' }) // { code: 4001, message: 'User rejected' }
+ */
+export function plainError(error: unknown): ErrorObject {
+  try {
+    const out = toErrorObject(error)
+    if (out.data !== undefined) {
+      const text = JSON.stringify(out.data)
+      if (text.length <= MAX_ERROR_DATA) out.data = JSON.parse(text)
+      else delete out.data
+    }
+    return out
+  } catch {
+    return { code: -32603, message: 'The wallet failed' }
+  }
+}
+
 /**
  * Returns the call router, following the events of every wallet found.
  *
@@ -82,10 +110,16 @@ export function createCalls(host: CallsHost): Calls {
       const provider = host.evm.get(uuid)?.provider
       if (!provider || followed.has(uuid)) continue
       followed.add(uuid)
-      for (const event of EVENTS)
-        (provider as { on?: EIP1193Provider['on'] }).on?.(event, (data: unknown) =>
-          onEvent(uuid, event, data instanceof Error ? toErrorObject(data) : data),
-        )
+      // A provider whose `on` throws (a host connector's, say) is not followed: its events are
+      // lost, and nothing else is (the calls still work, and the other wallets are followed).
+      try {
+        for (const event of EVENTS)
+          (provider as { on?: EIP1193Provider['on'] }).on?.(event, (data: unknown) =>
+            onEvent(uuid, event, data instanceof Error ? toErrorObject(data) : data),
+          )
+      } catch (error) {
+        console.error('[porthole] cannot follow the events of', uuid, error)
+      }
     }
   }
   follow()
@@ -129,11 +163,18 @@ export function createCalls(host: CallsHost): Calls {
       // Wallet Standard adapters refuse what is not theirs themselves.
       const target = evm?.provider ?? standard.get(uuid)
       if (!target) throw new DisconnectedError('Wallet not found')
-      return target.request(
-        params === undefined
-          ? { method }
-          : { method, params: params as RequestArguments['params'] },
-      )
+      // What goes back to the modal is plain JSON, whatever the wallet gave or threw.
+      try {
+        return copy(
+          await target.request(
+            params === undefined
+              ? { method }
+              : { method, params: params as RequestArguments['params'] },
+          ),
+        )
+      } catch (error) {
+        throw plainError(error)
+      }
     },
     follow,
   }

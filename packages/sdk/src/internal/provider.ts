@@ -58,13 +58,14 @@ export function createProvider(
  */
 export function announceProvider(provider: EIP1193Provider): () => void {
   const info = { uuid: crypto.randomUUID(), name: 'Porthole', icon: ICON, rdns: PORTHOLE_RDNS }
+  // The page's global scope is its window (`dispatchEvent` and the listeners are the window's).
   const announce = () =>
-    window.dispatchEvent(
+    dispatchEvent(
       new CustomEvent('eip6963:announceProvider', {
         detail: Object.freeze({ info, provider }),
       }),
     )
-  window.addEventListener('eip6963:requestProvider', announce)
+  addEventListener('eip6963:requestProvider', announce)
   announce()
-  return () => window.removeEventListener('eip6963:requestProvider', announce)
+  return () => removeEventListener('eip6963:requestProvider', announce)
 }

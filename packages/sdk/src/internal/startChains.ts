@@ -6,7 +6,7 @@
  * when an injected wallet is connected (a restored session: its events are followed).
  */
 import type { InjectedProviderInfo } from '@porthole/protocol/lite'
-import type { Porthole } from '../types.js'
+import type { ExternalConnector, Porthole } from '../types.js'
 import type { Calls, CallsHost } from './calls.js'
 import type { Headless } from './headless.js'
 import { discoverInjected } from './injected.js'
@@ -21,6 +21,8 @@ export type ChainsHost = Omit<CallsHost, 'evm' | 'standard' | 'porthole'> & {
   onChange(): void
   /** Where Wallet Standard events are exchanged; default `window`. */
   target?: EventTarget
+  /** The host's own connectors (the `connectors` option), listed with the injected wallets. */
+  connectors?: readonly ExternalConnector[] | undefined
 }
 
 /** What {@link startChains} returns: the calls and headless mode, and the wallets found. */
@@ -38,7 +40,7 @@ export type Chains = Pick<Calls, 'route' | 'injectedRequest'> &
  * const chains = startChains({ porthole, ready, onChange: send })
  */
 export function startChains(host: ChainsHost): Chains {
-  const evm = discoverInjected(() => host.onChange())
+  const evm = discoverInjected(() => host.onChange(), host.connectors)
   const standard = discoverStandardWallets({
     onChange: () => host.onChange(),
     ...(host.target ? { target: host.target } : {}),
