@@ -118,28 +118,6 @@ test('Tokens shows the account’s balances as on chain (3 decimals) and a total
     .toBeGreaterThan(0)
 })
 
-test('a reload within 30 s draws Tokens from the balances kept across visits (spec §3, §9): the data service is not asked again', async ({
-  page,
-}) => {
-  await openAccount(page)
-  const frame = modal(page)
-  await expect(frame.getByTestId('tokens')).toContainText('pUSD')
-  const asked: string[] = []
-  page.on('request', (request) => {
-    if (/\/v1\/account\/[^/]+\/balance/.test(request.url())) asked.push(request.url())
-  })
-  // Were it asked, it would fail ('Token Balance Unavailable').
-  await page.route(`${API}/v1/account/*/balance**`, (route) =>
-    route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
-  )
-  await page.reload()
-  await waitForPorthole(page)
-  await expect.poll(() => state(page)).toMatchObject({ status: 'connected' })
-  await page.evaluate('porthole.open()')
-  await expect(frame.getByTestId('tokens')).toContainText('pUSD')
-  expect(asked).toEqual([])
-})
-
 test('Activity groups by month (the year added for last year), hides spam and shows a transfer made now after a refresh, on its chain only', async ({
   page,
 }) => {

@@ -102,36 +102,6 @@ export function writeCache<value>(parameters: WriteCacheParameters<value>): Cach
   return out
 }
 
-/**
- * The entries of `cache` still fresh at `now`, the newest `max` of them: what is kept across
- * visits (spec §3), and what is taken back from storage (an entry that aged meanwhile, or was
- * stamped in the future, is dropped).
- *
- * @example
- * freshEntries({ cache, kind: 'balance', now: Date.now(), max: 4 })
- */
-export function freshEntries<value>(parameters: {
-  cache: unknown
-  kind: CacheKind
-  now: number
-  max: number
-}): Cache<value> {
-  const { cache, kind, now, max } = parameters
-  if (!cache || typeof cache !== 'object') return {}
-  const kept = Object.entries(cache as Record<string, unknown>)
-    .filter(
-      (pair): pair is [string, CacheEntry<value>] =>
-        !!pair[1] &&
-        typeof pair[1] === 'object' &&
-        'value' in pair[1] &&
-        typeof (pair[1] as { timestamp?: unknown }).timestamp === 'number' &&
-        isFresh({ entry: pair[1] as CacheEntry<unknown>, kind, now }),
-    )
-    .sort(([, a], [, b]) => b.timestamp - a.timestamp)
-    .slice(0, max)
-  return Object.fromEntries(kept)
-}
-
 /** Parameters of {@link canRetry}. */
 export type CanRetryParameters = { lastFailure: number | null; now: number }
 

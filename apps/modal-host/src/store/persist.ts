@@ -2,17 +2,14 @@
  * What the modal keeps across visits (spec §3 "Local storage keeps"): recent wallets (max 2),
  * every connection that has not been disconnected, the disconnected ones Connected wallets still
  * lists, the active connector per namespace, the active namespace and network, and
- * disconnected connector ids, and the balance and identity caches while they are fresh (30 s and
- * 5 min, spec §9: a reload within them draws the Account view without asking again). zustand's
- * `persist` writes it
+ * disconnected connector ids. zustand's `persist` writes it
  * (`partialize`, `version`, `migrate`); the storage is the frame's localStorage, or the host
  * page's through the SDK when the frame has none.
  */
-import type { BalanceEntry, ChainNamespace, IdentityResponse } from '@porthole/shared'
+import type { ChainNamespace } from '@porthole/shared'
 import type { PersistOptions, StateStorage } from 'zustand/middleware'
 import { createJSONStorage } from 'zustand/middleware'
-import { type Cache, freshEntries, isFresh } from '../rules/caches.js'
-import type { Balance, LiveConnection, ModalState, SiwxSession, WalletEntry } from './types.js'
+import type { LiveConnection, ModalState, SiwxSession, WalletEntry } from './types.js'
 
 export const STORAGE_KEY = 'porthole:modal'
 export const STORAGE_VERSION = 2
@@ -31,20 +28,7 @@ export type Persisted = {
   recentConnections: LiveConnection[]
   /** Wallet sign-ins: kept across reloads (their tokens are checked with the API then). */
   siwxSessions: SiwxSession[]
-  /** Token balances by account and network, while fresh (spec §3, §9: 30 s). */
-  balances?: Cache<BalanceEntry[]>
-  /** The native balance, while fresh (30 s); its value as a decimal string (JSON has no bigint). */
-  nativeBalance?: StoredBalance | null
-  /** Names and avatars by address, while fresh (5 min). */
-  identities?: Cache<IdentityResponse>
 }
-
-/** A native balance as stored. */
-type StoredBalance = Omit<Balance, 'value' | 'failed'> & { value: string | null }
-
-/** How many accounts' balances and identities are kept at most. */
-const MAX_CACHED_BALANCES = 4
-const MAX_CACHED_IDENTITIES = 20
 
 const EMPTY: Persisted = {
   recentWallets: [],
@@ -75,130 +59,7 @@ export function partialize(state: ModalState): Persisted {
     disconnectedConnectorIds: state.disconnectedConnectorIds,
     recentConnections: state.recentConnections.slice(0, MAX_CONNECTIONS),
     siwxSessions: state.siwxSessions,
-    ...keptCaches(state, Date.now()),
   }
-}
-
-/** The caches worth keeping at `now`: fresh entries only, a few accounts at most. */
-function keptCaches(
-  state: ModalState,
-  now: number,
-): Pick<Persisted, 'balances' | 'nativeBalance' | 'identities'> {
-  const balance = state.balance
-  const fresh =
-    !!balance &&
-    !balance.failed &&
-    isFresh({ entry: { value: 0, timestamp: balance.fetchedAt }, kind: 'nativeBalance', now })
-  return {
-    balances: freshEntries({
-      cache: state.tokens.cache,
-      kind: 'balance',
-      now,
-      max: MAX_CACHED_BALANCES,
-    }),
-    nativeBalance:
-      fresh && balance
-        ? {
-            key: balance.key,
-            value: balance.value === null ? null : balance.value.toString(),
-            symbol: balance.symbol,
-            decimals: balance.decimals,
-            fetchedAt: balance.fetchedAt,
-          }
-        : null,
-    identities: freshEntries({
-      cache: state.identities,
-      kind: 'identity',
-      now,
-      max: MAX_CACHED_IDENTITIES,
-    }),
-  }
-}
-
-/**
- * The stored caches put back: fresh entries of the stored shape only. Not from a host page's
- * storage (used when the frame has none): a page could then show its visitor any balance or name
- * inside the modal for as long as the entry looks fresh.
- */
-function restoredCaches(
-  p: Persisted,
-  current: ModalState,
-  now: number,
-): Pick<ModalState, 'tokens' | 'balance' | 'identities'> {
-  if (host)
-    return { tokens: current.tokens, balance: current.balance, identities: current.identities }
-  const balances = freshEntries<BalanceEntry[]>({
-    cache: p.balances,
-    kind: 'balance',
-    now,
-    max: MAX_CACHED_BALANCES,
-  })
-  const identities = freshEntries<IdentityResponse>({
-    cache: p.identities,
-    kind: 'identity',
-    now,
-    max: MAX_CACHED_IDENTITIES,
-  })
-  return {
-    tokens: { ...current.tokens, cache: { ...validBalances(balances), ...current.tokens.cache } },
-    balance: current.balance ?? storedBalance(p.nativeBalance, now),
-    identities: { ...validIdentities(identities), ...current.identities },
-  }
-}
-
-/** A stored native balance of the stored shape, while fresh; else null. */
-function storedBalance(stored: unknown, now: number): Balance | null {
-  const b = stored as Partial<StoredBalance> | null | undefined
-  if (
-    !b ||
-    typeof b.key !== 'string' ||
-    typeof b.symbol !== 'string' ||
-    typeof b.decimals !== 'number' ||
-    typeof b.fetchedAt !== 'number' ||
-    !(b.value === null || (typeof b.value === 'string' && /^\d{1,78}$/.test(b.value))) ||
-    !isFresh({ entry: { value: 0, timestamp: b.fetchedAt }, kind: 'nativeBalance', now })
-  )
-    return null
-  return {
-    key: b.key,
-    value: b.value === null ? null : BigInt(b.value),
-    symbol: b.symbol,
-    decimals: b.decimals,
-    fetchedAt: b.fetchedAt,
-    failed: false,
-  }
-}
-
-/** Balance lists of the stored shape (the fields the views read). */
-function validBalances(cache: Cache<BalanceEntry[]>): Cache<BalanceEntry[]> {
-  return Object.fromEntries(
-    Object.entries(cache).filter(
-      ([, entry]) =>
-        Array.isArray(entry.value) &&
-        entry.value.every(
-          (b) =>
-            !!b &&
-            typeof b.symbol === 'string' &&
-            typeof b.name === 'string' &&
-            typeof b.chainId === 'string' &&
-            typeof b.price === 'number' &&
-            typeof b.iconUrl === 'string' &&
-            typeof b.quantity?.numeric === 'string' &&
-            typeof b.quantity?.decimals === 'string',
-        ),
-    ),
-  )
-}
-
-/** Identities of the stored shape (a name and an avatar, each a string or null). */
-function validIdentities(cache: Cache<IdentityResponse>): Cache<IdentityResponse> {
-  const nameOrNull = (v: unknown) => v === null || typeof v === 'string'
-  return Object.fromEntries(
-    Object.entries(cache).filter(
-      ([, entry]) =>
-        !!entry.value && nameOrNull(entry.value.name) && nameOrNull(entry.value.avatar),
-    ),
-  )
 }
 
 /** True when both are the same connector's connection in the same namespace (ids case-insensitive). */
@@ -306,7 +167,6 @@ export function merge(stored: unknown, current: ModalState): ModalState {
       (r) => !current.connections.some((c) => sameConnection(c, r)),
     ),
     siwxSessions: p.siwxSessions ?? [],
-    ...restoredCaches(p, current, Date.now()),
     activeNetworkId: p.activeNetworkId ?? current.activeNetworkId,
     activeNamespace: p.activeNamespace,
     activeConnectorIds: { ...p.activeConnectorIds, ...current.activeConnectorIds },
