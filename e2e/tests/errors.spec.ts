@@ -6,7 +6,7 @@
  * README.md "Errors a host can receive" lists every one with its test.
  */
 import type { Page } from '@playwright/test'
-import { admin, emailLogin, freshEmail, inbox, providerRequest } from '../support/embedded.js'
+import { admin, emailLogin, freshEmail, inbox } from '../support/embedded.js'
 import { DEMO_URL, expect, modal, state, test, URLS, waitForPorthole } from '../support/fixtures.js'
 import { startHostPage } from '../support/hostPage.js'
 
@@ -196,22 +196,5 @@ test.describe('errors a host receives through the SDK (spec §8)', () => {
     await expect(modal(page).getByTestId('alert')).toContainText(
       'Signed out on this device, but the sign-out did not reach the server',
     )
-  })
-
-  test("the embedded wallet's frame removed from the modal: the next request rejects 'W3mFrame: iframe is not set' (4900), the one after works again", async ({
-    page,
-  }) => {
-    await page.goto(DEMO_URL)
-    await waitForPorthole(page)
-    const address = await emailLogin(page, freshEmail('noframe'))
-    // What a crash or a stray script leaves: the frame's element is gone from the modal's page.
-    const modalFrame = page.frames().find((f) => f.url().startsWith(URLS.modal))
-    await modalFrame?.evaluate(() => document.querySelector('iframe.ph-wallet-frame')?.remove())
-    expect(await providerRequest(page, 'eth_getBalance', [address, 'latest'])).toEqual({
-      error: { code: 4900, message: 'W3mFrame: iframe is not set' },
-    })
-    // The next request makes a new frame, which restores the session by itself.
-    const again = await providerRequest(page, 'eth_getBalance', [address, 'latest'])
-    expect(again.error).toBeUndefined()
   })
 })
