@@ -205,6 +205,12 @@ describe("'Session Expired' (spec §8) for a session the wallet deleted", () => 
     })
   })
 
+  test('shown for a delete the relay delivered while the provider was starting (before the modal listened)', async () => {
+    await WalletConnect.walletConnectProvider()
+    fake.emit('session_delete', { id: 3, topic: 'stored' })
+    expect(store.getState().alert).toMatchObject({ message: 'Session Expired' })
+  })
+
   test('not when the wallet disconnects while the page is open', async () => {
     await WalletConnect.walletConnectProvider()
     fake.relay('relayer_message', { topic: 'now', publishedAt: performance.timeOrigin + 5_000 })

@@ -66,7 +66,8 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
     provider.on('accountsChanged', (accounts: string[]) => walletEvent('accountsChanged', accounts))
     provider.on('chainChanged', (chainId: number | string) => walletEvent('chainChanged', chainId))
     // When the relay last delivered each topic's message (its publish time): a session delete
-    // the wallet published before this page started ended a session restored from storage.
+    // the wallet published before this page started, or delivered while the provider started
+    // (none recorded), ended a session restored from storage.
     const published = new Map<string, number>()
     provider.client.core.relayer.on(
       'relayer_message',

@@ -67,13 +67,14 @@ export function sessionExpired(connectorType: string, restoredAccounts: number):
 
 /**
  * Whether a WalletConnect session the wallet deleted ends with 'Session Expired' (spec §8): the
- * relay says the wallet published the delete before this page started, so the session restored
- * from storage had already ended while no page of the dapp was open (the relay kept the message
- * for the next visit). A delete published since is the wallet disconnecting now: no alert.
+ * relay says the wallet published the delete before this page started, or it came while the
+ * provider was still starting (before the modal listened: the relay's stored messages for the
+ * restored session), so the session restored from storage had already ended while no page of the
+ * dapp was open. A delete published since is the wallet disconnecting now: no alert.
  *
  * @example
  * endedWhileAway(Date.now() - 60_000, performance.timeOrigin) // true
  */
 export function endedWhileAway(publishedAt: number | undefined, pageStart: number): boolean {
-  return publishedAt !== undefined && publishedAt < pageStart
+  return publishedAt === undefined || publishedAt < pageStart
 }
