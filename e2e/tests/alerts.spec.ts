@@ -57,6 +57,9 @@ function connectFailure(page: Page): Promise<{ code: number; message: string } |
 
 const status = (page: Page) => async () => (await state(page)).status
 
+const isRateLimited = (outcome: unknown) =>
+  (outcome as { message?: unknown } | null)?.message === 'Rate Limited'
+
 test("'Session Expired': an e-mail sign-in whose session expired on the API while the visitor was away", async ({
   page,
 }) => {
@@ -185,24 +188,44 @@ test("'Rate Limited': a client over the API's rate limit is told so, and the mod
   const site = await startHostPage(port(3), projectId)
   // This machine (the browser, and the Porthole server in front of the frames, on the same
   // loopback address) sends far more than the API's 50 requests a second for the project:
-  // 8 requests at a time, each one sent as the last answer comes (thousands a second on loopback).
+  // 8 requests at a time, each one sent as the last answer comes (hundreds to thousands a second
+  // on loopback). The bucket still refills 50 tokens a second, so a request of the page's can slip
+  // through (then the modal loads, or /frame-check finds the project readable and the SDK can only
+  // say 'Network Error - Could not load the modal'): a visit is tried up to 3 times, and one must
+  // be told 'Rate Limited'.
   const url = `${API_URL}/projects/v1/origins?projectId=${projectId}&st=e2e&sv=1`
   const answers: number[] = []
   let flooding = true
   const flood = Promise.all(
     Array.from({ length: 8 }, async () => {
       while (flooding) {
-        const response = await fetch(url)
-        await response.body?.cancel()
-        answers.push(response.status)
+        // A request the loaded API drops (reset) is counted and the loop goes on.
+        const answer = await fetch(url).then(
+          async (response) => {
+            await response.body?.cancel()
+            return response.status
+          },
+          () => 0,
+        )
+        answers.push(answer)
       }
     }),
   )
   try {
     await expect.poll(() => answers.filter((s) => s === 429).length).toBeGreaterThan(0)
-    await page.goto(host)
-    await waitForPorthole(page)
-    expect(await connectFailure(page)).toEqual({ code: 4100, message: 'Rate Limited' })
+    const outcomes: unknown[] = []
+    for (let visit = 0; visit < 3 && !outcomes.some(isRateLimited); visit++) {
+      await page.goto(host)
+      await waitForPorthole(page)
+      outcomes.push(
+        await Promise.race([
+          connectFailure(page),
+          page.waitForTimeout(10_000).then(() => 'the modal loaded'),
+        ]),
+      )
+    }
+    console.log(`visits while over the limit: ${JSON.stringify(outcomes)}`)
+    expect(outcomes.filter(isRateLimited)).toEqual([{ code: 4100, message: 'Rate Limited' }])
     flooding = false
     await flood
     const limited = answers.filter((s) => s === 429).length
