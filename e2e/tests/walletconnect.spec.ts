@@ -11,6 +11,7 @@ import {
   OTHER_ADDRESS,
   state,
   test,
+  URLS,
   waitForPorthole,
 } from '../support/fixtures.js'
 import { closePage } from '../support/pages.js'
@@ -186,7 +187,8 @@ test('an expiring pairing URI is replaced without user action (4 min life, renew
 async function relayListening(listening: boolean): Promise<void> {
   const probe = () =>
     new Promise<boolean>((done) => {
-      const socket = createConnection({ port: 4400, host: '127.0.0.1' })
+      const relay = new URL(URLS.relay)
+      const socket = createConnection({ port: Number(relay.port), host: relay.hostname })
       socket.once('connect', () => {
         socket.destroy()
         done(true)

@@ -238,7 +238,12 @@ export function createApp({
     ...(fleet.draining ? { draining: fleet.draining } : {}),
   })
   projectConfigRoutes(app, guard)
-  framePolicyRoutes(app, [limit], { projects, domains, modalOrigin: config.modalOrigin })
+  framePolicyRoutes(app, [limit], {
+    projects,
+    domains,
+    modalOrigin: config.modalOrigin,
+    walletOrigin: new URL(config.walletUrl).origin,
+  })
   walletRoutes(app, guard, { db, publicUrl: config.publicUrl })
   const images = assets ?? loadImageAssets(config.assetsDir)
   imageRoutes(app, guard, images)

@@ -26,21 +26,24 @@ test('an unknown or malformed project is unknown; a malformed one never reaches 
   expect(api.requests).toHaveLength(1)
 })
 
-test('API errors and an unreachable API are unavailable', async () => {
+test("API errors and an unreachable API are unavailable, with the spec's alert (§8)", async () => {
   api.failWith = 500
   expect(await fetchProjectOrigins({ apiUrl: api.url, projectId: 'porthole-demo' })).toEqual({
     status: 'unavailable',
+    reason: 'Server Error',
   })
   api.failWith = 429
-  expect((await fetchProjectOrigins({ apiUrl: api.url, projectId: 'porthole-demo' })).status).toBe(
-    'unavailable',
-  )
+  expect(await fetchProjectOrigins({ apiUrl: api.url, projectId: 'porthole-demo' })).toEqual({
+    status: 'unavailable',
+    reason: 'Rate Limited',
+  })
   const closed = api.url
   await api.close()
   api = await startFakeApi()
-  expect((await fetchProjectOrigins({ apiUrl: closed, projectId: 'porthole-demo' })).status).toBe(
-    'unavailable',
-  )
+  expect(await fetchProjectOrigins({ apiUrl: closed, projectId: 'porthole-demo' })).toEqual({
+    status: 'unavailable',
+    reason: 'Server Error',
+  })
 })
 
 test('the cache shares one request and sees an allowlist change once the TTL has passed', async () => {

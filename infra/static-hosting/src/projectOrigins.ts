@@ -17,7 +17,9 @@ export type FetchProjectOriginsParameters = {
 
 /**
  * Asks the API for a project's allowed origins; never throws. 200 with a string array →
- * `found`; 400/403/404 → `unknown`; anything else (5xx, 429, bad body, network) → `unavailable`.
+ * `found`; 400/403/404 → `unknown`; anything else → `unavailable`, with the spec's alert for
+ * the failed origin fetch (§8) as its reason: 429 'Rate Limited', 5xx or no answer 'Server
+ * Error' (a bad body has none).
  *
  * @example
  * await fetchProjectOrigins({ apiUrl: 'http://127.0.0.1:4300', projectId: 'porthole-demo' })
@@ -41,7 +43,14 @@ export async function fetchProjectOrigins(
     }
     if (!response.ok) {
       await response.body?.cancel()
-      return { status: 'unavailable' }
+      return {
+        status: 'unavailable',
+        ...(response.status === 429
+          ? { reason: 'Rate Limited' }
+          : response.status >= 500
+            ? { reason: 'Server Error' }
+            : {}),
+      }
     }
     const body = (await response.json()) as { allowedOrigins?: unknown }
     const list = body?.allowedOrigins
@@ -49,7 +58,8 @@ export async function fetchProjectOrigins(
       return { status: 'unavailable' }
     return { status: 'found', allowedOrigins: list }
   } catch {
-    return { status: 'unavailable' }
+    // No answer (refused, reset, timed out): the API is down, as a proxy's 502/504 would say.
+    return { status: 'unavailable', reason: 'Server Error' }
   }
 }
 

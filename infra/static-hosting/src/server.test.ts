@@ -563,4 +563,23 @@ describe('GET /frame-check', () => {
       acao: undefined,
     })
   })
+
+  test("an allowlist the API did not give names the spec's alert: 5xx 'Server Error', 429 'Rate Limited'", async () => {
+    // Each its own project: the server keeps an answer for a second.
+    for (const [status, projectId, reason] of [
+      [503, 'down', 'Server Error'],
+      [429, 'limited', 'Rate Limited'],
+    ] as const) {
+      api.projects.set(projectId, ['http://localhost:4000'])
+      api.failWith = status
+      try {
+        expect(await check(`?projectId=${projectId}`, 'http://localhost:4000')).toEqual({
+          body: { allowed: false, reason },
+          acao: 'http://localhost:4000',
+        })
+      } finally {
+        api.failWith = undefined
+      }
+    }
+  })
 })

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { frameAncestorsPolicy, frameCheck, type ProjectOrigins } from './framePolicy.js'
+import {
+  frameAncestorsPolicy,
+  frameCheck,
+  type ProjectOrigins,
+  walletFrameCheck,
+} from './framePolicy.js'
 
 describe('frameAncestorsPolicy', () => {
   const modalOrigin = 'http://127.0.0.1:4100'
@@ -97,5 +102,56 @@ describe('frameCheck', () => {
         origins: { status: 'unavailable' },
       }),
     ).toEqual({ allowed: false })
+  })
+
+  test("an allowlist that could not be read names the origin fetch's alert (spec §8)", () => {
+    for (const reason of ['Server Error', 'Rate Limited'] as const)
+      expect(
+        frameCheck({
+          origin: 'http://localhost:4000',
+          projectId: 'p',
+          origins: { status: 'unavailable', reason },
+        }),
+      ).toEqual({ allowed: false, reason })
+  })
+})
+
+describe('walletFrameCheck', () => {
+  const origins = { status: 'found', allowedOrigins: ['http://localhost:*'] } as const
+  const base = {
+    origin: 'http://127.0.0.1:4100',
+    site: 'http://localhost:4000',
+    projectId: 'p',
+    origins,
+    modalOrigin: 'http://127.0.0.1:4100',
+  }
+
+  test('the modal the wallet answers, on an allowed site, may frame it', () => {
+    expect(walletFrameCheck(base)).toEqual({ allowed: true })
+  })
+
+  test("another modal, a site off the allowlist or an empty allowlist: 'Unverified Domain'", () => {
+    const refused = { allowed: false, reason: 'Unverified Domain' }
+    expect(walletFrameCheck({ ...base, origin: 'https://connect.evil.test' })).toEqual(refused)
+    expect(walletFrameCheck({ ...base, origin: undefined })).toEqual(refused)
+    expect(walletFrameCheck({ ...base, site: 'https://evil.test' })).toEqual(refused)
+    expect(walletFrameCheck({ ...base, site: undefined })).toEqual(refused)
+    expect(walletFrameCheck({ ...base, origins: { status: 'found', allowedOrigins: [] } })).toEqual(
+      refused,
+    )
+  })
+
+  test('a project that cannot be read keeps that reason', () => {
+    expect(walletFrameCheck({ ...base, origins: { status: 'unknown' } })).toEqual({
+      allowed: false,
+      reason: 'Invalid Project ID',
+    })
+    expect(
+      walletFrameCheck({ ...base, origins: { status: 'unavailable', reason: 'Rate Limited' } }),
+    ).toEqual({ allowed: false, reason: 'Rate Limited' })
+    expect(walletFrameCheck({ ...base, projectId: undefined })).toEqual({
+      allowed: false,
+      reason: 'Project ID Not Configured',
+    })
   })
 })

@@ -11,8 +11,12 @@ export type ProjectOrigins =
   | { status: 'found'; allowedOrigins: readonly string[] }
   /** The API does not know the project (or the id is malformed). */
   | { status: 'unknown' }
-  /** The API failed or could not be reached: callers fail closed. */
-  | { status: 'unavailable' }
+  /**
+   * The API failed or could not be reached: callers fail closed. `reason` is the spec's alert
+   * (§8) for the failed origin fetch: 'Rate Limited' for a 429, 'Server Error' for a 5xx or no
+   * answer; none when the answer was unusable.
+   */
+  | { status: 'unavailable'; reason?: 'Server Error' | 'Rate Limited' }
 
 /** Which front-end a document belongs to. */
 export type FrontendKind = 'modal' | 'wallet'
@@ -58,8 +62,14 @@ export type FrameCheckReason =
   | 'Invalid Project ID'
   | 'Origin Not Allowed'
   | 'Project ID Not Configured'
+  | 'Server Error'
+  | 'Rate Limited'
+  | 'Unverified Domain'
 
-/** The JSON body of `/frame-check`. No reason when the API could not answer. */
+/**
+ * The JSON body of `/frame-check`. When the allowlist could not be read, the reason is the
+ * failed origin fetch's alert ('Server Error', 'Rate Limited'), else none.
+ */
 export type FrameCheckResult = { allowed: boolean; reason?: FrameCheckReason }
 
 /** Options of {@link frameCheck}. */
@@ -85,8 +95,54 @@ export function frameCheck(parameters: FrameCheckParameters): FrameCheckResult {
   const { origin, projectId, origins } = parameters
   if (projectId === undefined) return { allowed: false, reason: 'Project ID Not Configured' }
   if (origins?.status === 'unknown') return { allowed: false, reason: 'Invalid Project ID' }
+  if (origins?.status === 'unavailable' && origins.reason)
+    return { allowed: false, reason: origins.reason }
   if (origins?.status !== 'found') return { allowed: false }
   if (!origin || !isOriginAllowed(origin, origins.allowedOrigins))
     return { allowed: false, reason: 'Origin Not Allowed' }
   return { allowed: true }
+}
+
+/** Options of {@link walletFrameCheck}. */
+export type WalletFrameCheckParameters = {
+  /** The asking modal's origin (the browser's `Origin` request header). */
+  origin: string | undefined
+  /** The host site the modal is on, as the modal names it. */
+  site: string | undefined
+  /** The wallet document's project; `undefined` when absent or blank. */
+  projectId: string | undefined
+  origins: ProjectOrigins | undefined
+  /** The modal the wallet document answers (see {@link frameAncestorsPolicy}). */
+  modalOrigin: string
+}
+
+/**
+ * Whether a project's wallet document lets the asking modal frame it on `site`: the same framers
+ * its `frame-ancestors` names (the modal it answers, then the allowlist), for a modal whose
+ * wallet frame did not load. A wallet origin that refuses them answers spec §8's 'Unverified
+ * Domain'; a project that cannot be read, its own reason.
+ *
+ * @example
+ * walletFrameCheck({
+ *   origin: 'https://connect.evil.example',
+ *   site: 'http://localhost:4000',
+ *   projectId: 'porthole-demo',
+ *   origins: { status: 'found', allowedOrigins: ['http://localhost:4000'] },
+ *   modalOrigin: 'http://127.0.0.1:4100',
+ * }) // { allowed: false, reason: 'Unverified Domain' }
+ */
+export function walletFrameCheck(parameters: WalletFrameCheckParameters): FrameCheckResult {
+  const { origin, site, projectId, origins, modalOrigin } = parameters
+  if (projectId === undefined) return { allowed: false, reason: 'Project ID Not Configured' }
+  if (origins?.status === 'unknown') return { allowed: false, reason: 'Invalid Project ID' }
+  if (origins?.status === 'unavailable')
+    return origins.reason ? { allowed: false, reason: origins.reason } : { allowed: false }
+  if (origins?.status !== 'found') return { allowed: false }
+  const framed =
+    origin !== undefined &&
+    origin === new URL(modalOrigin).origin &&
+    origins.allowedOrigins.length > 0 &&
+    site !== undefined &&
+    isOriginAllowed(site, origins.allowedOrigins)
+  return framed ? { allowed: true } : { allowed: false, reason: 'Unverified Domain' }
 }

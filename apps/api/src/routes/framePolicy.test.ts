@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, test } from 'vitest'
-import { createTestApp, MODAL_ORIGIN, PROJECT_ID, type TestApp } from '../../test/testApp.js'
+import {
+  createTestApp,
+  MODAL_ORIGIN,
+  PROJECT_ID,
+  type TestApp,
+  WALLET_ORIGIN,
+} from '../../test/testApp.js'
 import { addProjectDomain } from '../projects/addProjectDomain.js'
 import { allowOrigin } from '../projects/allowOrigin.js'
 import { createProject } from '../projects/createProject.js'
@@ -247,6 +253,75 @@ describe('custom domains (issue 18)', () => {
         await check(`frameOrigin=${encodeURIComponent(WALLET)}`, 'https://a.shop.test')
       ).json(),
     ).toEqual({ allowed: false, reason: 'Invalid Project ID' })
+  })
+
+  describe("frame-check?kind=wallet: whether the wallet document lets the asking modal frame it for a site (else 'Unverified Domain')", () => {
+    const SITE = encodeURIComponent('http://localhost:4000')
+    const walletCheck = async (query: string, origin: string) =>
+      (
+        await t.app.request(`/projects/v1/frame-check?kind=wallet&${query}`, {
+          headers: { origin },
+        })
+      ).json()
+
+    test("Porthole's wallet answers Porthole's modal for an allowed site, not another modal or site", async () => {
+      t = await createTestApp()
+      expect(await walletCheck(`projectId=${PROJECT_ID}&site=${SITE}`, MODAL_ORIGIN)).toEqual({
+        allowed: true,
+      })
+      expect(
+        await walletCheck(`projectId=${PROJECT_ID}&site=${SITE}`, 'https://connect.evil.test'),
+      ).toEqual({ allowed: false, reason: 'Unverified Domain' })
+      const evilSite = encodeURIComponent('https://evil.test')
+      expect(await walletCheck(`projectId=${PROJECT_ID}&site=${evilSite}`, MODAL_ORIGIN)).toEqual({
+        allowed: false,
+        reason: 'Unverified Domain',
+      })
+      // Its own frame origin named as the wallet's is Porthole's wallet, not a custom domain.
+      const own = encodeURIComponent(WALLET_ORIGIN)
+      expect(
+        await walletCheck(`projectId=${PROJECT_ID}&frameOrigin=${own}&site=${SITE}`, MODAL_ORIGIN),
+      ).toEqual({ allowed: true })
+      expect(await walletCheck('projectId=nope', MODAL_ORIGIN)).toEqual({
+        allowed: false,
+        reason: 'Invalid Project ID',
+      })
+    })
+
+    test("a project whose custom modal has no wallet of its own: Porthole's modal is refused Porthole's wallet", async () => {
+      t = await createTestApp()
+      await addProjectDomain(t.db, { projectId: PROJECT_ID, modalOrigin: CONNECT })
+      expect(await walletCheck(`projectId=${PROJECT_ID}&site=${SITE}`, MODAL_ORIGIN)).toEqual({
+        allowed: false,
+        reason: 'Unverified Domain',
+      })
+      expect(await walletCheck(`projectId=${PROJECT_ID}&site=${SITE}`, CONNECT)).toEqual({
+        allowed: true,
+      })
+    })
+
+    test('a custom wallet answers its own modal only, for its own project', async () => {
+      t = await createTestApp()
+      await register()
+      const on = `frameOrigin=${encodeURIComponent(WALLET)}&site=${SITE}`
+      expect(await walletCheck(`projectId=${PROJECT_ID}&${on}`, CONNECT)).toEqual({
+        allowed: true,
+      })
+      expect(await walletCheck(`projectId=${PROJECT_ID}&${on}`, MODAL_ORIGIN)).toEqual({
+        allowed: false,
+        reason: 'Unverified Domain',
+      })
+      expect(await walletCheck(`projectId=attacker&${on}`, CONNECT)).toEqual({
+        allowed: false,
+        reason: 'Unverified Domain',
+      })
+      // A wallet origin no project registered.
+      const unknown = `frameOrigin=${encodeURIComponent('https://wallet.gone.test')}&site=${SITE}`
+      expect(await walletCheck(`projectId=${PROJECT_ID}&${unknown}`, CONNECT)).toEqual({
+        allowed: false,
+        reason: 'Unverified Domain',
+      })
+    })
   })
 
   test('GET /projects/v1/domain and /domains answer the hosting, without st/sv', async () => {

@@ -3,6 +3,7 @@ import {
   frameAncestorsPolicy,
   frameCheck,
   type ProjectOrigins,
+  walletFrameCheck,
 } from '@porthole/shared'
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { ApiError } from '../errors.js'
@@ -20,6 +21,8 @@ export type FramePolicyRoutesParameters = {
   projects: ProjectCache
   /** Origin of the modal app, which may frame the wallet. */
   modalOrigin: string
+  /** Origin of Porthole's own wallet app (a `frameOrigin` naming it is not a custom domain). */
+  walletOrigin?: string
   /** Projects' custom domains (issue 18); none when left out. */
   domains?: DomainCache
 }
@@ -52,7 +55,10 @@ const NO_DOMAINS: DomainCache = {
  * - `GET /projects/v1/frame-check?projectId=[&frameOrigin=]` → `{ allowed, reason? }`
  *   ({@link frameCheck}) for the request's `Origin`, which it echoes in
  *   `Access-Control-Allow-Origin`; with `frameOrigin` (a custom modal domain) for that domain's
- *   project, whatever `projectId` says.
+ *   project, whatever `projectId` says. With `kind=wallet` (and `site=`, the host the modal is on;
+ *   `frameOrigin`, the wallet's own origin when it is not Porthole's) it answers whether that
+ *   wallet document lets the request's `Origin`, a modal, frame it there ({@link walletFrameCheck}):
+ *   a modal whose wallet frame did not load tells 'Unverified Domain' from a network failure.
  * - `GET /projects/v1/domain?origin=` → the custom domain serving that origin, `{ kind,
  *   projectId, modalOrigin, walletOrigin, passkeyRpId }`, or 404 `NOT_FOUND`: the static
  *   hosting's host routing.
@@ -65,7 +71,7 @@ const NO_DOMAINS: DomainCache = {
 export function framePolicyRoutes(
   app: Hono<AppEnv>,
   guard: readonly MiddlewareHandler<AppEnv>[],
-  { projects, modalOrigin, domains = NO_DOMAINS }: FramePolicyRoutesParameters,
+  { projects, modalOrigin, walletOrigin, domains = NO_DOMAINS }: FramePolicyRoutesParameters,
 ): void {
   const lookup = async (projectId: string): Promise<ProjectOrigins> => {
     const project = await projects.get(projectId)
@@ -81,13 +87,17 @@ export function framePolicyRoutes(
   }
   const NONE = { projectId: 'none', origins: { status: 'unknown' } as const }
 
-  app.use('/projects/v1/frame-policy', ...guard)
-  app.get('/projects/v1/frame-policy', async (c) => {
-    const kind = c.req.query('kind')
-    if (!isFrontendKind(kind)) throw new ApiError('INVALID_REQUEST')
-    const rawOrigin = c.req.query('frameOrigin')
-    const headers: Record<string, string> = { 'Cache-Control': 'no-store' }
-    let policy: string
+  /**
+   * Who may frame a `kind` document of the request's project: its project's origins and the modal
+   * it answers, with the runtime origins nginx writes into it. `frameOrigin` is the document's own
+   * origin when it is not Porthole's: a custom domain's project and frame only, else 'none'.
+   */
+  const framersOf = async (
+    c: Context<AppEnv>,
+    kind: FrontendKind,
+    rawOrigin: string | undefined,
+  ) => {
+    const headers: Record<string, string> = {}
     if (rawOrigin !== undefined && rawOrigin !== '') {
       // A document on a custom domain: its project, its frame, its own modal.
       const origin = exactOrigin(rawOrigin)
@@ -99,36 +109,63 @@ export function framePolicyRoutes(
         found.kind === kind &&
         (param.status === 'missing' ||
           (param.status === 'valid' && param.projectId === found.domain.projectId))
-      if (usable) {
-        const { domain } = found
-        policy = frameAncestorsPolicy({
-          kind,
-          projectId: domain.projectId,
-          origins: await lookup(domain.projectId),
-          modalOrigin: domain.modalOrigin,
-        })
-        Object.assign(headers, runtimeHeaders(domain))
-      } else policy = frameAncestorsPolicy({ kind, ...NONE, modalOrigin })
-    } else {
-      const target = await request(c)
-      // Porthole's wallet origin answers a project's custom modal that has no wallet of its own.
-      const bound =
-        kind === 'wallet' && target.projectId !== undefined && target.origins?.status === 'found'
-          ? (await domains.byProject(target.projectId)).find((d) => d.walletOrigin === null)
-          : undefined
-      policy = frameAncestorsPolicy({
-        kind,
-        ...target,
-        modalOrigin: bound?.modalOrigin ?? modalOrigin,
-      })
-      if (bound) headers['X-Porthole-Modal-Origin'] = bound.modalOrigin
+      // Not a document this domain serves: framed by nobody.
+      if (!usable) return { target: { ...NONE, modalOrigin }, headers, refused: true }
+      const { domain } = found
+      Object.assign(headers, runtimeHeaders(domain))
+      const target = {
+        projectId: domain.projectId,
+        origins: await lookup(domain.projectId),
+        modalOrigin: domain.modalOrigin,
+      }
+      return { target, headers, refused: false }
     }
-    return c.body(null, 204, { 'X-Frame-Ancestors': policy, ...headers })
+    const target = await request(c)
+    // Porthole's wallet origin answers a project's custom modal that has no wallet of its own.
+    const bound =
+      kind === 'wallet' && target.projectId !== undefined && target.origins?.status === 'found'
+        ? (await domains.byProject(target.projectId)).find((d) => d.walletOrigin === null)
+        : undefined
+    if (bound) headers['X-Porthole-Modal-Origin'] = bound.modalOrigin
+    const framers = { ...target, modalOrigin: bound?.modalOrigin ?? modalOrigin }
+    return { target: framers, headers, refused: false }
+  }
+
+  app.use('/projects/v1/frame-policy', ...guard)
+  app.get('/projects/v1/frame-policy', async (c) => {
+    const kind = c.req.query('kind')
+    if (!isFrontendKind(kind)) throw new ApiError('INVALID_REQUEST')
+    const { target, headers } = await framersOf(c, kind, c.req.query('frameOrigin'))
+    return c.body(null, 204, {
+      'X-Frame-Ancestors': frameAncestorsPolicy({ kind, ...target }),
+      'Cache-Control': 'no-store',
+      ...headers,
+    })
   })
 
   app.use(FRAME_CHECK_PATH, ...guard)
   app.get(FRAME_CHECK_PATH, async (c) => {
     const origin = c.req.header('origin')
+    const cors = {
+      'Cache-Control': 'no-store',
+      Vary: 'Origin',
+      ...(origin && isSerializedOrigin(origin) ? { 'Access-Control-Allow-Origin': origin } : {}),
+    }
+    // Asked by a modal whose wallet frame did not load: does that wallet origin answer it here?
+    // (Its own origin, when it is not Porthole's, in `frameOrigin`.)
+    if (c.req.query('kind') === 'wallet') {
+      const own = c.req.query('frameOrigin')
+      // Porthole's own wallet origin named: not a custom domain.
+      const { target, refused } = await framersOf(
+        c,
+        'wallet',
+        own === walletOrigin ? undefined : own,
+      )
+      const result = refused
+        ? ({ allowed: false, reason: 'Unverified Domain' } as const)
+        : walletFrameCheck({ origin, site: c.req.query('site'), ...target })
+      return c.json(result, 200, cors)
+    }
     // Asked for a custom modal domain (nginx passes the document's origin): its own project.
     const raw = c.req.query('frameOrigin')
     let target: Awaited<ReturnType<typeof request>>
@@ -140,11 +177,7 @@ export function framePolicyRoutes(
           ? { projectId: found.domain.projectId, origins: await lookup(found.domain.projectId) }
           : NONE
     } else target = await request(c)
-    return c.json(frameCheck({ origin, ...target }), 200, {
-      'Cache-Control': 'no-store',
-      Vary: 'Origin',
-      ...(origin && isSerializedOrigin(origin) ? { 'Access-Control-Allow-Origin': origin } : {}),
-    })
+    return c.json(frameCheck({ origin, ...target }), 200, cors)
   })
 
   app.use(DOMAIN_PATH, ...guard)

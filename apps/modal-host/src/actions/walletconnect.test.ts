@@ -5,11 +5,21 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 // connect() is the renewal. The modal's renewal logic is what is under test.
 const fake = vi.hoisted(() => {
   const listeners = new Map<string, (data: unknown) => void>()
+  const relayListeners = new Map<string, (data: unknown) => void>()
   const state = { uris: [] as string[] }
   let approve: ((session: unknown) => void) | undefined
   let fail: ((error: unknown) => void) | undefined
   const provider = {
-    client: { core: { verify: {}, relayer: { transportOpen: async () => {} } } },
+    client: {
+      core: {
+        verify: {},
+        relayer: {
+          transportOpen: async () => {},
+          on: (event: string, listener: (data: unknown) => void) =>
+            relayListeners.set(event, listener),
+        },
+      },
+    },
     session: undefined as unknown,
     on: (event: string, listener: (data: unknown) => void) => listeners.set(event, listener),
     connect: () =>
@@ -36,6 +46,10 @@ const fake = vi.hoisted(() => {
       approve?.({ namespaces, peer: { metadata: { name: 'Wallet X' } } })
     },
     fail: (error: unknown) => fail?.(error),
+    /** The provider's event, as the wallet's messages raise it. */
+    emit: (event: string, data: unknown) => listeners.get(event)?.(data),
+    /** The relayer's event: a message the relay delivered. */
+    relay: (event: string, data: unknown) => relayListeners.get(event)?.(data),
     emitted: [] as unknown[],
   }
 })
@@ -176,5 +190,35 @@ describe('WalletConnect pairing', () => {
     expect(
       WalletConnect.sharesPendingConnect('Mozilla/5.0 (X11; Linux x86_64) Chrome/150', true),
     ).toBe(true)
+  })
+})
+
+describe("'Session Expired' (spec §8) for a session the wallet deleted", () => {
+  test('shown when the relay says the wallet published the delete before this page started', async () => {
+    await WalletConnect.walletConnectProvider()
+    fake.relay('relayer_message', { topic: 'away', publishedAt: performance.timeOrigin - 60_000 })
+    fake.emit('session_delete', { id: 1, topic: 'away' })
+    expect(store.getState().alert).toEqual({ code: 4900, message: 'Session Expired', fatal: false })
+    expect(Connection.onConnectorEvent).toHaveBeenLastCalledWith('walletConnect', {
+      event: 'disconnect',
+      data: null,
+    })
+  })
+
+  test('shown for a delete the relay delivered while the provider was starting (before the modal listened)', async () => {
+    await WalletConnect.walletConnectProvider()
+    fake.emit('session_delete', { id: 3, topic: 'stored' })
+    expect(store.getState().alert).toMatchObject({ message: 'Session Expired' })
+  })
+
+  test('not when the wallet disconnects while the page is open', async () => {
+    await WalletConnect.walletConnectProvider()
+    fake.relay('relayer_message', { topic: 'now', publishedAt: performance.timeOrigin + 5_000 })
+    fake.emit('session_delete', { id: 2, topic: 'now' })
+    expect(store.getState().alert).toBeNull()
+    expect(Connection.onConnectorEvent).toHaveBeenLastCalledWith('walletConnect', {
+      event: 'disconnect',
+      data: null,
+    })
   })
 })

@@ -15,9 +15,11 @@ type UniversalProvider = InstanceType<typeof UniversalProviderClass>
 
 import type { Connector, ConnectorAccount } from '../connectors/types.js'
 import { emitProviderEvent } from '../host/bridge.js'
+import { ALERTS, endedWhileAway } from '../rules/alerts.js'
 import { walletConnectNamespaces } from '../rules/walletConnectNamespaces.js'
 import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
 import { store } from '../store/store.js'
+import { raiseAlert } from './alerts.js'
 import * as Connection from './connection.js'
 
 /** A pairing URI lives 4 minutes and counts as expired with 10 s or less left (spec §9). */
@@ -75,7 +77,20 @@ export function walletConnectProvider(): Promise<UniversalProvider> {
     })
     provider.on('accountsChanged', (accounts: string[]) => walletEvent('accountsChanged', accounts))
     provider.on('chainChanged', (chainId: number | string) => walletEvent('chainChanged', chainId))
-    provider.on('session_delete', () => walletEvent('disconnect', null))
+    // When the relay last delivered each topic's message (its publish time): a session delete
+    // the wallet published before this page started, or delivered while the provider started
+    // (none recorded), ended a session restored from storage.
+    const published = new Map<string, number>()
+    provider.client.core.relayer.on(
+      'relayer_message',
+      ({ topic, publishedAt }: { topic: string; publishedAt: number }) =>
+        published.set(topic, publishedAt),
+    )
+    provider.on('session_delete', ({ topic }: { topic: string }) => {
+      if (endedWhileAway(published.get(topic), performance.timeOrigin))
+        raiseAlert(ALERTS.sessionExpired)
+      walletEvent('disconnect', null)
+    })
     provider.on('session_update', () => {
       // The wallet changed the session's accounts: every namespace is read again.
       if (provider.session)

@@ -64,3 +64,17 @@ export const EXPIRING_SESSIONS: readonly string[] = ['AUTH', 'WALLET_CONNECT']
 export function sessionExpired(connectorType: string, restoredAccounts: number): boolean {
   return restoredAccounts === 0 && EXPIRING_SESSIONS.includes(connectorType)
 }
+
+/**
+ * Whether a WalletConnect session the wallet deleted ends with 'Session Expired' (spec §8): the
+ * relay says the wallet published the delete before this page started, or it came while the
+ * provider was still starting (before the modal listened: the relay's stored messages for the
+ * restored session), so the session restored from storage had already ended while no page of the
+ * dapp was open. A delete published since is the wallet disconnecting now: no alert.
+ *
+ * @example
+ * endedWhileAway(Date.now() - 60_000, performance.timeOrigin) // true
+ */
+export function endedWhileAway(publishedAt: number | undefined, pageStart: number): boolean {
+  return publishedAt === undefined || publishedAt < pageStart
+}

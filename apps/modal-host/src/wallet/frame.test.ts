@@ -20,9 +20,17 @@ vi.mock('@porthole/protocol', async (original) => ({
   },
 }))
 vi.mock('../runtime.js', () => ({
-  runtime: { walletUrl: 'http://wallet.test', projectId: 'porthole-demo' },
+  runtime: {
+    walletUrl: 'http://wallet.test',
+    projectId: 'porthole-demo',
+    hostOrigin: 'http://localhost:4000',
+  },
+  SDK_TYPE: 'porthole',
+  SDK_VERSION: '0.1.0',
 }))
 vi.mock('../actions/analytics.js', () => ({ reportError: () => {} }))
+// The page's early requests (early.ts reads the page's location as it loads): none here.
+vi.mock('../early.js', () => ({ takeEarly: () => undefined }))
 
 const nodes: { src: string; removed: boolean; isConnected: boolean }[] = []
 const node = () => {
@@ -137,6 +145,48 @@ test("the wallet refusing this site in its handshake shows 'Unverified Domain'",
   const { Frame, store } = await load()
   await expect(Frame.walletFrame()).rejects.toThrow('Invalid Project ID')
   expect(store.getState().alert).toEqual({ code: 4100, message: 'Unverified Domain', fatal: false })
+})
+
+test("a wallet frame that did not load because its origin refuses this modal or site shows 'Unverified Domain'; one that could not load, the network error", async () => {
+  for (const [answer, message, alert] of [
+    [{ allowed: false, reason: 'Unverified Domain' }, 'Unverified Domain', 4100],
+    [{ allowed: true }, 'Network Error - Could not load embedded wallet', -32002],
+  ] as const) {
+    // The frame's early script (or its load timer) reports that the app never started.
+    handshake.run = ({ onError }) =>
+      onError(Object.assign(new Error('load failed'), { data: { reason: 'iframe_load_failed' } }))
+    const asked: string[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        asked.push(url)
+        return new Response(JSON.stringify(answer), {
+          headers: { 'content-type': 'application/json' },
+        })
+      }),
+    )
+    try {
+      const { Frame, store } = await load()
+      const { configureApi } = await import('../api/client.js')
+      configureApi('http://api.test', 'porthole-demo')
+      await expect(Frame.walletFrame()).rejects.toThrow(message)
+      expect(store.getState().alert).toMatchObject({ code: alert, message, fatal: false })
+      const query = new URL(asked[0] as string).searchParams
+      expect(Object.fromEntries(query)).toMatchObject({
+        kind: 'wallet',
+        projectId: 'porthole-demo',
+        site: 'http://localhost:4000',
+        frameOrigin: 'http://wallet.test',
+      })
+    } finally {
+      vi.unstubAllGlobals()
+      vi.stubGlobal('document', {
+        createElement: node,
+        body: { append() {} },
+        getElementById: () => null,
+      })
+    }
+  }
 })
 
 test('the user named in ready is known at once; requests still wait for the settle delay', async () => {

@@ -13,12 +13,14 @@ import {
   type ModalToWallet,
   Parent,
   ResourceUnavailableError,
+  UnauthorizedError,
   WALLET_TIMEOUTS,
   type WalletToModal,
 } from '@porthole/protocol'
 import { raiseAlert } from '../actions/alerts.js'
 import { reportError } from '../actions/analytics.js'
-import { walletAlertFor } from '../rules/alerts.js'
+import { walletFrameCheck } from '../api/client.js'
+import { ALERTS, walletAlertFor } from '../rules/alerts.js'
 import { runtime } from '../runtime.js'
 import { store } from '../store/store.js'
 
@@ -123,11 +125,20 @@ export function walletFrame(): Promise<WalletChannel> {
     const loadFailed = () => {
       clearTimeout(timer)
       announce?.(undefined)
-      reject(fail('Network Error - Could not load embedded wallet', 'iframe_load_failed'))
       stop()
       node.remove()
       frame = undefined
       ready = undefined
+      // The wallet origin may have refused this modal or site (its frame-ancestors): the API
+      // says whether it would (spec §8 'Unverified Domain'); else the frame could not load.
+      void refusesThisSite().then((refused) => {
+        if (!refused)
+          return reject(
+            fail('Network Error - Could not load embedded wallet', 'iframe_load_failed'),
+          )
+        raiseAlert(ALERTS.unverifiedDomain)
+        reject(new UnauthorizedError(ALERTS.unverifiedDomain.message))
+      })
     }
     const timer = setTimeout(loadFailed, WALLET_TIMEOUTS.load)
     teardown = () => {
@@ -176,6 +187,16 @@ export function walletFrame(): Promise<WalletChannel> {
   document.body.append(node)
   ready.catch(() => {})
   return ready
+}
+
+/**
+ * Whether the wallet origin refuses to be framed by this modal on the host's site (the API's
+ * wallet frame check); false when that cannot be told (the API is unreachable too).
+ */
+async function refusesThisSite(): Promise<boolean> {
+  // A failed check leaves the load failure's own alert: nothing is lost.
+  const check = await walletFrameCheck().catch(() => undefined)
+  return check?.allowed === false && check.reason === ALERTS.unverifiedDomain.message
 }
 
 /**
