@@ -1,6 +1,6 @@
 import * as Injected from '../connectors/injected.js'
-import { type SwitchAction, switchAction } from '../rules/multiWallet.js'
 import { DEFAULT_SOCIALS, socialName } from '../rules/socials.js'
+import { type SwitchAction, switchAction } from '../rules/switchAction.js'
 import { store } from '../store/store.js'
 import type { LiveConnection, WalletEntry } from '../store/types.js'
 import * as Connection from './connection.js'

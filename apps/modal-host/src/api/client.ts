@@ -6,7 +6,7 @@ import { Checks, type LoginProvider, type RemoteFeatures } from '@porthole/proto
 import { createHttpClient, type HttpClient, HttpError } from '@porthole/shared'
 import { takeEarly } from '../early.js'
 import type { CatalogueWallet } from '../rules/walletLists.js'
-import { runtime, SDK_TYPE, SDK_VERSION } from '../runtime.js'
+import { SDK_TYPE, SDK_VERSION } from '../runtime.js'
 import type { Alert } from '../store/types.js'
 
 let http: HttpClient | undefined
@@ -121,22 +121,6 @@ export function networkImageUrl(imageId: string): string {
  */
 export function socialImageUrl(provider: LoginProvider): string {
   return client().url(`/public/getSocialImage/${encodeURIComponent(provider)}`)
-}
-
-/**
- * `/projects/v1/frame-check?kind=wallet`: whether the wallet origin lets this modal frame its
- * wallet document on the host's site, asked when that frame did not load (`reason` 'Unverified
- * Domain' when it refuses them).
- *
- * @example
- * const { allowed, reason } = await walletFrameCheck()
- */
-export async function walletFrameCheck(): Promise<{ allowed: boolean; reason?: string }> {
-  return client().get('/projects/v1/frame-check', {
-    kind: 'wallet',
-    site: runtime.hostOrigin,
-    frameOrigin: new URL(runtime.walletUrl).origin,
-  })
 }
 
 /**

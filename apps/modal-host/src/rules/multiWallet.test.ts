@@ -1,12 +1,8 @@
 import type { InjectedProviderInfo } from '@porthole/protocol'
 import { describe, expect, test } from 'vitest'
 import type { WalletEntry } from '../store/types.js'
-import {
-  allowedNamespaces,
-  INVALID_CONNECTION_STATUS,
-  MULTI_WALLET_NOT_ENABLED,
-  switchAction,
-} from './multiWallet.js'
+import { allowedNamespaces, MULTI_WALLET_NOT_ENABLED } from './multiWallet.js'
+import { INVALID_CONNECTION_STATUS, switchAction } from './switchAction.js'
 
 const metamaskEvm = { connector: { id: 'io.metamask' }, namespace: 'eip155' as const }
 const phantomSolana = { connector: { id: 'solana:Phantom' }, namespace: 'solana' as const }

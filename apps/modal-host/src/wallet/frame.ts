@@ -19,7 +19,6 @@ import {
 } from '@porthole/protocol'
 import { raiseAlert } from '../actions/alerts.js'
 import { reportError } from '../actions/analytics.js'
-import { walletFrameCheck } from '../api/client.js'
 import { ALERTS, walletAlertFor } from '../rules/alerts.js'
 import { runtime } from '../runtime.js'
 import { store } from '../store/store.js'
@@ -131,14 +130,18 @@ export function walletFrame(): Promise<WalletChannel> {
       ready = undefined
       // The wallet origin may have refused this modal or site (its frame-ancestors): the API
       // says whether it would (spec §8 'Unverified Domain'); else the frame could not load.
-      void refusesThisSite().then((refused) => {
-        if (!refused)
-          return reject(
-            fail('Network Error - Could not load embedded wallet', 'iframe_load_failed'),
-          )
-        raiseAlert(ALERTS.unverifiedDomain)
-        reject(new UnauthorizedError(ALERTS.unverifiedDomain.message))
-      })
+      // Its code is fetched only now; if that fails too, the network is the reason.
+      void import('../api/walletFrameCheck.js')
+        .then((check) => check.refusesThisSite())
+        .catch(() => false)
+        .then((refused) => {
+          if (!refused)
+            return reject(
+              fail('Network Error - Could not load embedded wallet', 'iframe_load_failed'),
+            )
+          raiseAlert(ALERTS.unverifiedDomain)
+          reject(new UnauthorizedError(ALERTS.unverifiedDomain.message))
+        })
     }
     const timer = setTimeout(loadFailed, WALLET_TIMEOUTS.load)
     teardown = () => {
@@ -187,16 +190,6 @@ export function walletFrame(): Promise<WalletChannel> {
   document.body.append(node)
   ready.catch(() => {})
   return ready
-}
-
-/**
- * Whether the wallet origin refuses to be framed by this modal on the host's site (the API's
- * wallet frame check); false when that cannot be told (the API is unreachable too).
- */
-async function refusesThisSite(): Promise<boolean> {
-  // A failed check leaves the load failure's own alert: nothing is lost.
-  const check = await walletFrameCheck().catch(() => undefined)
-  return check?.allowed === false && check.reason === ALERTS.unverifiedDomain.message
 }
 
 /**
