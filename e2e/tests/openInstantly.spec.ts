@@ -180,7 +180,7 @@ test('the view shown is current after a change while hidden: connected in anothe
   expect((await firstFrame(dapp)).view).toBe('Account')
 })
 
-test('budget on the wire: sdk.js at most 5,120 B, everything until the first usable view at most 120 KiB (issue 26; 116.7 KiB now)', async ({
+test('budget on the wire: sdk.js at most 5,120 B, everything until the first usable view at most 120 KiB (issue 26)', async ({
   browser,
 }) => {
   const context = await browser.newContext()
