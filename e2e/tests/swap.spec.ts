@@ -215,14 +215,28 @@ test("an e-mail wallet swaps ETH → pUSD, approved in the wallet frame; the quo
     method: 'anvil_setBalance' as never,
     params: [address, toHex(parseEther('2'))] as never,
   })
-  // The balance the modal read at login is cached for 30 s (spec §9): a reload reads the new one.
+  // The balance read at login is cached, in the modal for 30 s (spec §9: a reload drops it) and
+  // in the API for 5 s: wait until the API answers the new one, then reload.
+  const query = 'projectId=porthole-demo&st=porthole&sv=0.1.0'
+  await expect
+    .poll(
+      async () => {
+        const answer = (await (
+          await fetch(
+            `${API_URL}/v1/account/${address}/balance?currency=usd&chainId=eip155:31337&${query}`,
+          )
+        ).json()) as { balances?: { symbol: string; quantity: { numeric: string } }[] }
+        return Number(answer.balances?.find((b) => b.symbol === 'ETH')?.quantity.numeric)
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(2)
   await page.reload()
   await waitForPorthole(page)
   await expect.poll(() => state(page)).toMatchObject({ status: 'connected', address })
   const frame = modal(page)
 
-  // What the API says the network's gas costs and ether is worth (spec §7's endpoints).
-  const query = 'projectId=porthole-demo&st=porthole&sv=0.1.0'
+  // What the API says the network's gas costs (spec §7's endpoint).
   const gas = (await (
     await fetch(`${API_URL}/v1/convert/gas-price?chainId=eip155:31337&${query}`)
   ).json()) as { standard: string }

@@ -63,7 +63,9 @@ export async function openSwap(): Promise<void> {
   if (swapState().caipNetworkId !== caipNetworkId)
     store.setState({ swap: { ...initialSwapState, caipNetworkId } })
   if (!caipNetworkId) return
-  void refreshTokens()
+  // The balances may still be on their way (a visit that opens Swap at once): the chosen tokens
+  // take them when they arrive, or they would show 0 and refuse every amount.
+  void refreshTokens().then(rebalance, rebalance)
   if (swapState().gasPrice === null) void loadMarket(caipNetworkId)
   if (swapState().tokens) return defaultFromToken()
   try {
@@ -112,6 +114,15 @@ async function loadPrice(id: string): Promise<void> {
     update({ fromToken: { ...fromToken, price } })
   if (toToken && !toToken.price && sameToken(toToken.address, id))
     update({ toToken: { ...toToken, price } })
+}
+
+/** Both chosen tokens with the user's balances as they are now. */
+function rebalance(): void {
+  const { fromToken, toToken } = swapState()
+  update({
+    fromToken: fromToken ? withBalance(fromToken) : null,
+    toToken: toToken ? withBalance(toToken) : null,
+  })
 }
 
 /** The from-token defaults to the network's native token, with the user's balance. */
