@@ -39,6 +39,7 @@ export async function settle(page: Page): Promise<void> {
         document
           .getAnimations()
           .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+          // A cancelled animation rejects `finished`: it no longer runs, which is all we wait for.
           .map((a) => a.finished.catch(() => {})),
       ),
     )

@@ -173,6 +173,7 @@ test("'Server Error': a visitor arriving while the API is down is told so, and t
   } finally {
     await site.close()
     await frames.close()
+    // Already closed when the test failed before restarting it: nothing left to close.
     await api.close().catch(() => {})
     rmSync(dir, { recursive: true, force: true })
   }
